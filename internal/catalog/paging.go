@@ -1,0 +1,92 @@
+package catalog
+
+import (
+	"net/url"
+	"strconv"
+)
+
+// Paging limits shared by both services (contract 2).
+const (
+	DefaultLimit = 20
+	MaxLimit     = 100
+	// maxPage keeps (page-1)*limit inside int64 with room to spare.
+	maxPage = 1 << 40
+)
+
+// Paging is a validated page request.
+type Paging struct {
+	Page  int64
+	Limit int64
+}
+
+// Offset is the number of records before this page.
+func (p Paging) Offset() int64 { return (p.Page - 1) * p.Limit }
+
+// PageCount is ceil(total/limit), 0 when total is 0.
+func (p Paging) PageCount(total int64) int64 {
+	if total <= 0 {
+		return 0
+	}
+	return (total + p.Limit - 1) / p.Limit
+}
+
+// ParsePaging reads page and limit from q. pageKeys are tried in order
+// (the legacy movie API accepts "pg" after "page"). Absent values take
+// the defaults; a present value that is not a positive decimal integer
+// is an EINVALID error naming the parameter; a limit above MaxLimit is
+// clamped.
+func ParsePaging(q url.Values, pageKeys ...string) (Paging, error) {
+	p := Paging{Page: 1, Limit: DefaultLimit}
+	if len(pageKeys) == 0 {
+		pageKeys = []string{"page"}
+	}
+	for _, key := range pageKeys {
+		if vs, ok := q[key]; ok {
+			n, ok := parsePositive(vs[0])
+			if !ok {
+				return p, Errorf(EINVALID, "%s must be a positive integer", key)
+			}
+			if n > maxPage {
+				return p, Errorf(EINVALID, "%s must be at most %d", key, int64(maxPage))
+			}
+			p.Page = n
+			break
+		}
+	}
+	if vs, ok := q["limit"]; ok {
+		n, ok := parsePositive(vs[0])
+		if !ok {
+			return p, Errorf(EINVALID, "limit must be a positive integer")
+		}
+		p.Limit = min(n, MaxLimit)
+	}
+	return p, nil
+}
+
+// parsePositive accepts only [0-9]+ with a value >= 1. A value too large
+// for int64 is reported as MaxInt64 so that callers can clamp it.
+func parsePositive(s string) (int64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+	}
+	n, err := strconv.ParseInt(s, 10, 64)
+	if err != nil { // only overflow is left
+		return 1<<63 - 1, true
+	}
+	return n, n >= 1
+}
+
+// ParseID parses a path id: a positive decimal integer that fits int64.
+func ParseID(s string) (int64, error) {
+	if _, ok := parsePositive(s); ok {
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			return n, nil
+		}
+	}
+	return 0, Errorf(EINVALID, "id must be a positive integer that fits in 64 bits")
+}

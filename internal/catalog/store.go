@@ -1,0 +1,95 @@
+package catalog
+
+import (
+	"context"
+	"time"
+)
+
+// The store interfaces are implemented by internal/sqlite and
+// internal/postgres and must behave identically (internal/storetest).
+
+// ClipFilter selects one page of clips, newest (highest id) first.
+type ClipFilter struct {
+	Terms    []string // folded (SearchTerms); every one must occur in the title
+	Platform string   // "" = any
+	Paging   Paging
+}
+
+// ClipStore keeps clips.
+type ClipStore interface {
+	// ListClips returns the page and the exact total of matching clips.
+	ListClips(ctx context.Context, f ClipFilter) ([]Clip, int64, error)
+	// GetClip returns ENOTFOUND when no clip has the id.
+	GetClip(ctx context.Context, id int64) (Clip, error)
+	// CreateClip assigns c.ID and c.CreatedAt (UTC, whole seconds).
+	CreateClip(ctx context.Context, c *Clip) error
+	// UpdateClip loads the clip, calls fn on it and saves the result, in
+	// one transaction; an error from fn aborts without writing.
+	UpdateClip(ctx context.Context, id int64, fn func(*Clip) error) (Clip, error)
+	// DeleteClip returns ENOTFOUND when no clip has the id.
+	DeleteClip(ctx context.Context, id int64) error
+	// ImportClips inserts clips in one transaction; a clip with ID set
+	// replaces the clip with that id, a zero CreatedAt means now.
+	ImportClips(ctx context.Context, clips []Clip) error
+}
+
+// MovieFilter selects one page of movies, highest id first.
+type MovieFilter struct {
+	Terms        []string  // folded search terms, all must occur in the name
+	IDs          []int64   // when non-empty, only these ids
+	ChangedSince time.Time // when non-zero, only movies updated at or after
+	Paging       Paging
+}
+
+// MovieStore keeps movies.
+type MovieStore interface {
+	ListMovies(ctx context.Context, f MovieFilter) ([]Movie, int64, error)
+	// GetMovie returns ENOTFOUND when no movie has the id.
+	GetMovie(ctx context.Context, id int64) (Movie, error)
+	// UpsertMovies writes normalised movies in one transaction. The key
+	// is ID when non-zero, else IDCode when non-empty, else Slug; the
+	// matched (or newly assigned) id is written back to each movie.
+	UpsertMovies(ctx context.Context, movies []Movie) error
+	// EachMovie streams every movie, highest id first, without holding
+	// the catalog in memory. fn must not keep m after it returns.
+	EachMovie(ctx context.Context, fn func(m *Movie) error) error
+	// CountMovies is the exact number of movies.
+	CountMovies(ctx context.Context) (int64, error)
+}
+
+// AdminStore keeps administrators, sessions and failed-login counts.
+// Everything lives in the database so that several instances share it.
+type AdminStore interface {
+	// CreateAdmin returns ECONFLICT when the username is taken.
+	CreateAdmin(ctx context.Context, a *Admin) error
+	// AdminByUsername returns ENOTFOUND when there is none.
+	AdminByUsername(ctx context.Context, username string) (Admin, error)
+	CreateSession(ctx context.Context, s Session) error
+	// SessionByTokenHash returns ENOTFOUND for unknown tokens; it does
+	// not check expiry.
+	SessionByTokenHash(ctx context.Context, tokenHash string) (Session, error)
+	TouchSession(ctx context.Context, tokenHash string, at time.Time) error
+	DeleteSession(ctx context.Context, tokenHash string) error
+	// DeleteExpiredSessions removes sessions expired at now.
+	DeleteExpiredSessions(ctx context.Context, now time.Time) error
+	// AddLoginFailure records a failed login under key (e.g. "user:bob",
+	// "addr:10.0.0.1") and returns the failures under key since since.
+	AddLoginFailure(ctx context.Context, key string, at, since time.Time) (int, error)
+	// LoginFailures counts failures under key since since.
+	LoginFailures(ctx context.Context, key string, since time.Time) (int, error)
+	// ClearLoginFailures forgets key's failures (after a good login).
+	ClearLoginFailures(ctx context.Context, key string) error
+}
+
+// Store is everything one database engine provides.
+type Store interface {
+	ClipStore
+	MovieStore
+	AdminStore
+	// Ping checks that the database answers.
+	Ping(ctx context.Context) error
+	// DataVersion changes whenever any clip or movie changes, in any
+	// process sharing the database; caches key on it.
+	DataVersion(ctx context.Context) (int64, error)
+	Close() error
+}

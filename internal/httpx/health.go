@@ -1,0 +1,33 @@
+package httpx
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// HealthTimeout is how long the database has to answer a health check.
+const HealthTimeout = time.Second
+
+// Health answers GET /api/health on both services (contract 3.4): 200
+// {"status":"ok",...} or 503 {"status":"unavailable",...,"database":"error"}
+// when ping does not succeed within HealthTimeout. The caller's
+// middleware adds the service's cache and CORS headers.
+func Health(ping func(context.Context) error, version string) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), HealthTimeout)
+		defer cancel()
+		status, state, db := http.StatusOK, "ok", "ok"
+		if err := ping(ctx); err != nil {
+			status, state, db = http.StatusServiceUnavailable, "unavailable", "error"
+			w.Header().Set("Cache-Control", "no-store")
+			w.Header().Set("Retry-After", "5")
+		}
+		b := []byte(`{"status":"` + state + `","version":`)
+		b = catalog.AppendJSONString(b, version)
+		b = append(b, `,"database":"`+db+`"}`...)
+		WriteJSON(w, r, status, b)
+	}
+}

@@ -1,0 +1,140 @@
+package httpx
+
+import (
+	"bytes"
+	"hash/crc64"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/gzip"
+)
+
+// GzipMinSize is the smallest body sent gzip-compressed (contract 2).
+const GzipMinSize = 1024
+
+// Payload is an encoded JSON body with its strong ETag; the gzip form is
+// made once, on first demand, so a cached Payload serves both kinds of
+// client without recompressing.
+type Payload struct {
+	Plain []byte
+	ETag  string // quoted strong tag of Plain
+
+	gzipOnce sync.Once
+	gzipped  []byte
+}
+
+var crcTable = crc64.MakeTable(crc64.ECMA)
+
+// NewPayload wraps an encoded JSON body. The tag depends only on the
+// bytes, so every instance behind a load balancer gives the same tag.
+func NewPayload(plain []byte) *Payload {
+	sum := crc64.Checksum(plain, crcTable)
+	tag := make([]byte, 0, 24)
+	tag = append(tag, '"')
+	tag = strconv.AppendUint(tag, sum, 36)
+	tag = append(tag, '-')
+	tag = strconv.AppendInt(tag, int64(len(plain)), 36)
+	tag = append(tag, '"')
+	return &Payload{Plain: plain, ETag: string(tag)}
+}
+
+// gzipTag is the tag of the gzip representation (a strong tag must
+// differ between encodings).
+func (p *Payload) gzipTag() string { return p.ETag[:len(p.ETag)-1] + `-gz"` }
+
+var gzipWriters = sync.Pool{New: func() any {
+	w, _ := gzip.NewWriterLevel(nil, gzip.BestSpeed)
+	return w
+}}
+
+// Gzipped returns the gzip-compressed body, compressing it once.
+func (p *Payload) Gzipped() []byte {
+	p.gzipOnce.Do(func() {
+		var buf bytes.Buffer
+		buf.Grow(len(p.Plain)/4 + 64)
+		zw := gzipWriters.Get().(*gzip.Writer)
+		zw.Reset(&buf)
+		zw.Write(p.Plain)
+		zw.Close()
+		gzipWriters.Put(zw)
+		p.gzipped = buf.Bytes()
+	})
+	return p.gzipped
+}
+
+// AcceptsGzip reports whether the request allows a gzip body.
+func AcceptsGzip(r *http.Request) bool {
+	for _, v := range r.Header.Values("Accept-Encoding") {
+		for part := range strings.SplitSeq(v, ",") {
+			name, params, _ := strings.Cut(strings.TrimSpace(part), ";")
+			if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
+				continue
+			}
+			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
+			if q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000" {
+				return false
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// ETagMatches reports whether an If-None-Match header value matches tag
+// (weak comparison, as RFC 9110 prescribes for If-None-Match).
+func ETagMatches(ifNoneMatch string, tags ...string) bool {
+	for part := range strings.SplitSeq(ifNoneMatch, ",") {
+		part = strings.TrimPrefix(strings.TrimSpace(part), "W/")
+		if part == "*" {
+			return true
+		}
+		for _, t := range tags {
+			if part == t {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// WritePayload writes p as a JSON response with status. GET and HEAD
+// requests whose If-None-Match matches get 304 with no body; bodies over
+// GzipMinSize go gzip-compressed to clients that accept it. The caller
+// sets Cache-Control and CORS headers before.
+func WritePayload(w http.ResponseWriter, r *http.Request, status int, p *Payload) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	body, tag := p.Plain, p.ETag
+	big := len(p.Plain) > GzipMinSize
+	if big {
+		h.Add("Vary", "Accept-Encoding")
+		if AcceptsGzip(r) {
+			body, tag = p.Gzipped(), p.gzipTag()
+			h.Set("Content-Encoding", "gzip")
+		}
+	}
+	if status == http.StatusOK {
+		h.Set("ETag", tag)
+		if inm := r.Header.Get("If-None-Match"); inm != "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+			if ETagMatches(inm, p.ETag, p.gzipTag()) {
+				h.Del("Content-Type")
+				h.Del("Content-Encoding")
+				w.WriteHeader(http.StatusNotModified)
+				return
+			}
+		}
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// WriteJSON encodes nothing itself: it wraps already-encoded JSON bytes
+// in a Payload and writes it.
+func WriteJSON(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	WritePayload(w, r, status, NewPayload(body))
+}
