@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Load test of a running `catalog serve` (issue 5). Seeds a catalog once
+# (cached by size), starts the server and a bare net/http "ceiling" server,
+# runs every scenario with wrk in one run and prints a Markdown table of
+# throughput as a fraction of the ceiling, p99 latency and errors.
+#
+#   bench/run.sh                      # 1,000,000 clips and movies, 15 s each
+#   CLIPS=100000 MOVIES=100000 DURATION=5s bench/run.sh
+#
+# Needs wrk (Debian: apt-get install wrk) and curl. Traffic goes only to
+# 127.0.0.1; every wrk run is bounded by DURATION.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CLIPS=${CLIPS:-1000000}
+MOVIES=${MOVIES:-1000000}
+DURATION=${DURATION:-15s}
+THREADS=${THREADS:-2}
+CONNS=${CONNS:-64}
+OUT=${OUT:-bench/results}
+CLIPS_ADDR=127.0.0.1:${CLIPS_PORT:-18080}
+MOVIES_ADDR=127.0.0.1:${MOVIES_PORT:-18081}
+CEILING_ADDR=127.0.0.1:${CEILING_PORT:-18090}
+DB=${DB:-$OUT/bench-$CLIPS-$MOVIES.db}
+
+command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; exit 1; }
+mkdir -p "$OUT"
+elapsed() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}'; }
+go build -o "$OUT/catalog" ./cmd/catalog
+go build -o "$OUT/ceiling" ./bench/ceiling
+
+if [[ "$DB" != postgres* && ! -f "$DB" ]]; then
+  echo "seeding $CLIPS clips and $MOVIES movies into $DB" >&2
+  start=$(date +%s.%N)
+  "$OUT/catalog" seed --db "$DB" --clips "$CLIPS" --movies "$MOVIES" >&2
+  echo "seed: $(elapsed "$start") s" >&2
+fi
+
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
+trap cleanup EXIT
+
+rm -rf "$OUT/snapshots"
+start=$(date +%s.%N)
+"$OUT/catalog" serve --db "$DB" --clips-addr "$CLIPS_ADDR" --movies-addr "$MOVIES_ADDR" \
+  --snapshot-dir "$OUT/snapshots" 2>"$OUT/serve.log" >/dev/null &
+serve_pid=$!; pids+=("$serve_pid")
+"$OUT/ceiling" -addr "$CEILING_ADDR" 2>/dev/null & pids+=("$!")
+
+for _ in $(seq 600); do
+  curl -fs "http://$CLIPS_ADDR/api/health" >/dev/null && curl -fs "http://$CEILING_ADDR/" >/dev/null && break
+  sleep 0.2
+done
+for _ in $(seq 1200); do
+  code=$(curl -s -o /dev/null -w '%{http_code}' "http://$MOVIES_ADDR/api/movies/snapshot" || true)
+  [[ "$code" == 200 ]] && break
+  sleep 0.1
+done
+snapshot_s=$(elapsed "$start")
+
+# Search words from real titles: every word of 3+ letters on the first pages.
+curl -fs "http://$CLIPS_ADDR/api/clips?limit=100" \
+  | grep -o '"title":"[^"]*"' | cut -d'"' -f4 | tr ' ' '\n' \
+  | awk 'length($0) >= 3' | sort -u > "$OUT/words.txt"
+
+clip_pages=$(( (CLIPS + 19) / 20 ))
+movie_pages=$(( (MOVIES + 19) / 20 ))
+
+# name | path template | max for {id}/{page} | goal ratio | goal p99 ms | base
+scenarios=(
+  "ceiling|/|1|1|0|$CEILING_ADDR"
+  "/api/clips|/api/clips|1|0.50|50|$CLIPS_ADDR"
+  "/api/clips/{id}|/api/clips/{id}|$CLIPS|0.40|50|$CLIPS_ADDR"
+  "/api/clips?q={word}|/api/clips?q={word}|1|0.05|100|$CLIPS_ADDR"
+  "/api/clips?platform=JAV&page={1-500}|/api/clips?platform=JAV\&page={page}|500|0.20|50|$CLIPS_ADDR"
+  "/api/clips?page={1-last}|/api/clips?page={page}|$clip_pages|0.20|50|$CLIPS_ADDR"
+  "/api/movies|/api/movies|1|0.50|50|$MOVIES_ADDR"
+  "/api/movies/{id}|/api/movies/{id}|$MOVIES|0.40|50|$MOVIES_ADDR"
+  "/api/movies?fields=...&page={1-last}|/api/movies?fields=id,title,slug,poster2_url,year\&page={page}|$movie_pages|0.20|50|$MOVIES_ADDR"
+  "/api/jav?pg={1-100}|/api/jav?pg={page}|100|0.30|50|$MOVIES_ADDR"
+)
+
+# to_ms converts wrk's latency ("812.00us", "3.21ms", "1.02s") to ms.
+to_ms() { awk -v v="$1" 'BEGIN{ n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.2f", n }'; }
+
+echo
+echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')"
+echo "Data: $CLIPS clips, $MOVIES movies; wrk -t$THREADS -c$CONNS -d$DURATION, Accept-Encoding: gzip"
+echo "First snapshot ready after serve start: ${snapshot_s} s"
+echo
+echo "| scenario | req/s | ratio | goal | p99 ms | goal p99 | errors | non-2xx | ok |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+ceiling=0
+for s in "${scenarios[@]}"; do
+  IFS='|' read -r name path max goal goal_p99 base <<<"$s"
+  path=${path//\\&/&}
+  out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s bench/scenario.lua "http://$base" -- "$path" "$max" "$OUT/words.txt")
+  echo "$out" > "$OUT/wrk-$(echo "$name" | tr -c 'a-zA-Z0-9' '_').txt"
+  rps=$(echo "$out" | awk '/Requests\/sec/{print $2}')
+  p99=$(to_ms "$(echo "$out" | awk '$1=="99%"{print $2}')")
+  non2xx=$(echo "$out" | awk '/Non-2xx/{print $NF}'); non2xx=${non2xx:-0}
+  errors=$(echo "$out" | awk -F'[ ,]+' '/Socket errors/{print $4+$6+$8+$10}'); errors=${errors:-0}
+  if [[ "$name" == ceiling ]]; then
+    ceiling=$rps
+    echo "| ceiling (bare net/http, 6 KB) | $rps | 1.00 | | $p99 | | $errors | $non2xx | |"
+    continue
+  fi
+  ratio=$(awk -v a="$rps" -v b="$ceiling" 'BEGIN{printf "%.2f", a/b}')
+  ok=$(awk -v r="$ratio" -v g="$goal" -v p="$p99" -v gp="$goal_p99" -v e="$errors" -v n="$non2xx" \
+    'BEGIN{print (r>=g && p<=gp && e==0 && n==0) ? "yes" : "NO"}')
+  echo "| \`$name\` | $rps | $ratio | >= $goal | $p99 | <= $goal_p99 | $errors | $non2xx | $ok |"
+done
+echo
+echo "Peak RSS of serve: $(awk '/VmHWM/{printf "%.0f MB", $2/1024}' /proc/$serve_pid/status)"
