@@ -1,0 +1,176 @@
+package clipapi
+
+import (
+	"errors"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+
+	"catalog/internal/catalog"
+	"catalog/internal/httpx"
+)
+
+// listClips answers GET /api/clips?q=&platform=&page=&limit=.
+func (s *server) listClips(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	paging, err := catalog.ParsePaging(q)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	filter := catalog.ClipFilter{Terms: catalog.SearchTerms(q.Get("q")), Paging: paging}
+	if v := q.Get("platform"); v != "" {
+		p, ok := s.platforms.Normalize(v)
+		if !ok {
+			s.writeError(w, r, catalog.Errorf(catalog.EINVALID, "platform must be one of: %s", s.platforms.Allowed()))
+			return
+		}
+		filter.Platform = p
+	}
+	clips, total, err := s.store.ListClips(r.Context(), filter)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	b := make([]byte, 0, 64+len(clips)*512)
+	b = append(b, `{"meta":{"page":`...)
+	b = strconv.AppendInt(b, paging.Page, 10)
+	b = append(b, `,"limit":`...)
+	b = strconv.AppendInt(b, paging.Limit, 10)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, total, 10)
+	b = append(b, `},"data":[`...)
+	for i := range clips {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = clips[i].AppendJSON(b)
+	}
+	b = append(b, "]}"...)
+	httpx.WriteJSON(w, r, http.StatusOK, b)
+}
+
+// getClip answers GET /api/clips/{id}.
+func (s *server) getClip(w http.ResponseWriter, r *http.Request) {
+	id, err := catalog.ParseID(r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c, err := s.store.GetClip(r.Context(), id)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeClip(w, r, http.StatusOK, &c)
+}
+
+// listPlatforms answers GET /api/platforms in configured order.
+func (s *server) listPlatforms(w http.ResponseWriter, r *http.Request) {
+	httpx.WritePayload(w, r, http.StatusOK, s.platformsPayload)
+}
+
+// createClip answers POST /api/clips: 201 with the clip and its Location.
+func (s *server) createClip(w http.ResponseWriter, r *http.Request) {
+	// The session comes first: an anonymous request is a 401 whatever
+	// it carries.
+	if _, err := s.admin.Authenticate(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	in, err := s.clipInput(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	var c catalog.Clip
+	if err := in.Apply(&c, s.platforms, true); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.store.CreateClip(r.Context(), &c); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Location", "/api/clips/"+strconv.FormatInt(c.ID, 10))
+	writeClip(w, r, http.StatusCreated, &c)
+}
+
+// updateClip answers PATCH /api/clips/{id}: any subset of the create
+// fields, same rules; validation runs inside the store's transaction so
+// nothing is written when it fails.
+func (s *server) updateClip(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.admin.Authenticate(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id, err := catalog.ParseID(r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	in, err := s.clipInput(w, r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	c, err := s.store.UpdateClip(r.Context(), id, func(c *catalog.Clip) error {
+		return in.Apply(c, s.platforms, false)
+	})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	writeClip(w, r, http.StatusOK, &c)
+}
+
+// deleteClip answers DELETE /api/clips/{id} with 204.
+func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) {
+	if _, err := s.admin.Authenticate(r); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	id, err := catalog.ParseID(r.PathValue("id"))
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := s.store.DeleteClip(r.Context(), id); err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// clipInput reads a create or patch body, checking in the contract's
+// order the content type (415), the size (413) and the JSON shape (400).
+func (s *server) clipInput(w http.ResponseWriter, r *http.Request) (catalog.ClipInput, error) {
+	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mediaType != "application/json" {
+		return catalog.ClipInput{}, catalog.Errorf(catalog.EUNSUPPORTED, "Content-Type must be application/json")
+	}
+	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, catalog.MaxClipBody))
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return catalog.ClipInput{}, catalog.Errorf(catalog.ETOOLARGE, "body must be at most %d bytes", int64(catalog.MaxClipBody))
+		}
+		return catalog.ClipInput{}, catalog.Errorf(catalog.EINVALID, "the body could not be read")
+	}
+	return catalog.DecodeClipInput(body)
+}
+
+// writeClip answers with {"data": clip}. Responses to changes are never
+// cached; reads already carry their cache headers.
+func writeClip(w http.ResponseWriter, r *http.Request, status int, c *catalog.Clip) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Cache-Control", "no-store")
+	}
+	b := make([]byte, 0, 512)
+	b = append(b, `{"data":`...)
+	b = c.AppendJSON(b)
+	b = append(b, '}')
+	httpx.WriteJSON(w, r, status, b)
+}

@@ -1,0 +1,42 @@
+package clipapi
+
+import (
+	"net/http"
+
+	"catalog/internal/httpx"
+)
+
+// routes is every route of the clip service, in the order of the
+// contract (3.4, 3.6, 5).
+func (s *server) routes() http.Handler {
+	rt := httpx.NewRouter(s.writeError)
+
+	rt.Handle("GET", "/api/health", s.read(httpx.Health(s.store.Ping, s.version)))
+	rt.Handle("GET", "/api/clips", s.read(http.HandlerFunc(s.listClips)))
+	rt.Handle("GET", "/api/clips/{id}", s.read(http.HandlerFunc(s.getClip)))
+	rt.Handle("GET", "/api/platforms", s.read(http.HandlerFunc(s.listPlatforms)))
+
+	rt.HandleFunc("POST", "/api/clips", s.createClip)
+	rt.HandleFunc("PATCH", "/api/clips/{id}", s.updateClip)
+	rt.HandleFunc("DELETE", "/api/clips/{id}", s.deleteClip)
+
+	rt.HandleFunc("GET", "/admin/login", s.admin.LoginPage)
+	rt.HandleFunc("POST", "/admin/login", s.admin.Login)
+	rt.HandleFunc("POST", "/admin/logout", s.admin.Logout)
+	rt.HandleFunc("GET", "/admin", s.admin.Dashboard)
+	rt.HandleFunc("POST", "/admin/clips", s.admin.AddClip)
+	rt.HandleFunc("GET", "/admin/static/admin.css", s.admin.Stylesheet)
+
+	return rt
+}
+
+// read adds the headers of the public read endpoints (contract 3.4):
+// any origin may read, without credentials, and edges may cache for a
+// minute. Error responses replace the Cache-Control with no-store.
+func (s *server) read(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+		w.Header().Set("Cache-Control", "public, max-age=60")
+		h.ServeHTTP(w, r)
+	})
+}
