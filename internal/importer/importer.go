@@ -1,0 +1,256 @@
+// Package importer reads clips and movies from JSON Lines, JSON array and
+// CSV files (contract 4.6) and writes them to a store in batches. A bad
+// record is reported with its line number and skipped; the good ones land
+// in transactions of at most Options.BatchSize records, so a failure
+// never leaves a record half-written.
+package importer
+
+import (
+	"context"
+	"errors"
+	"io"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"catalog/internal/catalog"
+)
+
+// DefaultBatchSize is how many records go into one transaction.
+const DefaultBatchSize = 2000
+
+// MaxReported bounds Summary.Rejects so that a file of a million bad
+// records does not hold a million messages; Summary.Rejected still
+// counts them all.
+const MaxReported = 1000
+
+// Options tune an import.
+type Options struct {
+	// DryRun validates every record without writing anything.
+	DryRun bool
+	// BatchSize is the number of records per transaction; 0 means
+	// DefaultBatchSize.
+	BatchSize int
+}
+
+// Reject is one record that was not imported.
+type Reject struct {
+	Line    int    // 1-based line where the record starts
+	Message string // "field: problem", several joined with "; "
+}
+
+// Summary counts what happened to one input.
+type Summary struct {
+	Name     string
+	Read     int // records found
+	Imported int // records written (or that would be, on a dry run)
+	Rejected int
+	Rejects  []Reject // the first MaxReported rejected records
+}
+
+func (s *Summary) reject(line int, msg string) {
+	s.Rejected++
+	if len(s.Rejects) < MaxReported {
+		s.Rejects = append(s.Rejects, Reject{Line: line, Message: msg})
+	}
+}
+
+// Movies upserts the movies read from r. name selects the format by its
+// extension (.jsonl, .ndjson, .json, .csv; "-" is JSON Lines) and names
+// the input in errors. The returned error is for failures that stop the
+// whole input (unreadable file, unknown format, database down); rejected
+// records are only counted in the Summary.
+func Movies(ctx context.Context, store catalog.MovieStore, name string, r io.Reader, opts Options) (Summary, error) {
+	write := func(ctx context.Context, batch []catalog.Movie) error {
+		return store.UpsertMovies(ctx, batch)
+	}
+	return run(ctx, name, r, opts, movieColumns, movieFromRecord, write)
+}
+
+// Clips inserts the clips read from r; see Movies for name and errors.
+// Every clip is validated like a POST /api/clips body (cover derivation
+// included), plus an optional id (replaces that clip) and created_at.
+func Clips(ctx context.Context, store catalog.ClipStore, platforms *catalog.Platforms, name string, r io.Reader, opts Options) (Summary, error) {
+	build := func(rec record) (catalog.Clip, catalog.FieldErrors) {
+		return clipFromRecord(rec, platforms)
+	}
+	write := func(ctx context.Context, batch []catalog.Clip) error {
+		return store.ImportClips(ctx, batch)
+	}
+	return run(ctx, name, r, opts, clipColumns, build, write)
+}
+
+// run drives one import: decode records, build and validate each one,
+// write the good ones in batches.
+func run[T any](ctx context.Context, name string, r io.Reader, opts Options, columns []string,
+	build func(record) (T, catalog.FieldErrors), write func(context.Context, []T) error) (Summary, error) {
+	sum := Summary{Name: name}
+	decode, err := decoderFor(name)
+	if err != nil {
+		return sum, err
+	}
+	size := opts.BatchSize
+	if size <= 0 {
+		size = DefaultBatchSize
+	}
+	b := &batcher[T]{sum: &sum, size: size, dryRun: opts.DryRun, write: write}
+	err = decode(r, columns, func(rec record) error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		sum.Read++
+		if rec.err != "" {
+			sum.reject(rec.line, rec.err)
+			return nil
+		}
+		v, fe := build(rec)
+		if len(fe) > 0 {
+			sum.reject(rec.line, describe(fe))
+			return nil
+		}
+		return b.add(ctx, rec.line, v)
+	}, sum.reject)
+	if err == nil {
+		err = b.flush(ctx)
+	}
+	return sum, err
+}
+
+// batcher collects valid records and writes them a batch at a time.
+type batcher[T any] struct {
+	sum    *Summary
+	size   int
+	dryRun bool
+	write  func(context.Context, []T) error
+	items  []T
+	lines  []int
+}
+
+func (b *batcher[T]) add(ctx context.Context, line int, v T) error {
+	b.items = append(b.items, v)
+	b.lines = append(b.lines, line)
+	if len(b.items) >= b.size {
+		return b.flush(ctx)
+	}
+	return nil
+}
+
+func (b *batcher[T]) flush(ctx context.Context) error {
+	if len(b.items) == 0 {
+		return nil
+	}
+	defer func() { b.items, b.lines = b.items[:0], b.lines[:0] }()
+	if b.dryRun {
+		b.sum.Imported += len(b.items)
+		return nil
+	}
+	err := b.write(ctx, b.items)
+	if err == nil {
+		b.sum.Imported += len(b.items)
+		return nil
+	}
+	if !isRecordError(err) {
+		return err
+	}
+	// The store refused the batch because of some record in it (a
+	// unique key taken, say). Find it by writing one record at a time,
+	// so that the others still land and the culprit gets its line.
+	for i := range b.items {
+		err := b.write(ctx, b.items[i:i+1])
+		switch {
+		case err == nil:
+			b.sum.Imported++
+		case isRecordError(err):
+			b.sum.reject(b.lines[i], catalog.ErrorMessage(err))
+		default:
+			return err
+		}
+	}
+	return nil
+}
+
+// isRecordError reports whether err blames the data rather than the
+// database being unavailable or broken.
+func isRecordError(err error) bool {
+	switch catalog.ErrorCode(err) {
+	case catalog.EINVALID, catalog.ECONFLICT, catalog.ETOOLARGE:
+		return true
+	}
+	return false
+}
+
+// describe formats field errors as "field: problem; field: problem".
+func describe(fe catalog.FieldErrors) string {
+	names := make([]string, 0, len(fe))
+	for k := range fe {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + ": " + fe[n]
+	}
+	return strings.Join(parts, "; ")
+}
+
+// mergeErr adds the field errors of a validation error to fe.
+func mergeErr(fe catalog.FieldErrors, err error) {
+	if err == nil {
+		return
+	}
+	var e *catalog.Error
+	if errors.As(err, &e) && len(e.Fields) > 0 {
+		for k, v := range e.Fields {
+			fe.Add(k, v)
+		}
+		return
+	}
+	fe.Add("record", catalog.ErrorMessage(err))
+}
+
+// format is an input format, chosen by file extension.
+type format int
+
+const (
+	formatJSONL format = iota
+	formatJSON
+	formatCSV
+)
+
+// formatOf picks the format from the input's name; "-" is JSON Lines.
+func formatOf(name string) (format, error) {
+	if name == "-" {
+		return formatJSONL, nil
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".jsonl", ".ndjson":
+		return formatJSONL, nil
+	case ".json":
+		return formatJSON, nil
+	case ".csv":
+		return formatCSV, nil
+	}
+	return 0, catalog.Errorf(catalog.EINVALID,
+		"%s: unknown file type %q: use .jsonl (JSON Lines), .json (an array) or .csv", name, filepath.Ext(name))
+}
+
+// decodeFunc reads records from r and hands each to emit in order.
+// columns are the member names a record may have (a CSV header is
+// checked against them). Problems that are not one record's (a broken
+// CSV header, JSON syntax that cannot be resynchronised) go to fail
+// with their line.
+type decodeFunc func(r io.Reader, columns []string, emit func(record) error, fail func(line int, msg string)) error
+
+func decoderFor(name string) (decodeFunc, error) {
+	f, err := formatOf(name)
+	if err != nil {
+		return nil, err
+	}
+	switch f {
+	case formatJSON:
+		return decodeJSONArray, nil
+	case formatCSV:
+		return decodeCSV, nil
+	}
+	return decodeJSONLines, nil
+}

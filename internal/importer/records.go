@@ -1,0 +1,150 @@
+package importer
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// movieScalars are the movie record's text members besides name/title.
+var movieScalars = []string{"slug", "year", "poster1_url", "poster2_url", "synopsis", "id_code", "release", "link_embed"}
+
+// movieColumns are the members a movie record may have (contract 4.6).
+var movieColumns = slices.Concat([]string{"id", "name", "title"}, movieScalars, catalog.ListNames[:])
+
+// clipColumns are the create fields plus the two an import may set.
+var clipColumns = slices.Concat([]string{"id", "created_at"}, catalog.ClipFields)
+
+// movieFromRecord builds and normalises a movie (contract 4.6).
+func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
+	var mv catalog.Movie
+	fe := catalog.FieldErrors{}
+	var title string
+	for _, m := range rec.members {
+		switch m.name {
+		case "id":
+			mv.ID = m.id(fe)
+		case "name":
+			mv.Name = m.str(fe)
+		case "title":
+			title = m.str(fe)
+		case "slug":
+			mv.Slug = m.str(fe)
+		case "year":
+			mv.Year = m.str(fe)
+		case "poster1_url":
+			mv.Poster1URL = m.str(fe)
+		case "poster2_url":
+			mv.Poster2URL = m.str(fe)
+		case "synopsis":
+			mv.Synopsis = m.str(fe)
+		case "id_code":
+			mv.IDCode = m.str(fe)
+		case "release":
+			mv.Release = m.str(fe)
+		case "link_embed":
+			mv.LinkEmbed = m.str(fe)
+		default:
+			i := slices.Index(catalog.ListNames[:], m.name)
+			if i < 0 {
+				fe.Add(m.name, "is not a known field")
+				continue
+			}
+			mv.Lists[i] = catalog.NewList(m.items(fe, rec.csv))
+		}
+	}
+	switch {
+	case strings.TrimSpace(mv.Name) == "":
+		mv.Name = title
+	case strings.TrimSpace(title) != "" && catalog.CleanText(title) != catalog.CleanText(mv.Name):
+		fe.Add("title", "differs from name; give only one of them")
+	}
+	mergeErr(fe, mv.Normalize())
+	return mv, fe
+}
+
+// clipFromRecord builds a clip with the rules of POST /api/clips.
+func clipFromRecord(rec record, platforms *catalog.Platforms) (catalog.Clip, catalog.FieldErrors) {
+	var c catalog.Clip
+	var in catalog.ClipInput
+	fe := catalog.FieldErrors{}
+	for _, m := range rec.members {
+		switch m.name {
+		case "id":
+			c.ID = m.id(fe)
+		case "created_at":
+			if s := m.str(fe); strings.TrimSpace(s) != "" {
+				t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
+				if err != nil {
+					fe.Add(m.name, "must be an RFC 3339 timestamp such as 2026-11-21T13:45:07Z")
+					continue
+				}
+				c.CreatedAt = t.UTC().Truncate(time.Second)
+			}
+		default:
+			if !slices.Contains(catalog.ClipFields, m.name) {
+				fe.Add(m.name, "is not a known field")
+				continue
+			}
+			if m.kind == kindNull {
+				continue
+			}
+			if m.kind != kindString {
+				fe.Add(m.name, "must be a string")
+				continue
+			}
+			in.Set(m.name, m.text)
+		}
+	}
+	mergeErr(fe, in.Apply(&c, platforms, true))
+	return c, fe
+}
+
+// str is a text member; numbers are taken as written ("year": 2019).
+func (m member) str(fe catalog.FieldErrors) string {
+	switch m.kind {
+	case kindString, kindNumber:
+		return m.text
+	case kindNull:
+		return ""
+	}
+	fe.Add(m.name, "must be a string")
+	return ""
+}
+
+// id is a positive integer member; absent is 0.
+func (m member) id(fe catalog.FieldErrors) int64 {
+	if m.kind == kindNull {
+		return 0
+	}
+	if m.kind == kindNumber || m.kind == kindString {
+		if n, err := strconv.ParseInt(strings.TrimSpace(m.text), 10, 64); err == nil && n > 0 {
+			return n
+		}
+	}
+	fe.Add(m.name, "must be a positive integer")
+	return 0
+}
+
+// items is a list member: an array of strings or one string of items
+// separated by commas (by "|" in CSV, where commas are common inside
+// values; a CSV cell without "|" falls back to commas).
+func (m member) items(fe catalog.FieldErrors, csv bool) []string {
+	switch m.kind {
+	case kindNull:
+		return nil
+	case kindList:
+		return m.list
+	case kindString:
+		sep := ","
+		if csv && strings.Contains(m.text, "|") {
+			sep = "|"
+		}
+		return strings.Split(m.text, sep)
+	}
+	fe.Add(m.name, "must be an array of strings or a comma-separated string")
+	return nil
+}
