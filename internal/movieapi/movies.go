@@ -1,0 +1,209 @@
+package movieapi
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/httpx"
+)
+
+const (
+	// maxIDs bounds the ids parameter of /api/jav (contract 4.3).
+	maxIDs = 100
+	// maxHours bounds the h parameter of /api/jav: one year.
+	maxHours = 8760
+)
+
+// listQuery is a parsed list request. Encoding depends only on it and
+// the store's contents, so it (with DataVersion) can key a response cache.
+type listQuery struct {
+	legacy bool
+	fields catalog.FieldSet
+	filter catalog.MovieFilter
+}
+
+// detailQuery is a parsed detail request.
+type detailQuery struct {
+	legacy bool
+	id     int64
+	fields catalog.FieldSet
+}
+
+func (s *server) listMovies(w http.ResponseWriter, r *http.Request) { s.serveList(w, r, false) }
+func (s *server) listJav(w http.ResponseWriter, r *http.Request)    { s.serveList(w, r, true) }
+
+func (s *server) movieDetail(w http.ResponseWriter, r *http.Request) { s.serveDetail(w, r, false) }
+func (s *server) javDetail(w http.ResponseWriter, r *http.Request)   { s.serveDetail(w, r, true) }
+
+// movieOrSnapshot routes /api/movies/snapshot (see routes).
+func (s *server) movieOrSnapshot(w http.ResponseWriter, r *http.Request) {
+	if r.PathValue("id") == "snapshot" {
+		s.serveSnapshot(w, r)
+		return
+	}
+	s.movieDetail(w, r)
+}
+
+func (s *server) serveSnapshot(w http.ResponseWriter, r *http.Request) {
+	if s.snapshots == nil {
+		s.writeError(w, r, catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready"))
+		return
+	}
+	if err := s.snapshots.Serve(w, r); err != nil {
+		s.writeError(w, r, err)
+	}
+}
+
+func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) {
+	lq, err := parseListQuery(r.URL.Query(), legacy, s.now())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body, err := s.encodeList(r.Context(), lq)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, r, http.StatusOK, body)
+}
+
+func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) {
+	dq, err := parseDetailQuery(r.PathValue("id"), r.URL.Query(), legacy)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	body, err := s.encodeDetail(r.Context(), dq)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	httpx.WriteJSON(w, r, http.StatusOK, body)
+}
+
+// parseListQuery reads fields, page, limit and q; the legacy form also
+// takes pg (page), wd (q), ids and h. When both q and wd are given, q
+// wins, as page wins over pg.
+func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error) {
+	lq := listQuery{legacy: legacy}
+	var err error
+	if lq.fields, err = catalog.ParseFields(q.Get("fields"), legacy); err != nil {
+		return lq, err
+	}
+	pageKeys := []string{"page"}
+	if legacy {
+		pageKeys = append(pageKeys, "pg")
+	}
+	if lq.filter.Paging, err = catalog.ParsePaging(q, pageKeys...); err != nil {
+		return lq, err
+	}
+	search := q.Get("q")
+	if _, ok := q["q"]; !ok && legacy {
+		search = q.Get("wd")
+	}
+	lq.filter.Terms = catalog.SearchTerms(search)
+	if !legacy {
+		return lq, nil
+	}
+	if lq.filter.IDs, err = parseIDs(q.Get("ids")); err != nil {
+		return lq, err
+	}
+	if _, ok := q["h"]; ok {
+		hours, err := catalog.ParseID(q.Get("h"))
+		if err != nil || hours > maxHours {
+			return lq, catalog.Errorf(catalog.EINVALID, "h must be a whole number of hours from 1 to %d", maxHours)
+		}
+		lq.filter.ChangedSince = now.Add(-time.Duration(hours) * time.Hour)
+	}
+	return lq, nil
+}
+
+// parseIDs reads ids=1,2,3: positive integers, spaces around them
+// ignored, duplicates collapsed, at most maxIDs given. An empty value is
+// no filter, like an empty q.
+func parseIDs(s string) ([]int64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	if strings.Count(s, ",") >= maxIDs {
+		return nil, catalog.Errorf(catalog.EINVALID, "ids must list at most %d ids", maxIDs)
+	}
+	var ids []int64
+	for part := range strings.SplitSeq(s, ",") {
+		id, err := catalog.ParseID(strings.TrimSpace(part))
+		if err != nil {
+			return nil, catalog.Errorf(catalog.EINVALID, "ids must be comma-separated positive integers, got %q", strings.TrimSpace(part))
+		}
+		if !containsID(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
+}
+
+func containsID(ids []int64, id int64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+func parseDetailQuery(id string, q url.Values, legacy bool) (detailQuery, error) {
+	dq := detailQuery{legacy: legacy}
+	var err error
+	if dq.id, err = catalog.ParseID(id); err != nil {
+		return dq, err
+	}
+	dq.fields, err = catalog.ParseFields(q.Get("fields"), legacy)
+	return dq, err
+}
+
+// encodeList runs the query and encodes the list envelope (contract 4.2)
+// by hand, keys in the contract's order.
+func (s *server) encodeList(ctx context.Context, lq listQuery) ([]byte, error) {
+	movies, total, err := s.store.ListMovies(ctx, lq.filter)
+	if err != nil {
+		return nil, err
+	}
+	p := lq.filter.Paging
+	b := make([]byte, 0, 128+len(movies)*1024)
+	b = append(b, `{"code":1,"msg":"data list","page":`...)
+	b = strconv.AppendInt(b, p.Page, 10)
+	b = append(b, `,"pagecount":`...)
+	b = strconv.AppendInt(b, p.PageCount(total), 10)
+	b = append(b, `,"limit":"`...)
+	b = strconv.AppendInt(b, p.Limit, 10)
+	b = append(b, `","total":`...)
+	b = strconv.AppendInt(b, total, 10)
+	b = append(b, `,"list":[`...)
+	for i := range movies {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = movies[i].AppendJSON(b, lq.fields, lq.legacy)
+	}
+	return append(b, "]}"...), nil
+}
+
+// encodeDetail loads one movie and encodes the detail envelope.
+func (s *server) encodeDetail(ctx context.Context, dq detailQuery) ([]byte, error) {
+	m, err := s.store.GetMovie(ctx, dq.id)
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		return nil, errMovieNotFound()
+	}
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, 0, 2048)
+	b = append(b, `{"code":1,"msg":"data detail","data":`...)
+	b = m.AppendJSON(b, dq.fields, dq.legacy)
+	return append(b, '}'), nil
+}

@@ -1,0 +1,336 @@
+package snapshot
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+
+	"catalog/internal/catalog"
+	"catalog/internal/httpx"
+)
+
+const (
+	// FileName is the current snapshot inside Config.Dir.
+	FileName = "movies-snapshot.json.gz"
+	// DefaultEvery is the refresh interval when Config.Every is not set.
+	DefaultEvery = time.Hour
+	// retryAfterFailure is how soon a failed build is tried again.
+	retryAfterFailure = time.Minute
+	// notReadyRetryAfter is the Retry-After (seconds) of the 503 sent
+	// before the first snapshot exists.
+	notReadyRetryAfter = "10"
+	// staleTempAge: a temporary file untouched for this long belongs to a
+	// build that died (a live build writes to it continuously).
+	staleTempAge = 15 * time.Minute
+	// staleWhileRevalidate matches the rest of the movie service.
+	staleWhileRevalidate = 600
+)
+
+// Config configures a Service.
+type Config struct {
+	Store catalog.MovieStore
+	// Dir holds the snapshot file; created when missing. Empty means
+	// "catalog-snapshot" in the OS temp dir.
+	Dir string
+	// Every is the refresh interval; 0 means DefaultEvery.
+	Every  time.Duration
+	Logger *slog.Logger
+}
+
+// Service builds the snapshot in the background and serves it. Only the
+// file's metadata is kept in memory; the bytes stay on disk.
+type Service struct {
+	store catalog.MovieStore
+	dir   string
+	every time.Duration
+	log   *slog.Logger
+
+	current atomic.Pointer[built]
+	// nextRefresh (Unix nanoseconds) drives the served max-age.
+	nextRefresh atomic.Int64
+}
+
+// built describes one installed snapshot file.
+type built struct {
+	path        string
+	info        os.FileInfo // identifies the file, to detect a swap between load and open
+	generatedAt time.Time
+	plainTag    string // strong ETag of the JSON document
+	plainSize   int64
+	gzipTag     string // strong ETag of the gzip file
+	gzipSize    int64
+}
+
+// New returns a Service; call Run to start building.
+func New(cfg Config) *Service {
+	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger}
+	if s.dir == "" {
+		s.dir = filepath.Join(os.TempDir(), "catalog-snapshot")
+	}
+	if s.every <= 0 {
+		s.every = DefaultEvery
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	return s
+}
+
+// Run builds a snapshot now and then every Every until ctx is done. A
+// failed build is logged, the previous snapshot stays served, and the
+// build is retried sooner.
+func (s *Service) Run(ctx context.Context) {
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		s.log.Error("snapshot directory unusable", "err", err)
+	}
+	s.removeStaleTemps()
+	for {
+		start := time.Now()
+		next := start.Add(s.every)
+		s.nextRefresh.Store(next.UnixNano())
+		// A multi-instance deployment would take a shared lock here so
+		// that only one instance builds at a time.
+		b, err := s.build(ctx, start)
+		if ctx.Err() != nil {
+			return
+		}
+		if err != nil {
+			s.log.Error("snapshot build failed", "err", err)
+			next = time.Now().Add(min(retryAfterFailure, s.every))
+			s.nextRefresh.Store(next.UnixNano())
+		} else {
+			s.current.Store(b)
+			s.log.Info("snapshot built", "bytes", b.plainSize, "gzip_bytes", b.gzipSize,
+				"duration", time.Since(start))
+		}
+		timer := time.NewTimer(time.Until(next))
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return
+		case <-timer.C:
+		}
+	}
+}
+
+// Ready reports whether a snapshot is being served.
+func (s *Service) Ready() bool { return s.current.Load() != nil }
+
+// build writes a new gzip snapshot and installs it over the current file,
+// hashing both representations on the way for their ETags.
+func (s *Service) build(ctx context.Context, now time.Time) (*built, error) {
+	generatedAt := now.UTC().Truncate(time.Second)
+	var plain, zipped hashCounter
+	info, err := writeAtomic(s.dir, FileName, func(f io.Writer) error {
+		plain.reset()
+		zipped.reset()
+		zw, err := gzip.NewWriterLevel(io.MultiWriter(f, &zipped), gzip.DefaultCompression)
+		if err != nil {
+			return err
+		}
+		if err := Write(ctx, s.store, io.MultiWriter(zw, &plain), generatedAt); err != nil {
+			return err
+		}
+		return zw.Close()
+	})
+	if err != nil {
+		return nil, err
+	}
+	plainTag := plain.tag("")
+	return &built{
+		path:        filepath.Join(s.dir, FileName),
+		info:        info,
+		generatedAt: generatedAt,
+		plainTag:    plainTag,
+		plainSize:   plain.n,
+		gzipTag:     zipped.tag("-gz"),
+		gzipSize:    zipped.n,
+	}, nil
+}
+
+// removeStaleTemps deletes temporary files left by builds that died.
+func (s *Service) removeStaleTemps() {
+	entries, err := os.ReadDir(s.dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), tempPrefix) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTempAge {
+			os.Remove(filepath.Join(s.dir, e.Name()))
+		}
+	}
+}
+
+// ServeHTTP serves GET /api/movies/snapshot on its own; the movie service
+// calls Serve so that errors go through its one error writer.
+func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := s.Serve(w, r); err != nil {
+		httpx.LogError(s.log, r, err)
+		w.Header().Set("Cache-Control", "no-store")
+		b := catalog.AppendJSONString([]byte(`{"code":0,"msg":`), catalog.ErrorMessage(err))
+		httpx.WriteJSON(w, r, httpx.ErrorStatus(err), append(b, '}'))
+	}
+}
+
+// Serve answers a snapshot request from the current file, or returns an
+// error for the caller to write: EUNAVAILABLE (with Retry-After set)
+// before the first snapshot exists. Conditional requests and ranges are
+// handled by http.ServeContent.
+func (s *Service) Serve(w http.ResponseWriter, r *http.Request) error {
+	// A rebuild can rename a new file over the path between loading the
+	// metadata and opening the file; then the metadata is loaded again.
+	for range 3 {
+		b := s.current.Load()
+		if b == nil {
+			w.Header().Set("Retry-After", notReadyRetryAfter)
+			return catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready")
+		}
+		f, err := os.Open(b.path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("open snapshot: %w", err)
+		}
+		if info, err := f.Stat(); err != nil || !os.SameFile(info, b.info) {
+			f.Close()
+			continue
+		}
+		s.serveFile(w, r, b, f)
+		f.Close()
+		return nil
+	}
+	return errors.New("snapshot: file kept changing while opening it")
+}
+
+func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f *os.File) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Add("Vary", "Accept-Encoding")
+	maxAge := max(0, (time.Until(time.Unix(0, s.nextRefresh.Load()))+time.Second-1)/time.Second)
+	h.Set("Cache-Control", "public, max-age="+strconv.FormatInt(int64(maxAge), 10)+
+		", stale-while-revalidate="+strconv.Itoa(staleWhileRevalidate))
+	if httpx.AcceptsGzip(r) {
+		h.Set("ETag", b.gzipTag)
+		h.Set("Content-Encoding", "gzip")
+		// ServeContent leaves Content-Length out of a full response when
+		// Content-Encoding is set; ranges and 304 replace or drop it.
+		h.Set("Content-Length", strconv.FormatInt(b.gzipSize, 10))
+		http.ServeContent(w, r, "", b.generatedAt, f)
+		return
+	}
+	h.Set("ETag", b.plainTag)
+	if strings.Contains(r.Header.Get("Range"), ",") {
+		// Each part of a multi-range request could restart decompression
+		// from the beginning; serving the whole document is allowed and
+		// bounds the work.
+		r2 := *r
+		r2.Header = r.Header.Clone()
+		r2.Header.Del("Range")
+		r = &r2
+	}
+	http.ServeContent(w, r, "", b.generatedAt, &gunzipSeeker{f: f, size: b.plainSize})
+}
+
+// gunzipSeeker presents a gzip file as its uncompressed content with
+// Seek, which http.ServeContent needs for sizes and ranges. The size is
+// known from the build, so seeking to the end costs nothing; reading
+// after a seek backwards restarts decompression, forwards discards.
+type gunzipSeeker struct {
+	f    *os.File
+	size int64 // uncompressed
+	zr   *gzip.Reader
+	pos  int64 // offset of zr in the uncompressed stream
+	want int64 // offset the next Read starts at
+}
+
+func (g *gunzipSeeker) Seek(offset int64, whence int) (int64, error) {
+	switch whence {
+	case io.SeekStart:
+	case io.SeekCurrent:
+		offset += g.want
+	case io.SeekEnd:
+		offset += g.size
+	default:
+		return 0, errors.New("gunzipSeeker: bad whence")
+	}
+	if offset < 0 {
+		return 0, errors.New("gunzipSeeker: negative position")
+	}
+	g.want = offset
+	return offset, nil
+}
+
+func (g *gunzipSeeker) Read(p []byte) (int, error) {
+	if g.want >= g.size {
+		return 0, io.EOF
+	}
+	if g.zr == nil || g.want < g.pos {
+		if _, err := g.f.Seek(0, io.SeekStart); err != nil {
+			return 0, err
+		}
+		if g.zr == nil {
+			zr, err := gzip.NewReader(g.f)
+			if err != nil {
+				return 0, err
+			}
+			g.zr = zr
+		} else if err := g.zr.Reset(g.f); err != nil {
+			return 0, err
+		}
+		g.pos = 0
+	}
+	if g.want > g.pos {
+		n, err := io.CopyN(io.Discard, g.zr, g.want-g.pos)
+		g.pos += n
+		if err != nil {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return 0, err
+		}
+	}
+	n, err := g.zr.Read(p)
+	g.pos += int64(n)
+	g.want = g.pos
+	return n, err
+}
+
+// hashCounter hashes and counts the bytes written through it.
+type hashCounter struct {
+	h hash.Hash
+	n int64
+}
+
+func (c *hashCounter) reset() { c.h, c.n = sha256.New(), 0 }
+
+func (c *hashCounter) Write(p []byte) (int, error) {
+	c.h.Write(p)
+	c.n += int64(len(p))
+	return len(p), nil
+}
+
+// tag is a strong ETag of the bytes seen; suffix tells representations
+// apart.
+func (c *hashCounter) tag(suffix string) string {
+	sum := c.h.Sum(nil)
+	return `"` + base64.RawURLEncoding.EncodeToString(sum[:18]) + suffix + `"`
+}
