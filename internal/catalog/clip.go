@@ -76,7 +76,9 @@ func DecodeClipInput(body []byte) (ClipInput, error) {
 	if err := dec.Decode(&raw); err != nil || raw == nil {
 		return in, Errorf(EINVALID, "body must be a JSON object")
 	}
-	if dec.More() {
+	// dec.More does not see a stray "}" or "]" after the object, so check
+	// that only white space follows it.
+	if len(bytes.TrimLeft(body[dec.InputOffset():], " \t\r\n")) != 0 {
 		return in, Errorf(EINVALID, "body must be a single JSON object")
 	}
 	fe := FieldErrors{}
@@ -169,6 +171,11 @@ func (in ClipInput) Apply(c *Clip, platforms *Platforms, create bool) error {
 	}
 	// An absent or empty cover is derived; on a patch only when the
 	// caller touched cover_url or iframe_url, so an uploaded cover stays.
+	// A cover that was derived from the old iframe_url shows the old
+	// video, so a new iframe_url without a cover derives it again.
+	if !create && in.CoverURL == nil && in.IframeURL != nil && c.CoverURL == DeriveCover(c.IframeURL) {
+		next.CoverURL = ""
+	}
 	if next.CoverURL == "" && (create || in.CoverURL != nil || in.IframeURL != nil) {
 		next.CoverURL = DeriveCover(next.IframeURL)
 	}
