@@ -1,0 +1,56 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"catalog/internal/catalog"
+)
+
+// translate turns a driver error into a domain error where one applies.
+// The driver's text stays reachable for logs (Unwrap) but never becomes
+// the client-facing message. what names the operation, e.g. "get clip".
+func translate(err error, what string) error {
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return fmt.Errorf("sqlite: %s: %w", what, err)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return wrapped(catalog.ENOTFOUND, "not found", err)
+	}
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch code := se.Code(); {
+		case code == sqlite3.SQLITE_CONSTRAINT_UNIQUE || code == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:
+			return wrapped(catalog.ECONFLICT, what+": already exists", err)
+		case code&0xff == sqlite3.SQLITE_BUSY || code&0xff == sqlite3.SQLITE_LOCKED:
+			return wrapped(catalog.EUNAVAILABLE, "database is busy, try again", err)
+		}
+	}
+	return fmt.Errorf("sqlite: %s: %w", what, err)
+}
+
+// domainError is a *catalog.Error that also unwraps to the driver error,
+// so logs keep the cause while clients see only Message.
+type domainError struct {
+	domain *catalog.Error
+	cause  error
+}
+
+func (e *domainError) Error() string   { return e.domain.Error() + ": " + e.cause.Error() }
+func (e *domainError) Unwrap() []error { return []error{e.domain, e.cause} }
+
+func wrapped(code, msg string, cause error) error {
+	return &domainError{domain: &catalog.Error{Code: code, Message: msg}, cause: cause}
+}
+
+func notFound(what string) error {
+	return &catalog.Error{Code: catalog.ENOTFOUND, Message: what + " not found"}
+}

@@ -1,0 +1,274 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"strconv"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// movieColumns lists every stored field in scan order: each list field
+// as its JSON form then its joined form.
+const movieColumns = `id, name, slug, year, poster1_url, poster2_url,
+categories_json, categories, actor_json, actor, director_json, director,
+studio_json, studio, genre_json, genre, country_json, country,
+synopsis, id_code, release, link_embed, updated_at`
+
+// movieScan holds the scan destinations for one row, reused across rows.
+type movieScan struct {
+	m       catalog.Movie
+	updated int64
+	dest    []any
+}
+
+func newMovieScan() *movieScan {
+	ms := &movieScan{}
+	m := &ms.m
+	ms.dest = []any{&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL}
+	for i := range m.Lists {
+		ms.dest = append(ms.dest, &m.Lists[i].JSON, &m.Lists[i].Joined)
+	}
+	ms.dest = append(ms.dest, &m.Synopsis, &m.IDCode, &m.Release, &m.LinkEmbed, &ms.updated)
+	return ms
+}
+
+func (ms *movieScan) scan(row scanner) error {
+	if err := row.Scan(ms.dest...); err != nil {
+		return err
+	}
+	ms.m.UpdatedAt = unixTime(ms.updated)
+	return nil
+}
+
+// movieValues are the stored values of m after id, in column order
+// (name_fold included), ending with updated_at.
+func movieValues(m *catalog.Movie, updated int64) []any {
+	v := make([]any, 0, 24)
+	v = append(v, m.Name, catalog.Fold(m.Name), m.Slug, m.Year, m.Poster1URL, m.Poster2URL)
+	for _, l := range m.Lists {
+		v = append(v, l.JSON, l.Joined)
+	}
+	return append(v, m.Synopsis, m.IDCode, m.Release, m.LinkEmbed, updated)
+}
+
+// ceilUnix is the first whole second at or after t, so that
+// "updated_at >= ceilUnix(t)" means "updated at or after t".
+func ceilUnix(t time.Time) int64 {
+	sec := t.Unix()
+	if t.Nanosecond() > 0 {
+		sec++
+	}
+	return sec
+}
+
+// ListMovies returns one page, highest id first, and the exact total.
+func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
+	var conds []string
+	var args []any
+	if len(f.Terms) > 0 {
+		conds, args = searchWhere("movies", "name_fold", f.Terms)
+	}
+	if len(f.IDs) > 0 {
+		// One JSON array parameter keeps one statement shape for any
+		// number of ids.
+		b := []byte{'['}
+		for i, id := range f.IDs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, id, 10)
+		}
+		b = append(b, ']')
+		conds = append(conds, `movies.id IN (SELECT value FROM json_each(?))`)
+		args = append(args, string(b))
+	}
+	if !f.ChangedSince.IsZero() {
+		conds = append(conds, `movies.updated_at >= ?`)
+		args = append(args, ceilUnix(f.ChangedSince))
+	}
+	cache := len(f.Terms) <= maxCachedTerms
+
+	var total int64
+	var err error
+	if len(conds) == 0 {
+		total, err = s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
+	} else {
+		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(conds), args, cache)
+	}
+	if err != nil {
+		return nil, 0, translate(err, "count movies")
+	}
+	if total == 0 || f.Paging.Offset() >= total {
+		return []catalog.Movie{}, total, nil
+	}
+
+	query := `SELECT ` + movieColumns + ` FROM movies` + where(conds) + ` ORDER BY movies.id DESC LIMIT ? OFFSET ?`
+	args = append(args, f.Paging.Limit, f.Paging.Offset())
+	rows, err := s.query(ctx, query, args, cache)
+	if err != nil {
+		return nil, 0, translate(err, "list movies")
+	}
+	defer rows.Close()
+	movies := make([]catalog.Movie, 0, min(f.Paging.Limit, total))
+	ms := newMovieScan()
+	for rows.Next() {
+		if err := ms.scan(rows); err != nil {
+			return nil, 0, translate(err, "list movies")
+		}
+		movies = append(movies, ms.m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, translate(err, "list movies")
+	}
+	return movies, total, nil
+}
+
+// GetMovie returns ENOTFOUND when no movie has the id.
+func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
+	st, err := s.prepared(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = ?`)
+	if err != nil {
+		return catalog.Movie{}, err
+	}
+	ms := newMovieScan()
+	if err := ms.scan(st.QueryRowContext(ctx, id)); err != nil {
+		if err == sql.ErrNoRows {
+			return catalog.Movie{}, notFound("movie")
+		}
+		return catalog.Movie{}, translate(err, "get movie")
+	}
+	return ms.m, nil
+}
+
+// CountMovies reads the trigger-kept count.
+func (s *Store) CountMovies(ctx context.Context) (int64, error) {
+	n, err := s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
+	if err != nil {
+		return 0, translate(err, "count movies")
+	}
+	return n, nil
+}
+
+// EachMovie streams every movie from one read transaction (a consistent
+// snapshot), reusing one Movie for every row.
+func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
+	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return translate(err, "read movies")
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT `+movieColumns+` FROM movies ORDER BY id DESC`)
+	if err != nil {
+		return translate(err, "read movies")
+	}
+	defer rows.Close()
+	ms := newMovieScan()
+	for rows.Next() {
+		if err := ms.scan(rows); err != nil {
+			return translate(err, "read movies")
+		}
+		if err := fn(&ms.m); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), "read movies")
+}
+
+// The upsert statements. The update changes nothing (and so bumps
+// neither updated_at nor the data version) when every value is equal.
+const (
+	movieByID     = `SELECT id, updated_at FROM movies WHERE id = ?`
+	movieByIDCode = `SELECT id, updated_at FROM movies WHERE id_code = ? AND id_code <> '' ORDER BY id LIMIT 1`
+	movieBySlug   = `SELECT id, updated_at FROM movies WHERE slug = ? ORDER BY id LIMIT 1`
+	insertMovie   = `INSERT INTO movies (id, name, name_fold, slug, year, poster1_url, poster2_url,
+categories_json, categories, actor_json, actor, director_json, director,
+studio_json, studio, genre_json, genre, country_json, country,
+synopsis, id_code, release, link_embed, updated_at)
+VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)`
+	updateMovie = `UPDATE movies SET name = ?2, name_fold = ?3, slug = ?4, year = ?5, poster1_url = ?6, poster2_url = ?7,
+categories_json = ?8, categories = ?9, actor_json = ?10, actor = ?11, director_json = ?12, director = ?13,
+studio_json = ?14, studio = ?15, genre_json = ?16, genre = ?17, country_json = ?18, country = ?19,
+synopsis = ?20, id_code = ?21, release = ?22, link_embed = ?23, updated_at = ?24
+WHERE id = ?1 AND NOT (name = ?2 AND slug = ?4 AND year = ?5 AND poster1_url = ?6 AND poster2_url = ?7
+AND categories_json = ?8 AND categories = ?9 AND actor_json = ?10 AND actor = ?11
+AND director_json = ?12 AND director = ?13 AND studio_json = ?14 AND studio = ?15
+AND genre_json = ?16 AND genre = ?17 AND country_json = ?18 AND country = ?19
+AND synopsis = ?20 AND id_code = ?21 AND release = ?22 AND link_embed = ?23)`
+)
+
+// UpsertMovies writes movies in one transaction, keyed by ID, else
+// IDCode, else Slug. A movie's UpdatedAt is set when it is inserted or
+// changes (to m.UpdatedAt when the caller gave one, else now); an
+// unchanged movie keeps its stored time. ID and UpdatedAt are written
+// back.
+func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
+	if len(movies) == 0 {
+		return nil
+	}
+	stamp := now()
+	return s.writeTx(ctx, "upsert movies", func(tx *sql.Tx) error {
+		var stmts [5]*sql.Stmt
+		for i, q := range []string{movieByID, movieByIDCode, movieBySlug, insertMovie, updateMovie} {
+			st, err := tx.PrepareContext(ctx, q)
+			if err != nil {
+				return translate(err, "upsert movies")
+			}
+			defer st.Close()
+			stmts[i] = st
+		}
+		byID, byIDCode, bySlug, insert, update := stmts[0], stmts[1], stmts[2], stmts[3], stmts[4]
+		for i := range movies {
+			m := &movies[i]
+			updated := stamp
+			if !m.UpdatedAt.IsZero() {
+				updated = m.UpdatedAt.UTC().Truncate(time.Second)
+			}
+			var row *sql.Row
+			switch {
+			case m.ID > 0:
+				row = byID.QueryRowContext(ctx, m.ID)
+			case m.IDCode != "":
+				row = byIDCode.QueryRowContext(ctx, m.IDCode)
+			default:
+				row = bySlug.QueryRowContext(ctx, m.Slug)
+			}
+			var id, stored int64
+			err := row.Scan(&id, &stored)
+			if err != nil && err != sql.ErrNoRows {
+				return translate(err, "upsert movies")
+			}
+			vals := movieValues(m, updated.Unix())
+			if err == sql.ErrNoRows {
+				var idArg any // NULL: let SQLite assign the next id
+				if m.ID > 0 {
+					idArg = m.ID
+				}
+				res, err := insert.ExecContext(ctx, append([]any{idArg}, vals...)...)
+				if err != nil {
+					return translate(err, "upsert movies")
+				}
+				if m.ID, err = res.LastInsertId(); err != nil {
+					return translate(err, "upsert movies")
+				}
+				m.UpdatedAt = updated
+				continue
+			}
+			res, err := update.ExecContext(ctx, append([]any{id}, vals...)...)
+			if err != nil {
+				return translate(err, "upsert movies")
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return translate(err, "upsert movies")
+			}
+			m.ID = id
+			if n > 0 {
+				m.UpdatedAt = updated
+			} else {
+				m.UpdatedAt = unixTime(stored)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,200 @@
+// Package sqlite is the SQLite engine of the catalog store, on the pure-Go
+// driver modernc.org/sqlite. One file, two connection pools: a single
+// writer connection (SQLite allows one writer at a time; queueing in Go
+// is cheaper than SQLITE_BUSY retries) and a pool of readers that run in
+// parallel thanks to WAL.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"catalog/internal/catalog"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// Options tunes a Store.
+type Options struct {
+	// MaxReadConns bounds the reader pool; 0 means max(4, 2*GOMAXPROCS).
+	MaxReadConns int
+}
+
+// Store is a catalog.Store on one SQLite file.
+type Store struct {
+	path   string
+	writer *sql.DB
+	reader *sql.DB
+
+	// Hot read statements, prepared once on first use.
+	stmts sync.Map // query text -> *sql.Stmt
+	mu    sync.Mutex
+}
+
+var _ catalog.Store = (*Store)(nil)
+
+// pragmas apply to every connection. busy_timeout comes first so that
+// the others wait for a lock instead of failing with SQLITE_BUSY.
+const pragmas = "_pragma=busy_timeout(10000)" +
+	"&_pragma=journal_mode(WAL)" +
+	"&_pragma=foreign_keys(1)" +
+	"&_pragma=synchronous(NORMAL)"
+
+// Open opens (creating if needed) the database file at path. It does not
+// migrate; call Migrate.
+func Open(ctx context.Context, path string, opts Options) (*Store, error) {
+	if path == "" {
+		return nil, errors.New("sqlite: empty database path")
+	}
+	if strings.HasPrefix(path, "file:") || strings.Contains(path, ":memory:") {
+		return nil, fmt.Errorf("sqlite: %q: give a plain file path (two connection pools cannot share a memory database)", path)
+	}
+	base := "file:" + escapePath(path) + "?" + pragmas
+	s := &Store{path: path}
+	var err error
+	// BEGIN IMMEDIATE takes the write lock up front, so a transaction
+	// never fails half-way when another process holds the lock.
+	if s.writer, err = sql.Open("sqlite", base+"&_txlock=immediate"); err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	s.writer.SetMaxOpenConns(1)
+	s.writer.SetMaxIdleConns(1)
+	s.writer.SetConnMaxLifetime(0)
+	s.writer.SetConnMaxIdleTime(0)
+	if err := s.writer.PingContext(ctx); err != nil {
+		s.writer.Close()
+		return nil, fmt.Errorf("sqlite: cannot open database file %s: %s", path, oneLine(err))
+	}
+
+	n := opts.MaxReadConns
+	if n <= 0 {
+		n = max(4, 2*runtime.GOMAXPROCS(0))
+	}
+	if s.reader, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
+		s.writer.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	s.reader.SetMaxOpenConns(n)
+	s.reader.SetMaxIdleConns(n)
+	s.reader.SetConnMaxLifetime(0)
+	s.reader.SetConnMaxIdleTime(0)
+	if err := s.reader.PingContext(ctx); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: cannot open database file %s: %s", path, oneLine(err))
+	}
+	return s, nil
+}
+
+// escapePath makes path safe inside a file: URI; SQLite decodes %XX.
+func escapePath(path string) string {
+	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
+}
+
+func oneLine(err error) string {
+	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// Migrate brings the schema up to date. Each migration runs in its own
+// transaction; running it again is a no-op.
+func (s *Store) Migrate(ctx context.Context) error {
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("sqlite: migrations: %w", err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, s.writer, fsys, goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return fmt.Errorf("sqlite: migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	s.stmts.Range(func(_, v any) bool {
+		v.(*sql.Stmt).Close()
+		return true
+	})
+	var errs []error
+	if s.reader != nil {
+		errs = append(errs, s.reader.Close())
+	}
+	if s.writer != nil {
+		errs = append(errs, s.writer.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// Ping runs a real query so that a locked or vanished file is noticed.
+func (s *Store) Ping(ctx context.Context) error {
+	_, err := s.DataVersion(ctx)
+	return err
+}
+
+// DataVersion is bumped by triggers on every clip or movie write, by any
+// process using the file.
+func (s *Store) DataVersion(ctx context.Context) (int64, error) {
+	st, err := s.prepared(ctx, `SELECT data_version FROM meta WHERE id = 1`)
+	if err != nil {
+		return 0, err
+	}
+	var v int64
+	if err := st.QueryRowContext(ctx).Scan(&v); err != nil {
+		return 0, translate(err, "read data version")
+	}
+	return v, nil
+}
+
+// prepared returns the reader statement for query, preparing it once.
+// Preparing lazily keeps Open usable before Migrate has created tables.
+func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
+	if v, ok := s.stmts.Load(query); ok {
+		return v.(*sql.Stmt), nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.stmts.Load(query); ok {
+		return v.(*sql.Stmt), nil
+	}
+	st, err := s.reader.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, translate(err, "prepare query")
+	}
+	s.stmts.Store(query, st)
+	return st, nil
+}
+
+// now is the store's clock: UTC, whole seconds (what the columns hold).
+func now() time.Time { return time.Now().UTC().Truncate(time.Second) }
+
+func unixTime(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
+
+// writeTx runs fn in one write transaction, committing when fn succeeds.
+func (s *Store) writeTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	tx, err := s.writer.BeginTx(ctx, nil)
+	if err != nil {
+		return translate(err, what)
+	}
+	if err := fn(tx); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return translate(err, what)
+	}
+	return nil
+}
