@@ -100,12 +100,9 @@ func (s *Service) Run(ctx context.Context) {
 	}
 	s.removeStaleTemps()
 	for {
-		start := time.Now()
-		next := start.Add(s.every)
+		next := time.Now().Add(s.every)
 		s.nextRefresh.Store(next.UnixNano())
-		// A multi-instance deployment would take a shared lock here so
-		// that only one instance builds at a time.
-		b, err := s.build(ctx, start)
+		err := s.refresh(ctx)
 		if ctx.Err() != nil {
 			return
 		}
@@ -113,10 +110,6 @@ func (s *Service) Run(ctx context.Context) {
 			s.log.Error("snapshot build failed", "err", err)
 			next = time.Now().Add(min(retryAfterFailure, s.every))
 			s.nextRefresh.Store(next.UnixNano())
-		} else {
-			s.current.Store(b)
-			s.log.Info("snapshot built", "bytes", b.plainSize, "gzip_bytes", b.gzipSize,
-				"duration", time.Since(start))
 		}
 		timer := time.NewTimer(time.Until(next))
 		select {
@@ -126,6 +119,21 @@ func (s *Service) Run(ctx context.Context) {
 		case <-timer.C:
 		}
 	}
+}
+
+// refresh builds a snapshot and, when that succeeds, serves it.
+func (s *Service) refresh(ctx context.Context) error {
+	// A multi-instance deployment would take a shared lock here so that
+	// only one instance builds at a time.
+	start := time.Now()
+	b, err := s.build(ctx, start)
+	if err != nil {
+		return err
+	}
+	s.current.Store(b)
+	s.log.Info("snapshot built", "movies_bytes", b.plainSize, "gzip_bytes", b.gzipSize,
+		"duration", time.Since(start))
+	return nil
 }
 
 // Ready reports whether a snapshot is being served.
