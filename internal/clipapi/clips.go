@@ -79,7 +79,7 @@ func (s *server) createClip(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	in, err := s.clipInput(w, r)
+	in, err := s.clipInput(w, r, true)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -110,7 +110,7 @@ func (s *server) updateClip(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, err)
 		return
 	}
-	in, err := s.clipInput(w, r)
+	in, err := s.clipInput(w, r, false)
 	if err != nil {
 		s.writeError(w, r, err)
 		return
@@ -144,9 +144,10 @@ func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(http.StatusNoContent)
 }
 
-// clipInput reads a create or patch body, checking in the contract's
-// order the content type (415), the size (413) and the JSON shape (400).
-func (s *server) clipInput(w http.ResponseWriter, r *http.Request) (catalog.ClipInput, error) {
+// clipInput reads a create (or, without create, a patch) body, checking
+// in the contract's order the content type (415), the size (413) and the
+// JSON shape (400).
+func (s *server) clipInput(w http.ResponseWriter, r *http.Request, create bool) (catalog.ClipInput, error) {
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mediaType != "application/json" {
 		return catalog.ClipInput{}, catalog.Errorf(catalog.EUNSUPPORTED, "Content-Type must be application/json")
@@ -159,7 +160,25 @@ func (s *server) clipInput(w http.ResponseWriter, r *http.Request) (catalog.Clip
 		}
 		return catalog.ClipInput{}, catalog.Errorf(catalog.EINVALID, "the body could not be read")
 	}
-	return catalog.DecodeClipInput(body)
+	in, err := catalog.DecodeClipInput(body)
+	var e *catalog.Error
+	if err != nil && errors.As(err, &e) && len(e.Fields) > 0 {
+		// Unknown or non-string members: validate the members that were
+		// fine as well, so that one answer names every failing field.
+		fe := catalog.FieldErrors{}
+		for name, msg := range e.Fields {
+			fe.Add(name, msg)
+		}
+		var scratch catalog.Clip
+		var applyErr *catalog.Error
+		if errors.As(in.Apply(&scratch, s.platforms, create), &applyErr) {
+			for name, msg := range applyErr.Fields {
+				fe.Add(name, msg)
+			}
+		}
+		return in, fe.Err()
+	}
+	return in, err
 }
 
 // writeClip answers with {"data": clip}. Responses to changes are never

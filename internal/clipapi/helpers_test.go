@@ -1,0 +1,299 @@
+package clipapi_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"catalog/internal/admin"
+	"catalog/internal/catalog"
+	"catalog/internal/clipapi"
+	"catalog/internal/sqlite"
+)
+
+// newTestStore is the one place the tests get a store: a fresh, migrated,
+// empty database. Swap it to run the suite against another engine.
+func newTestStore(t testing.TB) catalog.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	return s
+}
+
+const (
+	testUser     = "admin"
+	testPassword = "correct horse battery staple"
+)
+
+// env is one clip service on a fresh store.
+type env struct {
+	t       testing.TB
+	store   catalog.Store
+	handler http.Handler
+}
+
+func newEnv(t testing.TB, configure ...func(*clipapi.Config)) *env {
+	t.Helper()
+	store := newTestStore(t)
+	// Warnings and errors (a 500's cause) show up with a failing test.
+	logger := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
+	cfg := clipapi.Config{Store: store, Version: "test-1", Logger: logger}
+	for _, f := range configure {
+		f(&cfg)
+	}
+	return &env{t: t, store: store, handler: clipapi.New(cfg)}
+}
+
+// request describes one call; zero fields mean "not sent".
+type request struct {
+	method  string
+	target  string
+	body    string
+	headers map[string]string
+	cookie  *http.Cookie
+	remote  string
+}
+
+func (e *env) do(rq request) *httptest.ResponseRecorder {
+	e.t.Helper()
+	method := rq.method
+	if method == "" {
+		method = http.MethodGet
+	}
+	var body io.Reader
+	if rq.body != "" {
+		body = strings.NewReader(rq.body)
+	}
+	r := httptest.NewRequest(method, rq.target, body)
+	for k, v := range rq.headers {
+		r.Header.Set(k, v)
+	}
+	if rq.cookie != nil {
+		r.AddCookie(rq.cookie)
+	}
+	if rq.remote != "" {
+		r.RemoteAddr = rq.remote
+	}
+	w := httptest.NewRecorder()
+	e.handler.ServeHTTP(w, r)
+	return w
+}
+
+func (e *env) get(target string) *httptest.ResponseRecorder {
+	e.t.Helper()
+	return e.do(request{target: target})
+}
+
+// postJSON sends a JSON body with a session cookie.
+func (e *env) postJSON(method, target, body string, cookie *http.Cookie) *httptest.ResponseRecorder {
+	e.t.Helper()
+	return e.do(request{method: method, target: target, body: body, cookie: cookie,
+		headers: map[string]string{"Content-Type": "application/json"}})
+}
+
+// createAdmin stores an administrator with a cheap bcrypt hash.
+func (e *env) createAdmin(username, password string) catalog.Admin {
+	e.t.Helper()
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	a := catalog.Admin{Username: username, PasswordHash: string(hash)}
+	if err := e.store.CreateAdmin(context.Background(), &a); err != nil {
+		e.t.Fatalf("create admin: %v", err)
+	}
+	return a
+}
+
+func loginForm(username, password string) request {
+	return request{
+		method:  http.MethodPost,
+		target:  "/admin/login",
+		body:    url.Values{"username": {username}, "password": {password}}.Encode(),
+		headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"},
+	}
+}
+
+// login creates the test administrator (once) and logs in through the
+// form, returning the session cookie.
+func (e *env) login() *http.Cookie {
+	e.t.Helper()
+	if _, err := e.store.AdminByUsername(context.Background(), testUser); err != nil {
+		e.createAdmin(testUser, testPassword)
+	}
+	w := e.do(loginForm(testUser, testPassword))
+	if w.Code != http.StatusSeeOther {
+		e.t.Fatalf("login: got status %d, want 303; body %s", w.Code, w.Body)
+	}
+	c := sessionCookie(w)
+	if c == nil || c.Value == "" {
+		e.t.Fatalf("login: no session cookie in %q", w.Header().Values("Set-Cookie"))
+	}
+	return c
+}
+
+func sessionCookie(w *httptest.ResponseRecorder) *http.Cookie {
+	for _, c := range w.Result().Cookies() {
+		if c.Name == admin.CookieName {
+			return c
+		}
+	}
+	return nil
+}
+
+func tokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// addClip stores a clip directly and returns it with id and created_at.
+func (e *env) addClip(c catalog.Clip) catalog.Clip {
+	e.t.Helper()
+	if c.IframeURL == "" {
+		c.IframeURL = "https://player.example/v/1"
+	}
+	if err := e.store.CreateClip(context.Background(), &c); err != nil {
+		e.t.Fatalf("create clip: %v", err)
+	}
+	return c
+}
+
+func (e *env) clipCount() int64 {
+	e.t.Helper()
+	_, total, err := e.store.ListClips(context.Background(), catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return total
+}
+
+// decode parses a JSON body into a generic value, keeping numbers exact.
+func decode(t testing.TB, body []byte) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.UseNumber()
+	var v map[string]any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("body is not a JSON object: %v\n%s", err, body)
+	}
+	return v
+}
+
+// clipJSON mirrors the wire form of a clip for decoding.
+type clipJSON struct {
+	ID        int64  `json:"id"`
+	Title     string `json:"title"`
+	IframeURL string `json:"iframe_url"`
+	CoverURL  string `json:"cover_url"`
+	Actor     string `json:"actor"`
+	Studio    string `json:"studio"`
+	Platform  string `json:"platform"`
+	Notes     string `json:"notes"`
+	CreatedAt string `json:"created_at"`
+}
+
+type listJSON struct {
+	Meta struct {
+		Page  int64 `json:"page"`
+		Limit int64 `json:"limit"`
+		Total int64 `json:"total"`
+	} `json:"meta"`
+	Data []clipJSON `json:"data"`
+}
+
+func decodeList(t testing.TB, w *httptest.ResponseRecorder) listJSON {
+	t.Helper()
+	if w.Code != http.StatusOK {
+		t.Fatalf("got status %d, want 200; body %s", w.Code, w.Body)
+	}
+	var l listJSON
+	if err := json.Unmarshal(w.Body.Bytes(), &l); err != nil {
+		t.Fatalf("decode list: %v\n%s", err, w.Body)
+	}
+	return l
+}
+
+func decodeClip(t testing.TB, w *httptest.ResponseRecorder) clipJSON {
+	t.Helper()
+	var d struct {
+		Data clipJSON `json:"data"`
+	}
+	if err := json.Unmarshal(w.Body.Bytes(), &d); err != nil {
+		t.Fatalf("decode clip: %v\n%s", err, w.Body)
+	}
+	return d.Data
+}
+
+// errorBody is the decoded clip error shape.
+type errorBody struct {
+	Error struct {
+		Status  int               `json:"status"`
+		Message string            `json:"message"`
+		Fields  map[string]string `json:"fields"`
+	} `json:"error"`
+}
+
+// wantError checks the status and the clip error shape key by key.
+func wantError(t testing.TB, w *httptest.ResponseRecorder, status int) errorBody {
+	t.Helper()
+	if w.Code != status {
+		t.Fatalf("got status %d, want %d; body %s", w.Code, status, w.Body)
+	}
+	if ct := w.Header().Get("Content-Type"); ct != "application/json; charset=utf-8" {
+		t.Errorf("Content-Type: got %q, want application/json; charset=utf-8", ct)
+	}
+	if cc := w.Header().Get("Cache-Control"); cc != "no-store" {
+		t.Errorf("Cache-Control on error: got %q, want no-store", cc)
+	}
+	raw := decode(t, w.Body.Bytes())
+	if len(raw) != 1 || raw["error"] == nil {
+		t.Fatalf("error body: got keys %v, want only \"error\"", keys(raw))
+	}
+	inner, _ := raw["error"].(map[string]any)
+	for k := range inner {
+		if k != "status" && k != "message" && k != "fields" {
+			t.Errorf("error object has unexpected member %q", k)
+		}
+	}
+	var e errorBody
+	if err := json.Unmarshal(w.Body.Bytes(), &e); err != nil {
+		t.Fatal(err)
+	}
+	if e.Error.Status != status {
+		t.Errorf("error.status: got %d, want %d", e.Error.Status, status)
+	}
+	if e.Error.Message == "" {
+		t.Errorf("error.message is empty")
+	}
+	if status != http.StatusBadRequest && e.Error.Fields != nil {
+		t.Errorf("fields on a %d: %v", status, e.Error.Fields)
+	}
+	return e
+}
+
+func keys(m map[string]any) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
