@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -24,28 +25,48 @@ func scanClip(row scanner, c *catalog.Clip) error {
 }
 
 // searchWhere builds the conditions for folded search terms over the
-// table's fold column. Terms of at least catalog.MinIndexedTerm runes go
-// into one FTS5 MATCH (each a quoted phrase: with the trigram tokenizer a
-// phrase is a substring). Every term is then checked with instr(), which
-// treats % _ and \ literally, and is needed anyway: the index keeps no
-// positions (detail=none), so the MATCH alone only proves that all the
-// trigrams occur somewhere.
+// table's fold column. The FTS5 index (trigram tokenizer, detail=none to
+// keep it small and fast to build) narrows the rows: a term of at least
+// catalog.MinIndexedTerm runes needs each of its trigrams. detail=none
+// keeps no positions, so that only proves the trigrams occur somewhere;
+// instr() then checks every term as a real substring. instr treats
+// % _ and \ literally, unlike LIKE.
 func searchWhere(table, foldCol string, terms []string) (conds []string, args []any) {
-	var phrases []string
+	var tokens []string
 	for _, t := range terms {
-		if utf8.RuneCountInString(t) >= catalog.MinIndexedTerm {
-			phrases = append(phrases, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-		}
+		tokens = appendTrigrams(tokens, t)
 	}
-	if len(phrases) > 0 {
+	if len(tokens) > 0 {
 		conds = append(conds, table+`.id IN (SELECT rowid FROM `+table+`_fts WHERE `+table+`_fts MATCH ?)`)
-		args = append(args, strings.Join(phrases, " "))
+		args = append(args, strings.Join(tokens, " AND "))
 	}
 	for _, t := range terms {
 		conds = append(conds, `instr(`+table+`.`+foldCol+`, ?) > 0`)
 		args = append(args, t)
 	}
 	return conds, args
+}
+
+// appendTrigrams appends the FTS5 query tokens for term: trigrams that
+// cover it (every third one and the last; instr does the exact check),
+// each a quoted string so that no query syntax applies. Terms shorter
+// than a trigram add nothing.
+func appendTrigrams(tokens []string, term string) []string {
+	if utf8.RuneCountInString(term) < catalog.MinIndexedTerm {
+		return tokens
+	}
+	runes := []rune(term)
+	last := len(runes) - catalog.MinIndexedTerm
+	for i := 0; ; i += catalog.MinIndexedTerm {
+		i = min(i, last)
+		tok := `"` + strings.ReplaceAll(string(runes[i:i+catalog.MinIndexedTerm]), `"`, `""`) + `"`
+		if !slices.Contains(tokens, tok) {
+			tokens = append(tokens, tok)
+		}
+		if i == last {
+			return tokens
+		}
+	}
 }
 
 func where(conds []string) string {

@@ -1,0 +1,167 @@
+package storetest
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+func createAdmin(tb testing.TB, s catalog.Store, username string) catalog.Admin {
+	tb.Helper()
+	a := catalog.Admin{Username: username, PasswordHash: "$2a$10$abcdefghijklmnopqrstuv" + username}
+	noErr(tb, s.CreateAdmin(context.Background(), &a), "CreateAdmin")
+	return a
+}
+
+func runAdmins(t *testing.T, open func(t *testing.T) catalog.Store) {
+	ctx := context.Background()
+
+	t.Run("Admins", func(t *testing.T) {
+		s := open(t)
+		before := nowSecond()
+		a := createAdmin(t, s, "alice")
+		if a.ID <= 0 {
+			t.Fatalf("CreateAdmin: got id %d, want positive", a.ID)
+		}
+		wantTimeBetween(t, "CreatedAt", a.CreatedAt, before, nowSecond())
+		got, err := s.AdminByUsername(ctx, "alice")
+		noErr(t, err, "AdminByUsername")
+		if got != a {
+			t.Fatalf("AdminByUsername: got %+v, want %+v", got, a)
+		}
+
+		dup := catalog.Admin{Username: "alice", PasswordHash: "other"}
+		wantCode(t, s.CreateAdmin(ctx, &dup), catalog.ECONFLICT)
+		if got, _ := s.AdminByUsername(ctx, "alice"); got.PasswordHash != a.PasswordHash {
+			t.Fatalf("duplicate CreateAdmin changed the hash to %q", got.PasswordHash)
+		}
+
+		_, err = s.AdminByUsername(ctx, "bob")
+		wantCode(t, err, catalog.ENOTFOUND)
+		_, err = s.AdminByUsername(ctx, "Alice") // usernames are exact
+		wantCode(t, err, catalog.ENOTFOUND)
+		b := createAdmin(t, s, "bob")
+		if b.ID == a.ID {
+			t.Fatalf("second admin: got id %d, same as the first", b.ID)
+		}
+	})
+
+	t.Run("Sessions", func(t *testing.T) {
+		s := open(t)
+		a := createAdmin(t, s, "alice")
+		start := nowSecond()
+		sess := catalog.Session{TokenHash: "aa11", AdminID: a.ID, CreatedAt: start, LastSeen: start}
+		noErr(t, s.CreateSession(ctx, sess), "CreateSession")
+		got, err := s.SessionByTokenHash(ctx, "aa11")
+		noErr(t, err, "SessionByTokenHash")
+		want := sess
+		want.Username = "alice"
+		if !sameSession(got, want) {
+			t.Fatalf("SessionByTokenHash: got %+v, want %+v", got, want)
+		}
+		_, err = s.SessionByTokenHash(ctx, "bb22")
+		wantCode(t, err, catalog.ENOTFOUND)
+
+		later := start.Add(90 * time.Second)
+		noErr(t, s.TouchSession(ctx, "aa11", later), "TouchSession")
+		got, err = s.SessionByTokenHash(ctx, "aa11")
+		noErr(t, err, "SessionByTokenHash")
+		if !got.LastSeen.Equal(later) || !got.CreatedAt.Equal(start) {
+			t.Fatalf("after touch: got last seen %v created %v, want %v and %v", got.LastSeen, got.CreatedAt, later, start)
+		}
+		wantCode(t, s.TouchSession(ctx, "bb22", later), catalog.ENOTFOUND)
+
+		noErr(t, s.DeleteSession(ctx, "aa11"), "DeleteSession")
+		_, err = s.SessionByTokenHash(ctx, "aa11")
+		wantCode(t, err, catalog.ENOTFOUND)
+		noErr(t, s.DeleteSession(ctx, "aa11"), "DeleteSession of a gone session (logout twice)")
+	})
+
+	t.Run("DeleteExpiredSessions", func(t *testing.T) {
+		s := open(t)
+		a := createAdmin(t, s, "alice")
+		now := nowSecond()
+		sessions := []struct {
+			hash          string
+			created, seen time.Time
+			expired       bool
+		}{
+			{"fresh", now.Add(-time.Hour), now.Add(-time.Minute), false},
+			{"idle at the limit", now.Add(-24 * time.Hour), now.Add(-catalog.SessionIdle), false},
+			{"idle too long", now.Add(-24 * time.Hour), now.Add(-catalog.SessionIdle - time.Second), true},
+			{"old but active", now.Add(-catalog.SessionAbsolute - time.Second), now.Add(-time.Minute), true},
+			{"absolute at the limit", now.Add(-catalog.SessionAbsolute), now.Add(-time.Minute), false},
+		}
+		for _, ss := range sessions {
+			sess := catalog.Session{TokenHash: ss.hash, AdminID: a.ID, CreatedAt: ss.created, LastSeen: ss.seen}
+			if sess.Expired(now) != ss.expired {
+				t.Fatalf("test table disagrees with Session.Expired for %q", ss.hash)
+			}
+			noErr(t, s.CreateSession(ctx, sess), "CreateSession")
+		}
+		noErr(t, s.DeleteExpiredSessions(ctx, now), "DeleteExpiredSessions")
+		for _, ss := range sessions {
+			_, err := s.SessionByTokenHash(ctx, ss.hash)
+			if ss.expired {
+				wantCode(t, err, catalog.ENOTFOUND)
+			} else {
+				noErr(t, err, "session "+ss.hash+" should survive")
+			}
+		}
+	})
+
+	t.Run("LoginFailures", func(t *testing.T) {
+		s := open(t)
+		t0 := nowSecond().Add(-time.Hour)
+		for i, at := range []time.Time{t0, t0.Add(time.Minute), t0.Add(2 * time.Minute)} {
+			n, err := s.AddLoginFailure(ctx, "user:bob", at, t0)
+			noErr(t, err, "AddLoginFailure")
+			if n != i+1 {
+				t.Fatalf("AddLoginFailure #%d: got count %d, want %d", i+1, n, i+1)
+			}
+		}
+		n, err := s.AddLoginFailure(ctx, "addr:10.0.0.1", t0, t0)
+		noErr(t, err, "AddLoginFailure")
+		if n != 1 {
+			t.Fatalf("another key: got count %d, want 1", n)
+		}
+		for _, tt := range []struct {
+			key   string
+			since time.Time
+			want  int
+		}{
+			{"user:bob", t0, 3},
+			{"user:bob", t0.Add(time.Minute), 2}, // at or after since
+			{"user:bob", t0.Add(90 * time.Second), 1},
+			{"user:bob", t0.Add(time.Hour), 0},
+			{"addr:10.0.0.1", t0, 1},
+			{"user:nobody", t0, 0},
+		} {
+			got, err := s.LoginFailures(ctx, tt.key, tt.since)
+			noErr(t, err, "LoginFailures")
+			if got != tt.want {
+				t.Fatalf("LoginFailures(%q, %v): got %d, want %d", tt.key, tt.since, got, tt.want)
+			}
+		}
+		n, err = s.AddLoginFailure(ctx, "user:bob", t0.Add(3*time.Minute), t0.Add(2*time.Minute))
+		noErr(t, err, "AddLoginFailure")
+		if n != 2 {
+			t.Fatalf("AddLoginFailure counting since the third: got %d, want 2", n)
+		}
+
+		noErr(t, s.ClearLoginFailures(ctx, "user:bob"), "ClearLoginFailures")
+		if got, _ := s.LoginFailures(ctx, "user:bob", t0); got != 0 {
+			t.Fatalf("after clear: got %d, want 0", got)
+		}
+		if got, _ := s.LoginFailures(ctx, "addr:10.0.0.1", t0); got != 1 {
+			t.Fatalf("clearing one key touched another: got %d, want 1", got)
+		}
+	})
+}
+
+func sameSession(a, b catalog.Session) bool {
+	return a.TokenHash == b.TokenHash && a.AdminID == b.AdminID && a.Username == b.Username &&
+		a.CreatedAt.Equal(b.CreatedAt) && a.LastSeen.Equal(b.LastSeen)
+}

@@ -1,0 +1,156 @@
+package storetest
+
+import (
+	"fmt"
+	"testing"
+
+	"catalog/internal/catalog"
+)
+
+// runSearch holds the stores to contract 2: case-insensitive,
+// Unicode-aware substring search on the title, every term must occur,
+// short terms work, and no character of the query is special.
+func runSearch(t *testing.T, open func(t *testing.T) catalog.Store) {
+	t.Run("Rules", func(t *testing.T) {
+		s := open(t)
+		titles := []struct{ key, title, platform string }{
+			{"bay", "Sunset over the Bay", "JAV"},
+			{"blvd", "SUNSET Boulevard", "ทวิต"},
+			{"thai", "คลิปหลุด ดาราสาว", "คลิปหลุด"},
+			{"tokyo", "東京の夜景", ""},
+			{"jp", "ラーメン屋さん", ""},
+			{"cafe", "Café de Flore", ""},
+			{"greek", "ΟΔΥΣΣΕΑΣ στο νησί", ""},
+			{"special", `100% pure_fun "quoted" it's a\b`, ""},
+			{"plain", "100 pure fun quoted its", ""},
+			{"xfun", "pureXfun", ""},
+		}
+		id := map[string]int64{}
+		for _, tt := range titles {
+			id[tt.key] = createClip(t, s, tt.title, tt.platform).ID
+		}
+		ids := func(keys ...string) []int64 { // newest first, as listed
+			var out []int64
+			for i := len(titles) - 1; i >= 0; i-- {
+				for _, k := range keys {
+					if titles[i].key == k {
+						out = append(out, id[k])
+					}
+				}
+			}
+			return out
+		}
+		tests := []struct {
+			name, q, platform string
+			want              []int64
+		}{
+			{"one word", "sunset", "", ids("bay", "blvd")},
+			{"mixed case", "SuNsEt", "", ids("bay", "blvd")},
+			{"all words must occur", "sunset bay", "", ids("bay")},
+			{"word order is free", "BAY sunset", "", ids("bay")},
+			{"one missing word fails", "sunset nothing", "", nil},
+			{"substring inside a word", "unse", "", ids("bay", "blvd")},
+			{"substrings of two words", "set boul", "", ids("blvd")},
+			{"two letters", "ou", "", ids("blvd")},
+			{"one letter", "y", "", ids("bay")},
+			{"short and long terms", "sunset y", "", ids("bay")},
+			{"Thai", "คลิปหลุด", "", ids("thai")},
+			{"Thai substring", "หลุด", "", ids("thai")},
+			{"CJK two characters", "東京", "", ids("tokyo")},
+			{"CJK one character", "夜", "", ids("tokyo")},
+			{"CJK three characters", "の夜景", "", ids("tokyo")},
+			{"Japanese katakana", "ラーメン", "", ids("jp")},
+			{"Japanese hiragana", "さん", "", ids("jp")},
+			{"accent", "café", "", ids("cafe")},
+			{"accent upper case", "CAFÉ", "", ids("cafe")},
+			{"accent decomposed", "cafe\u0301", "", ids("cafe")},
+			{"accent and word", "FLORE CAFÉ", "", ids("cafe")},
+			{"Greek final sigma", "οδυσσεας", "", ids("greek")},
+			{"Greek capitals with tonos", "ΝΗΣΊ", "", ids("greek")},
+			{"percent is literal", "100%", "", ids("special")},
+			{"lone percent", "%", "", ids("special")},
+			{"double percent", "%%", "", nil},
+			{"underscore is literal", "pure_fun", "", ids("special")},
+			{"lone underscore", "_", "", ids("special")},
+			{"double quotes are literal", `"quoted"`, "", ids("special")},
+			{"lone double quote", `"`, "", ids("special")},
+			{"apostrophe", "it's", "", ids("special")},
+			{"lone apostrophe", "'", "", ids("special")},
+			{"backslash", `a\b`, "", ids("special")},
+			{"lone backslash", `\`, "", ids("special")},
+			{"star is literal", "sun*", "", nil},
+			{"FTS syntax is literal", "NEAR(sunset", "", nil},
+			{"column syntax is literal", "title:sunset", "", nil},
+			{"no match", "zzz", "", nil},
+			{"with platform", "sunset", "JAV", ids("bay")},
+			{"with other platform", "sunset", "ทวิต", ids("blvd")},
+			{"with platform, no match", "sunset", "คลิปหลุด", nil},
+			{"only spaces is no filter", "   ", "JAV", ids("bay")},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				got, total := listClips(t, s, catalog.ClipFilter{Terms: catalog.SearchTerms(tt.q), Platform: tt.platform})
+				wantIDs(t, fmt.Sprintf("q=%q platform=%q", tt.q, tt.platform), got, tt.want)
+				if total != int64(len(tt.want)) {
+					t.Fatalf("q=%q: got total %d, want %d", tt.q, total, len(tt.want))
+				}
+			})
+		}
+	})
+
+	t.Run("PagingAndTotals", func(t *testing.T) {
+		s := open(t)
+		var matches []int64 // newest first
+		for i := range 25 {
+			matches = append([]int64{createClip(t, s, fmt.Sprintf("Match me %d", i), "JAV").ID}, matches...)
+			if i%5 == 0 {
+				createClip(t, s, "other", "JAV")
+			}
+		}
+		tests := []struct {
+			q, platform string
+			paging      catalog.Paging
+			want        []int64
+			total       int64
+		}{
+			{"match", "", page(1, 10), matches[0:10], 25},
+			{"match", "", page(3, 10), matches[20:25], 25},
+			{"match", "", page(4, 10), nil, 25},
+			{"MATCH ME", "JAV", page(2, 10), matches[10:20], 25},
+			{"ma", "", page(3, 10), matches[20:25], 25},
+			{"match", "ทวิต", page(1, 10), nil, 0},
+		}
+		for _, tt := range tests {
+			t.Run(fmt.Sprintf("%s/%s/page%d", tt.q, tt.platform, tt.paging.Page), func(t *testing.T) {
+				got, total := listClips(t, s, catalog.ClipFilter{Terms: catalog.SearchTerms(tt.q), Platform: tt.platform, Paging: tt.paging})
+				wantIDs(t, "ListClips", got, tt.want)
+				if total != tt.total {
+					t.Fatalf("total: got %d, want %d", total, tt.total)
+				}
+			})
+		}
+	})
+
+	t.Run("FollowsUpdatesAndDeletes", func(t *testing.T) {
+		s := open(t)
+		c := createClip(t, s, "Original Title", "JAV")
+		_, err := s.UpdateClip(t.Context(), c.ID, func(c *catalog.Clip) error {
+			c.Title = "Renamed Entry"
+			return nil
+		})
+		noErr(t, err, "UpdateClip")
+		for _, tt := range []struct {
+			q    string
+			want []int64
+		}{{"original", nil}, {"renamed", []int64{c.ID}}, {"ti", nil}, {"re", []int64{c.ID}}} {
+			got, _ := listClips(t, s, catalog.ClipFilter{Terms: catalog.SearchTerms(tt.q)})
+			wantIDs(t, "after rename, q="+tt.q, got, tt.want)
+		}
+		noErr(t, s.DeleteClip(t.Context(), c.ID), "DeleteClip")
+		got, total := listClips(t, s, catalog.ClipFilter{Terms: catalog.SearchTerms("renamed")})
+		wantIDs(t, "after delete", got, nil)
+		if total != 0 {
+			t.Fatalf("total after delete: got %d, want 0", total)
+		}
+	})
+}
