@@ -1,0 +1,177 @@
+// Package web is the public side of the clip service in HTML: the grid
+// of clips at / and one page per clip at /clips/{id}, plus the embedded
+// static files (style sheet, script, placeholder cover) that the admin
+// pages share. Pages are rendered with html/template, so stored text is
+// always escaped, and carry a strict Content-Security-Policy.
+package web
+
+import (
+	"bytes"
+	"embed"
+	"html/template"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/httpx"
+)
+
+//go:embed templates/*.html
+var templateFS embed.FS
+
+//go:embed static
+var staticFS embed.FS
+
+// Config configures New.
+type Config struct {
+	Store     catalog.ClipStore
+	Platforms *catalog.Platforms
+	Logger    *slog.Logger // nil: discard
+}
+
+// Pages serves the public HTML pages.
+type Pages struct {
+	store     catalog.ClipStore
+	platforms *catalog.Platforms
+	log       *slog.Logger
+	assets    *Assets
+	views     *Views
+}
+
+// New loads the embedded static files and parses the templates once; a
+// broken template panics at start rather than on a visitor's request.
+func New(cfg Config) *Pages {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	assets := loadAssets(staticFS, "static")
+	return &Pages{
+		store:     cfg.Store,
+		platforms: cfg.Platforms,
+		log:       log,
+		assets:    assets,
+		views:     NewViews(assets, templateFS, "templates/*.html"),
+	}
+}
+
+// Assets returns the shared static files, for pages built elsewhere
+// (the admin console) that link the same style sheet and script.
+func (p *Pages) Assets() *Assets { return p.assets }
+
+// Register mounts the public pages and the static files on rt.
+func (p *Pages) Register(rt *httpx.Router) {
+	rt.HandleFunc(http.MethodGet, "/{$}", p.index)
+	rt.HandleFunc(http.MethodGet, "/clips/{id}", p.clip)
+	p.assets.register(rt)
+}
+
+// Views are page templates sharing one layout. Each page file defines
+// "title" and "content"; layout.html wraps them.
+type Views struct {
+	pages map[string]*template.Template
+}
+
+// NewViews parses the layout of this package together with every page
+// file matching pattern in fsys. The admin console passes its own
+// files, so both sides share one layout and one set of helpers.
+func NewViews(assets *Assets, fsys fs.FS, pattern string) *Views {
+	base := template.Must(template.New("layout").Funcs(template.FuncMap{
+		"asset":    assets.URL,
+		"date":     func(t time.Time) string { return t.UTC().Format("2 January 2006") },
+		"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+	}).ParseFS(templateFS, "templates/layout.html", "templates/partials.html"))
+	files, err := fs.Glob(fsys, pattern)
+	if err != nil {
+		panic(err)
+	}
+	v := &Views{pages: map[string]*template.Template{}}
+	for _, f := range files {
+		name := f[len(dirOf(f)):]
+		if name == "layout.html" || name == "partials.html" {
+			continue
+		}
+		t := template.Must(template.Must(base.Clone()).ParseFS(fsys, f))
+		v.pages[name[:len(name)-len(".html")]] = t
+	}
+	return v
+}
+
+func dirOf(f string) string {
+	for i := len(f) - 1; i >= 0; i-- {
+		if f[i] == '/' {
+			return f[:i+1]
+		}
+	}
+	return ""
+}
+
+// Render executes page name with data into a buffer, so that a template
+// error never leaves half a page on the wire.
+func (v *Views) Render(name string, data any) ([]byte, error) {
+	t, ok := v.pages[name]
+	if !ok {
+		panic("web: no page template " + name)
+	}
+	var buf bytes.Buffer
+	if err := t.ExecuteTemplate(&buf, "layout", data); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// render writes a public page. Pages revalidate on every visit (cheap
+// with the ETag) so that a clip an administrator just changed shows at
+// once.
+func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, data any, frameSrc ...string) {
+	body, err := p.views.Render(name, data)
+	if err != nil {
+		p.log.Error("render page", "page", name, "err", err)
+		p.fail(w, r, catalog.Errorf(catalog.EINTERNAL, "internal error"))
+		return
+	}
+	SetPageHeaders(w.Header(), frameSrc...)
+	if status == http.StatusOK {
+		w.Header().Set("Cache-Control", "no-cache")
+	} else {
+		w.Header().Set("Cache-Control", "no-store")
+	}
+	WriteHTML(w, r, status, body)
+}
+
+// errorPage is the data of error.html.
+type errorPage struct {
+	Status  int
+	Heading string
+	Message string
+}
+
+// fail shows err as a friendly page with its status. Internal errors are
+// logged and their text never reaches the visitor.
+func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
+	httpx.LogError(p.log, r, err)
+	status := httpx.ErrorStatus(err)
+	page := errorPage{Status: status, Message: catalog.ErrorMessage(err)}
+	switch {
+	case status == http.StatusNotFound:
+		page.Heading = "Not found"
+	case status < 500:
+		page.Heading = "That request did not work"
+	default:
+		page.Heading = "Something went wrong on our side"
+		page.Message = "Please try again in a moment."
+	}
+	body, rerr := p.views.Render("error", page)
+	if rerr != nil {
+		// The error template is parsed at start and needs nothing but
+		// strings; failing here means a bug, so fall back to plain text.
+		p.log.Error("render error page", "err", rerr)
+		http.Error(w, http.StatusText(status), status)
+		return
+	}
+	SetPageHeaders(w.Header())
+	w.Header().Set("Cache-Control", "no-store")
+	WriteHTML(w, r, status, body)
+}
