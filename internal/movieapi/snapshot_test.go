@@ -1,0 +1,58 @@
+package movieapi_test
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"catalog/internal/snapshot"
+)
+
+func TestSnapshotRoute(t *testing.T) {
+	store := newTestStore(t)
+	addNumbered(t, store, 3)
+	snaps := snapshot.New(snapshot.Config{Store: store, Dir: t.TempDir(), Every: time.Hour})
+	h := newService(t, store, snaps)
+
+	t.Run("not ready", func(t *testing.T) {
+		r := do(t, h, http.MethodGet, "/api/movies/snapshot")
+		checkError(t, r, http.StatusServiceUnavailable, "snapshot not ready")
+		if r.header.Get("Retry-After") == "" {
+			t.Errorf("no Retry-After on the 503")
+		}
+		// Without a snapshot service (a misconfiguration) it is the same 503.
+		r = do(t, newService(t, store, nil), http.MethodGet, "/api/movies/snapshot")
+		checkError(t, r, http.StatusServiceUnavailable, "snapshot not ready")
+	})
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { snaps.Run(ctx); close(done) }()
+	defer func() { cancel(); <-done }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !snaps.Ready() {
+		if time.Now().After(deadline) {
+			t.Fatal("snapshot not ready after 10s")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+
+	t.Run("ready", func(t *testing.T) {
+		r := get(t, h, "/api/movies/snapshot", http.StatusOK)
+		if !strings.HasPrefix(string(r.body), `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"3","total":3,"list":[{"id":3,`) {
+			t.Errorf("got %.120s", r.body)
+		}
+		checkHeader(t, r, "Access-Control-Allow-Origin", "*")
+		checkHeader(t, r, "Content-Type", "application/json; charset=utf-8")
+		if cc := r.header.Get("Cache-Control"); !strings.HasPrefix(cc, "public, max-age=") || strings.Contains(cc, "86400") {
+			t.Errorf("got Cache-Control %q, want the snapshot's own max-age", cc)
+		}
+		nm := do(t, h, http.MethodGet, "/api/movies/snapshot", "If-None-Match", r.header.Get("ETag"))
+		if nm.status != http.StatusNotModified {
+			t.Errorf("If-None-Match: got %d, want 304", nm.status)
+		}
+		checkHeader(t, nm, "Access-Control-Allow-Origin", "*")
+	})
+}
