@@ -72,11 +72,21 @@ func AcceptsGzip(r *http.Request) bool {
 			if !strings.EqualFold(strings.TrimSpace(name), "gzip") {
 				continue
 			}
-			q := strings.ReplaceAll(strings.TrimSpace(params), " ", "")
-			if q == "q=0" || q == "q=0.0" || q == "q=0.00" || q == "q=0.000" {
-				return false
-			}
-			return true
+			return !zeroQuality(params)
+		}
+	}
+	return false
+}
+
+// zeroQuality reports whether the parameters of one Accept-Encoding
+// member say q=0, i.e. "not acceptable". Parameter names are
+// case-insensitive (RFC 9110 12.4.2), so "Q=0" counts too.
+func zeroQuality(params string) bool {
+	for param := range strings.SplitSeq(params, ";") {
+		name, value, _ := strings.Cut(param, "=")
+		if strings.EqualFold(strings.TrimSpace(name), "q") {
+			q, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+			return err == nil && q == 0
 		}
 	}
 	return false

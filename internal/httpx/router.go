@@ -12,18 +12,34 @@ import (
 // paths with another method with 405 + Allow, both in the service's
 // error shape.
 type Router struct {
-	mux      *http.ServeMux
+	mux *http.ServeMux // method patterns, plus "/" for everything else
+	// paths holds the same paths without methods and is only asked which
+	// path matched. Kept apart from mux because ServeMux rejects a
+	// method-less literal path beside a method pattern with a wildcard
+	// ("/api/movies/snapshot" vs "GET /api/movies/{id}") as a conflict.
+	paths    *http.ServeMux
 	writeErr ErrorWriter
 	allowed  map[string][]string // path -> methods
 }
 
 // NewRouter returns a router writing errors with writeErr.
 func NewRouter(writeErr ErrorWriter) *Router {
-	rt := &Router{mux: http.NewServeMux(), writeErr: writeErr, allowed: map[string][]string{}}
-	rt.mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		writeErr(w, r, catalog.Errorf(catalog.ENOTFOUND, "no such path: %s", r.URL.Path))
-	})
+	rt := &Router{mux: http.NewServeMux(), paths: http.NewServeMux(), writeErr: writeErr, allowed: map[string][]string{}}
+	rt.mux.HandleFunc("/", rt.unmatched)
 	return rt
+}
+
+// unmatched answers requests no method pattern took: 405 + Allow when
+// the path is known, else 404.
+func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request) {
+	if _, path := rt.paths.Handler(r); path != "" {
+		if methods, ok := rt.allowed[path]; ok {
+			w.Header().Set("Allow", strings.Join(methods, ", "))
+			rt.writeErr(w, r, catalog.Errorf(EMETHOD, "method %s not allowed on %s", r.Method, r.URL.Path))
+			return
+		}
+	}
+	rt.writeErr(w, r, catalog.Errorf(catalog.ENOTFOUND, "no such path: %s", r.URL.Path))
 }
 
 // Handle registers h for method and path (a ServeMux path pattern).
@@ -37,15 +53,9 @@ func (rt *Router) Handle(method, path string, h http.Handler) {
 	}
 	slices.Sort(methods)
 	rt.allowed[path] = methods
-	if seen {
-		return
+	if !seen {
+		rt.paths.Handle(path, http.NotFoundHandler())
 	}
-	// A pattern without a method is less specific than any with one, so
-	// this only sees the methods nobody registered.
-	rt.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Allow", strings.Join(rt.allowed[path], ", "))
-		rt.writeErr(w, r, catalog.Errorf(EMETHOD, "method %s not allowed on %s", r.Method, r.URL.Path))
-	})
 }
 
 // HandleFunc is Handle for a function.
