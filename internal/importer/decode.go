@@ -82,7 +82,7 @@ func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func
 		case errors.As(err, &se):
 			fail(lines.lineAt(se.Offset), "invalid JSON: "+se.Error()+"; the rest of the file was not read")
 			return nil
-		case errors.Is(err, io.ErrUnexpectedEOF):
+		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 			fail(lines.lineAt(dec.InputOffset()), "invalid JSON: the array is not closed")
 			return nil
 		}
