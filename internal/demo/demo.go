@@ -18,21 +18,24 @@ import (
 type Generator struct {
 	rng       *rand.Rand
 	platforms []string
-	clock     time.Time // created_at of the next clip
+	from      time.Time // created_at of the first clip
+	every     time.Duration
 	clips     int       // clips made so far
 	movies    int       // movies made so far
 }
 
 // NewGenerator returns a generator seeded with seed. Clips get platforms
-// from platforms and creation times starting at start, each a few
-// minutes after the previous one. Movie numbering starts at firstMovie,
-// which keeps id_code and slug unique when seeding a catalog that
-// already holds generated movies.
-func NewGenerator(seed uint64, platforms *catalog.Platforms, start time.Time, firstMovie int) *Generator {
+// from platforms; clip number i (from 0) is created at from + i*every
+// plus less than every of jitter, so n clips end before from + n*every
+// and creation order follows id order. Movie numbering starts at
+// firstMovie, which keeps id_code and slug unique when seeding a
+// catalog that already holds generated movies.
+func NewGenerator(seed uint64, platforms *catalog.Platforms, from time.Time, every time.Duration, firstMovie int) *Generator {
 	return &Generator{
 		rng:       rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)),
 		platforms: platforms.List(),
-		clock:     start.UTC().Truncate(time.Second),
+		from:      from.UTC(),
+		every:     max(every, time.Second),
 		movies:    firstMovie,
 	}
 }
@@ -102,6 +105,7 @@ func (g *Generator) iframe() string {
 // Clip returns the next sample clip, valid for POST /api/clips, with its
 // cover derived and CreatedAt set; ID is left for the store.
 func (g *Generator) Clip() catalog.Clip {
+	created := g.from.Add(time.Duration(g.clips)*g.every + time.Duration(g.rng.Int64N(int64(g.every)))).Truncate(time.Second)
 	g.clips++
 	lang := g.rng.IntN(3)
 	title := scenes[g.rng.IntN(len(scenes))][lang]
@@ -124,9 +128,8 @@ func (g *Generator) Clip() catalog.Clip {
 		Studio:    g.pick(studios),
 		Platform:  platform,
 		Notes:     g.pick(notes),
-		CreatedAt: g.clock,
+		CreatedAt: created,
 	}
-	g.clock = g.clock.Add(time.Duration(1+g.rng.IntN(90)) * time.Minute)
 	return c
 }
 
