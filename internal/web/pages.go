@@ -41,14 +41,22 @@ type Filter struct {
 	limitSet bool
 }
 
-// ParseFilter reads q, platform, page and limit. Bad values are EINVALID
-// errors whose messages a visitor can act on.
-func ParseFilter(q url.Values, platforms *catalog.Platforms) (Filter, error) {
+// ParseSearch reads q, page and limit. Bad values are EINVALID errors
+// whose messages a visitor can act on.
+func ParseSearch(q url.Values) (Filter, error) {
 	paging, err := catalog.ParsePaging(q)
 	if err != nil {
 		return Filter{}, err
 	}
-	f := Filter{Q: q.Get("q"), Paging: paging, limitSet: q.Has("limit")}
+	return Filter{Q: q.Get("q"), Paging: paging, limitSet: q.Has("limit")}, nil
+}
+
+// ParseFilter is ParseSearch plus the platform filter of clip lists.
+func ParseFilter(q url.Values, platforms *catalog.Platforms) (Filter, error) {
+	f, err := ParseSearch(q)
+	if err != nil {
+		return Filter{}, err
+	}
 	if v := q.Get("platform"); v != "" {
 		p, ok := platforms.Normalize(v)
 		if !ok {

@@ -32,6 +32,10 @@ var contentTypes = map[string]string{
 	".svg": "image/svg+xml",
 }
 
+// NewAssets loads the embedded static files. The admin console calls it
+// too, for the URLs; Pages.Register serves them once for both.
+func NewAssets() *Assets { return loadAssets(staticFS, "static") }
+
 // loadAssets reads every file of dir in fsys. An unknown extension is a
 // programming error and panics at start.
 func loadAssets(fsys fs.FS, dir string) *Assets {

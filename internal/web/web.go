@@ -12,6 +12,8 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
+	"path"
+	"strings"
 	"time"
 
 	"catalog/internal/catalog"
@@ -47,13 +49,13 @@ func New(cfg Config) *Pages {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	assets := loadAssets(staticFS, "static")
+	assets := NewAssets()
 	return &Pages{
 		store:     cfg.Store,
 		platforms: cfg.Platforms,
 		log:       log,
 		assets:    assets,
-		views:     NewViews(assets, templateFS, "templates/*.html"),
+		views:     NewViews(assets, templateFS, "templates"),
 	}
 }
 
@@ -68,44 +70,40 @@ func (p *Pages) Register(rt *httpx.Router) {
 	p.assets.register(rt)
 }
 
-// Views are page templates sharing one layout. Each page file defines
-// "title" and "content"; layout.html wraps them.
+// Views are page templates sharing one layout. In a template folder,
+// files whose names start with "_" hold shared definitions; every other
+// file is a page that defines "title" and "content" (and may fill the
+// layout's "nav" and "scripts" blocks).
 type Views struct {
 	pages map[string]*template.Template
 }
 
-// NewViews parses the layout of this package together with every page
-// file matching pattern in fsys. The admin console passes its own
-// files, so both sides share one layout and one set of helpers.
-func NewViews(assets *Assets, fsys fs.FS, pattern string) *Views {
+// NewViews parses this package's layout and partials, the partials of
+// dir in fsys, and then each page of dir on its own copy of them. The
+// admin console passes its own folder, so both sides share one layout,
+// one style sheet and one set of helpers.
+func NewViews(assets *Assets, fsys fs.FS, dir string) *Views {
 	base := template.Must(template.New("layout").Funcs(template.FuncMap{
 		"asset":    assets.URL,
 		"date":     func(t time.Time) string { return t.UTC().Format("2 January 2006") },
 		"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-	}).ParseFS(templateFS, "templates/layout.html", "templates/partials.html"))
-	files, err := fs.Glob(fsys, pattern)
+	}).ParseFS(templateFS, "templates/_*.html"))
+	if shared, _ := fs.Glob(fsys, dir+"/_*.html"); len(shared) > 0 {
+		base = template.Must(base.ParseFS(fsys, shared...))
+	}
+	files, err := fs.Glob(fsys, dir+"/*.html")
 	if err != nil {
 		panic(err)
 	}
 	v := &Views{pages: map[string]*template.Template{}}
 	for _, f := range files {
-		name := f[len(dirOf(f)):]
-		if name == "layout.html" || name == "partials.html" {
+		name := strings.TrimSuffix(path.Base(f), ".html")
+		if strings.HasPrefix(name, "_") {
 			continue
 		}
-		t := template.Must(template.Must(base.Clone()).ParseFS(fsys, f))
-		v.pages[name[:len(name)-len(".html")]] = t
+		v.pages[name] = template.Must(template.Must(base.Clone()).ParseFS(fsys, f))
 	}
 	return v
-}
-
-func dirOf(f string) string {
-	for i := len(f) - 1; i >= 0; i-- {
-		if f[i] == '/' {
-			return f[:i+1]
-		}
-	}
-	return ""
 }
 
 // Render executes page name with data into a buffer, so that a template
