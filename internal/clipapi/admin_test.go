@@ -427,9 +427,17 @@ func TestDashboardAddClip(t *testing.T) {
 	wantHTML(t, w, http.StatusUnprocessableEntity)
 	body := w.Body.String()
 	for _, field := range []string{"title", "iframe_url", "platform", "notes"} {
-		// The message sits right after its field.
-		re := regexp.MustCompile(`(?s)name="` + field + `".*?</(?:select|textarea)?>?\s*<p class="field-error">[^<]+</p>|name="` + field + `"[^>]*>\s*<p class="field-error">[^<]+</p>`)
-		if !re.MatchString(body) {
+		// The message sits after its field and before the next label.
+		at := strings.Index(body, `name="`+field+`"`)
+		if at < 0 {
+			t.Fatalf("no %s field", field)
+		}
+		rest := body[at:]
+		next := strings.Index(rest, "<label")
+		if next < 0 {
+			next = len(rest)
+		}
+		if !strings.Contains(rest[:next], `class="field-error"`) {
 			t.Errorf("no error next to %s", field)
 		}
 	}

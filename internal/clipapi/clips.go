@@ -12,26 +12,23 @@ import (
 )
 
 // listClips answers GET /api/clips?q=&platform=&page=&limit=.
-func (s *server) listClips(w http.ResponseWriter, r *http.Request) {
+func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	paging, err := catalog.ParsePaging(q)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	filter := catalog.ClipFilter{Terms: catalog.SearchTerms(q.Get("q")), Paging: paging}
 	if v := q.Get("platform"); v != "" {
 		p, ok := s.platforms.Normalize(v)
 		if !ok {
-			s.writeError(w, r, catalog.Errorf(catalog.EINVALID, "platform must be one of: %s", s.platforms.Allowed()))
-			return
+			return catalog.Errorf(catalog.EINVALID, "platform must be one of: %s", s.platforms.Allowed())
 		}
 		filter.Platform = p
 	}
 	clips, total, err := s.store.ListClips(r.Context(), filter)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	b := make([]byte, 0, 64+len(clips)*512)
 	b = append(b, `{"meta":{"page":`...)
@@ -49,99 +46,95 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) {
 	}
 	b = append(b, "]}"...)
 	httpx.WriteJSON(w, r, http.StatusOK, b)
+	return nil
 }
 
 // getClip answers GET /api/clips/{id}.
-func (s *server) getClip(w http.ResponseWriter, r *http.Request) {
+func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	c, err := s.store.GetClip(r.Context(), id)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	writeClip(w, r, http.StatusOK, &c)
+	return nil
 }
 
 // listPlatforms answers GET /api/platforms in configured order.
-func (s *server) listPlatforms(w http.ResponseWriter, r *http.Request) {
+func (s *server) listPlatforms(w http.ResponseWriter, r *http.Request) error {
 	httpx.WritePayload(w, r, http.StatusOK, s.platformsPayload)
+	return nil
 }
 
 // createClip answers POST /api/clips: 201 with the clip and its Location.
-func (s *server) createClip(w http.ResponseWriter, r *http.Request) {
+func (s *server) createClip(w http.ResponseWriter, r *http.Request) error {
 	// The session comes first: an anonymous request is a 401 whatever
 	// it carries.
 	if _, err := s.admin.Authenticate(r); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	in, err := s.clipInput(w, r, true)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	var c catalog.Clip
 	if err := in.Apply(&c, s.platforms, true); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if err := s.store.CreateClip(r.Context(), &c); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Location", "/api/clips/"+strconv.FormatInt(c.ID, 10))
 	writeClip(w, r, http.StatusCreated, &c)
+	return nil
 }
 
 // updateClip answers PATCH /api/clips/{id}: any subset of the create
 // fields, same rules; validation runs inside the store's transaction so
 // nothing is written when it fails.
-func (s *server) updateClip(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.admin.Authenticate(r); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	id, err := catalog.ParseID(r.PathValue("id"))
+func (s *server) updateClip(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.authorizedID(r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	in, err := s.clipInput(w, r, false)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	c, err := s.store.UpdateClip(r.Context(), id, func(c *catalog.Clip) error {
 		return in.Apply(c, s.platforms, false)
 	})
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	writeClip(w, r, http.StatusOK, &c)
+	return nil
 }
 
 // deleteClip answers DELETE /api/clips/{id} with 204.
-func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) {
-	if _, err := s.admin.Authenticate(r); err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	id, err := catalog.ParseID(r.PathValue("id"))
+func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) error {
+	id, err := s.authorizedID(r)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	if err := s.store.DeleteClip(r.Context(), id); err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
 	w.Header().Set("Cache-Control", "no-store")
 	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// authorizedID checks the session before the path id, so that an
+// anonymous caller learns nothing about ids.
+func (s *server) authorizedID(r *http.Request) (int64, error) {
+	if _, err := s.admin.Authenticate(r); err != nil {
+		return 0, err
+	}
+	return catalog.ParseID(r.PathValue("id"))
 }
 
 // clipInput reads a create (or, without create, a patch) body, checking

@@ -12,13 +12,13 @@ func (s *server) routes() http.Handler {
 	rt := httpx.NewRouter(s.writeError)
 
 	rt.Handle("GET", "/api/health", s.read(httpx.Health(s.store.Ping, s.version)))
-	rt.Handle("GET", "/api/clips", s.read(http.HandlerFunc(s.listClips)))
-	rt.Handle("GET", "/api/clips/{id}", s.read(http.HandlerFunc(s.getClip)))
-	rt.Handle("GET", "/api/platforms", s.read(http.HandlerFunc(s.listPlatforms)))
+	rt.Handle("GET", "/api/clips", s.read(s.api(s.listClips)))
+	rt.Handle("GET", "/api/clips/{id}", s.read(s.api(s.getClip)))
+	rt.Handle("GET", "/api/platforms", s.read(s.api(s.listPlatforms)))
 
-	rt.HandleFunc("POST", "/api/clips", s.createClip)
-	rt.HandleFunc("PATCH", "/api/clips/{id}", s.updateClip)
-	rt.HandleFunc("DELETE", "/api/clips/{id}", s.deleteClip)
+	rt.Handle("POST", "/api/clips", s.api(s.createClip))
+	rt.Handle("PATCH", "/api/clips/{id}", s.api(s.updateClip))
+	rt.Handle("DELETE", "/api/clips/{id}", s.api(s.deleteClip))
 
 	rt.HandleFunc("GET", "/admin/login", s.admin.LoginPage)
 	rt.HandleFunc("POST", "/admin/login", s.admin.Login)
@@ -38,5 +38,15 @@ func (s *server) read(h http.Handler) http.Handler {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
 		w.Header().Set("Cache-Control", "public, max-age=60")
 		h.ServeHTTP(w, r)
+	})
+}
+
+// api adapts a handler that returns its error, so that every failure
+// goes through the one error writer.
+func (s *server) api(h func(http.ResponseWriter, *http.Request) error) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := h(w, r); err != nil {
+			s.writeError(w, r, err)
+		}
 	})
 }
