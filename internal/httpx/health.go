@@ -20,7 +20,7 @@ func Health(ping func(context.Context) error, version string) http.HandlerFunc {
 		ctx, cancel := context.WithTimeout(r.Context(), HealthTimeout)
 		defer cancel()
 		status, state, db := http.StatusOK, "ok", "ok"
-		if err := ping(ctx); err != nil {
+		if err := pingWithin(ctx, ping); err != nil {
 			status, state, db = http.StatusServiceUnavailable, "unavailable", "error"
 			w.Header().Set("Cache-Control", "no-store")
 			w.Header().Set("Retry-After", "5")
@@ -29,5 +29,19 @@ func Health(ping func(context.Context) error, version string) http.HandlerFunc {
 		b = catalog.AppendJSONString(b, version)
 		b = append(b, `,"database":"`+db+`"}`...)
 		WriteJSON(w, r, status, b)
+	}
+}
+
+// pingWithin returns ping's result, or ctx's error once ctx is done,
+// whichever comes first: a driver that ignores its context must not
+// hold the health check (and the caller) past the deadline.
+func pingWithin(ctx context.Context, ping func(context.Context) error) error {
+	done := make(chan error, 1) // buffered: a late ping must not block forever
+	go func() { done <- ping(ctx) }()
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }

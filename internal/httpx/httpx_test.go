@@ -78,6 +78,8 @@ func TestErrorStatus(t *testing.T) {
 	}
 }
 
+var errNotFound = catalog.Errorf(catalog.ENOTFOUND, "not found")
+
 type wrapped struct{ err error }
 
 func (w *wrapped) Error() string { return "wrapped: " + w.err.Error() }

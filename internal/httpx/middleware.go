@@ -36,6 +36,10 @@ func (s *statusRecorder) Write(b []byte) (int, error) {
 // Unwrap lets http.ResponseController reach the real writer.
 func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
+// representationHeaders describe one particular response body.
+var representationHeaders = []string{"Content-Length", "Content-Encoding", "Content-Type",
+	"Content-Range", "Content-Disposition", "ETag", "Last-Modified", "Cache-Control"}
+
 // Common wraps a service handler with what every response needs:
 // X-Content-Type-Options, panic recovery into the service's error shape
 // (the stack goes to the log, never to the client) and one log line per
@@ -53,8 +57,17 @@ func Common(h http.Handler, log *slog.Logger, writeErr ErrorWriter) http.Handler
 				log.Error("panic serving request", "method", r.Method, "path", r.URL.Path,
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				if rec.status == 0 {
+					// Headers the handler set for the response it never
+					// sent would describe the error body wrongly (length,
+					// encoding) or let an edge cache keep it.
+					for _, k := range representationHeaders {
+						rec.Header().Del(k)
+					}
 					writeErr(rec, r, catalog.Errorf(catalog.EINTERNAL, "internal error"))
 				}
+			}
+			if rec.status == 0 {
+				rec.status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
 			}
 			log.LogAttrs(r.Context(), slog.LevelInfo, "request",
 				slog.String("method", r.Method),

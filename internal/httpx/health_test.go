@@ -1,0 +1,106 @@
+package httpx_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"catalog/internal/httpx"
+)
+
+func checkHealth(t testing.TB, ping func(context.Context) error, version string) *httptest.ResponseRecorder {
+	t.Helper()
+	rec := httptest.NewRecorder()
+	httpx.Health(ping, version).ServeHTTP(rec, httptest.NewRequest("GET", "/api/health", nil))
+	return rec
+}
+
+func TestHealthOK(t *testing.T) {
+	rec := checkHealth(t, func(context.Context) error { return nil }, "1.2.3")
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status = %d, want 200", rec.Code)
+	}
+	if got, want := rec.Body.String(), `{"status":"ok","version":"1.2.3","database":"ok"}`; got != want {
+		t.Errorf("body = %s, want %s", got, want)
+	}
+	if rec.Header().Get("ETag") == "" || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
+		t.Errorf("headers = %v, want ETag and JSON content type", rec.Header())
+	}
+}
+
+func TestHealthVersionEscaped(t *testing.T) {
+	rec := checkHealth(t, func(context.Context) error { return nil }, `v1 "dev"`)
+	if got, want := rec.Body.String(), `{"status":"ok","version":"v1 \"dev\"","database":"ok"}`; got != want {
+		t.Errorf("body = %s, want %s", got, want)
+	}
+}
+
+func TestHealthPingGetsDeadline(t *testing.T) {
+	var deadline time.Time
+	var ok bool
+	start := time.Now()
+	checkHealth(t, func(ctx context.Context) error {
+		deadline, ok = ctx.Deadline()
+		return nil
+	}, "v")
+	if !ok || deadline.After(start.Add(httpx.HealthTimeout+100*time.Millisecond)) {
+		t.Errorf("ping deadline = %v (set %v), want at most %v after the request", deadline.Sub(start), ok, httpx.HealthTimeout)
+	}
+}
+
+const unavailableBody = `{"status":"unavailable","version":"v","database":"error"}`
+
+func checkUnavailable(t testing.TB, rec *httptest.ResponseRecorder) {
+	t.Helper()
+	if rec.Code != http.StatusServiceUnavailable {
+		t.Fatalf("status = %d, want 503", rec.Code)
+	}
+	if got := rec.Body.String(); got != unavailableBody {
+		t.Errorf("body = %s, want %s", got, unavailableBody)
+	}
+	if got := rec.Header().Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control = %q, want no-store", got)
+	}
+}
+
+func TestHealthPingFails(t *testing.T) {
+	rec := checkHealth(t, func(context.Context) error {
+		return errors.New("dial tcp 10.0.0.5:5432: connection refused")
+	}, "v")
+	checkUnavailable(t, rec)
+}
+
+// A database that does not answer within HealthTimeout is unavailable.
+// These two tests wait HealthTimeout each, in parallel.
+func TestHealthPingTimesOut(t *testing.T) {
+	t.Parallel()
+	rec := checkHealth(t, func(ctx context.Context) error {
+		<-ctx.Done()
+		return ctx.Err()
+	}, "v")
+	checkUnavailable(t, rec)
+}
+
+// A driver that ignores the context must not hold the health check
+// past HealthTimeout either.
+func TestHealthPingIgnoresContext(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	defer close(release)
+	done := make(chan *httptest.ResponseRecorder, 1)
+	go func() {
+		done <- checkHealth(t, func(context.Context) error {
+			<-release
+			return nil
+		}, "v")
+	}()
+	select {
+	case rec := <-done:
+		checkUnavailable(t, rec)
+	case <-time.After(httpx.HealthTimeout + 5*time.Second):
+		t.Fatal("health check still waiting for a ping that ignores its context")
+	}
+}
