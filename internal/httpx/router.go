@@ -12,50 +12,46 @@ import (
 // paths with another method with 405 + Allow, both in the service's
 // error shape.
 type Router struct {
-	mux *http.ServeMux // method patterns, plus "/" for everything else
-	// paths holds the same paths without methods and is only asked which
-	// path matched. Kept apart from mux because ServeMux rejects a
-	// method-less literal path beside a method pattern with a wildcard
-	// ("/api/movies/snapshot" vs "GET /api/movies/{id}") as a conflict.
-	paths    *http.ServeMux
+	mux      *http.ServeMux
 	writeErr ErrorWriter
-	allowed  map[string][]string // path -> methods
 }
+
+// probeMethods are the methods tried when a path matched no route, to
+// tell a 405 (the path exists with another method) from a 404.
+var probeMethods = []string{http.MethodGet, http.MethodHead, http.MethodPost, http.MethodPut,
+	http.MethodPatch, http.MethodDelete, http.MethodOptions}
 
 // NewRouter returns a router writing errors with writeErr.
 func NewRouter(writeErr ErrorWriter) *Router {
-	rt := &Router{mux: http.NewServeMux(), paths: http.NewServeMux(), writeErr: writeErr, allowed: map[string][]string{}}
+	rt := &Router{mux: http.NewServeMux(), writeErr: writeErr}
+	// Only requests that match no method-specific pattern land here, so
+	// the extra mux lookups cost nothing on the hot path.
 	rt.mux.HandleFunc("/", rt.unmatched)
 	return rt
 }
 
-// unmatched answers requests no method pattern took: 405 + Allow when
-// the path is known, else 404.
 func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request) {
-	if _, path := rt.paths.Handler(r); path != "" {
-		if methods, ok := rt.allowed[path]; ok {
-			w.Header().Set("Allow", strings.Join(methods, ", "))
-			rt.writeErr(w, r, catalog.Errorf(EMETHOD, "method %s not allowed on %s", r.Method, r.URL.Path))
-			return
+	var allow []string
+	for _, m := range probeMethods {
+		probe := r.Clone(r.Context())
+		probe.Method = m
+		if _, pattern := rt.mux.Handler(probe); pattern != "/" && pattern != "" {
+			allow = append(allow, m)
 		}
 	}
-	rt.writeErr(w, r, catalog.Errorf(catalog.ENOTFOUND, "no such path: %s", r.URL.Path))
+	if len(allow) == 0 {
+		rt.writeErr(w, r, catalog.Errorf(catalog.ENOTFOUND, "no such path: %s", r.URL.Path))
+		return
+	}
+	slices.Sort(allow)
+	w.Header().Set("Allow", strings.Join(allow, ", "))
+	rt.writeErr(w, r, catalog.Errorf(EMETHOD, "method %s not allowed on %s", r.Method, r.URL.Path))
 }
 
 // Handle registers h for method and path (a ServeMux path pattern).
 // GET also answers HEAD.
 func (rt *Router) Handle(method, path string, h http.Handler) {
 	rt.mux.Handle(method+" "+path, h)
-	methods, seen := rt.allowed[path]
-	methods = append(methods, method)
-	if method == http.MethodGet {
-		methods = append(methods, http.MethodHead)
-	}
-	slices.Sort(methods)
-	rt.allowed[path] = methods
-	if !seen {
-		rt.paths.Handle(path, http.NotFoundHandler())
-	}
 }
 
 // HandleFunc is Handle for a function.

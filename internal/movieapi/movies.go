@@ -40,15 +40,6 @@ func (s *server) listJav(w http.ResponseWriter, r *http.Request)    { s.serveLis
 func (s *server) movieDetail(w http.ResponseWriter, r *http.Request) { s.serveDetail(w, r, false) }
 func (s *server) javDetail(w http.ResponseWriter, r *http.Request)   { s.serveDetail(w, r, true) }
 
-// movieOrSnapshot routes /api/movies/snapshot (see routes).
-func (s *server) movieOrSnapshot(w http.ResponseWriter, r *http.Request) {
-	if r.PathValue("id") == "snapshot" {
-		s.serveSnapshot(w, r)
-		return
-	}
-	s.movieDetail(w, r)
-}
-
 func (s *server) serveSnapshot(w http.ResponseWriter, r *http.Request) {
 	if s.snapshots == nil {
 		s.writeError(w, r, catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready"))

@@ -46,10 +46,8 @@ func (s *server) routes(version string) http.Handler {
 		rt.Handle(http.MethodOptions, path, http.HandlerFunc(preflight))
 	}
 	get("/api/movies", s.listMovies)
-	// GET /api/movies/snapshot is answered by movieOrSnapshot: ServeMux
-	// cannot hold the Router's method-less 405 fallback for a literal
-	// path beside the {id} wildcard (the patterns conflict).
-	get("/api/movies/{id}", s.movieOrSnapshot)
+	get("/api/movies/snapshot", s.serveSnapshot)
+	get("/api/movies/{id}", s.movieDetail)
 	get("/api/jav", s.listJav)
 	get("/api/jav/{id}", s.javDetail)
 	get("/api/health", httpx.Health(s.store.Ping, version))
