@@ -1,0 +1,280 @@
+package postgres
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+)
+
+const clipColumns = `id, title, iframe_url, cover_url, actor, studio, platform, notes, created_at`
+
+func scanClip(row pgx.Row, c *catalog.Clip) error {
+	err := row.Scan(&c.ID, &c.Title, &c.IframeURL, &c.CoverURL, &c.Actor, &c.Studio, &c.Platform, &c.Notes, &c.CreatedAt)
+	c.CreatedAt = c.CreatedAt.UTC()
+	return err
+}
+
+// likePattern matches term anywhere, with LIKE's wildcards in the term
+// taken literally.
+func likePattern(term string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(term) + "%"
+}
+
+// where accumulates SQL conditions and their arguments; values are
+// always parameters, never spliced into the text.
+type where struct {
+	conds []string
+	args  []any
+}
+
+func (w *where) add(cond string, arg any) {
+	w.args = append(w.args, arg)
+	w.conds = append(w.conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(w.args))))
+}
+
+func (w *where) String() string {
+	if len(w.conds) == 0 {
+		return ""
+	}
+	return " WHERE " + strings.Join(w.conds, " AND ")
+}
+
+// page appends LIMIT and OFFSET parameters.
+func (w *where) page(p catalog.Paging) string {
+	w.args = append(w.args, p.Limit, p.Offset())
+	n := len(w.args)
+	return " LIMIT $" + strconv.Itoa(n-1) + " OFFSET $" + strconv.Itoa(n)
+}
+
+// ListClips returns one page, newest first, and the exact total. The
+// total of an unfiltered or platform-only list comes from the trigger-
+// kept counters; only a text search counts its matches.
+func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
+	var w where
+	if f.Platform != "" {
+		w.add(`platform = ?`, f.Platform)
+	}
+	for _, t := range f.Terms {
+		w.add(`title_fold LIKE ?`, likePattern(t))
+	}
+	cond := w.String()
+	countArgs := append([]any(nil), w.args...)
+	pageSQL := `SELECT ` + clipColumns + ` FROM clips` + cond + ` ORDER BY id DESC` + w.page(f.Paging)
+
+	var countSQL string
+	switch {
+	case len(f.Terms) > 0:
+		countSQL = `SELECT count(*) FROM clips` + cond
+	case f.Platform != "":
+		countSQL = `SELECT coalesce(sum(n), 0)::bigint FROM clip_counts WHERE platform = $1`
+	default:
+		countSQL = `SELECT coalesce(sum(n), 0)::bigint FROM clip_counts`
+	}
+
+	// One round trip for both queries.
+	batch := &pgx.Batch{}
+	batch.Queue(countSQL, countArgs...)
+	batch.Queue(pageSQL, w.args...)
+	br := s.pool.SendBatch(ctx, batch)
+	defer br.Close()
+	var total int64
+	if err := br.QueryRow().Scan(&total); err != nil {
+		return nil, 0, translate(err, "count clips")
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return nil, 0, translate(err, "list clips")
+	}
+	clips := make([]catalog.Clip, 0, f.Paging.Limit)
+	for rows.Next() {
+		var c catalog.Clip
+		if err := scanClip(rows, &c); err != nil {
+			rows.Close()
+			return nil, 0, translate(err, "list clips")
+		}
+		clips = append(clips, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, translate(err, "list clips")
+	}
+	return clips, total, translate(br.Close(), "list clips")
+}
+
+// GetClip returns ENOTFOUND when no clip has the id.
+func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
+	var c catalog.Clip
+	err := scanClip(s.pool.QueryRow(ctx, `SELECT `+clipColumns+` FROM clips WHERE id = $1`, id), &c)
+	if err == pgx.ErrNoRows {
+		return c, notFound("clip")
+	}
+	return c, translate(err, "get clip")
+}
+
+// CreateClip assigns c.ID and c.CreatedAt (UTC, whole seconds).
+func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
+	created := time.Now().UTC().Truncate(time.Second)
+	var id int64
+	err := s.pool.QueryRow(ctx, `
+		INSERT INTO clips (title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+		c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, created,
+	).Scan(&id)
+	if err != nil {
+		return translate(err, "create clip")
+	}
+	c.ID, c.CreatedAt = id, created
+	return nil
+}
+
+// UpdateClip loads the clip under a row lock, lets fn change it and
+// saves it, in one transaction. The id and creation time never change.
+func (s *Store) UpdateClip(ctx context.Context, id int64, fn func(*catalog.Clip) error) (catalog.Clip, error) {
+	var c catalog.Clip
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		err := scanClip(tx.QueryRow(ctx, `SELECT `+clipColumns+` FROM clips WHERE id = $1 FOR UPDATE`, id), &c)
+		if err == pgx.ErrNoRows {
+			return notFound("clip")
+		}
+		if err != nil {
+			return err
+		}
+		if err := fn(&c); err != nil {
+			return err
+		}
+		c.ID = id
+		_, err = tx.Exec(ctx, `
+			UPDATE clips SET title = $2, title_fold = $3, iframe_url = $4, cover_url = $5,
+				actor = $6, studio = $7, platform = $8, notes = $9
+			WHERE id = $1`,
+			id, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes)
+		return err
+	})
+	if err != nil {
+		return catalog.Clip{}, translate(err, "update clip")
+	}
+	return c, nil
+}
+
+// DeleteClip returns ENOTFOUND when no clip has the id.
+func (s *Store) DeleteClip(ctx context.Context, id int64) error {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM clips WHERE id = $1`, id)
+	if err != nil {
+		return translate(err, "delete clip")
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound("clip")
+	}
+	return nil
+}
+
+// ImportClips writes clips in one transaction: a clip with ID set
+// replaces the clip with that id (or is inserted under it), the others
+// get new ids, written back in order. A zero CreatedAt means now.
+//
+// The rows are COPYed into a temporary table and merged with one
+// statement, so a large batch costs one round trip of data, one trigger
+// run and one DataVersion bump.
+func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
+	if len(clips) == 0 {
+		return nil
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// Imports exclude other writers (readers go on) so that handing
+		// out ids and moving the sequence past explicit ids cannot race.
+		if _, err := tx.Exec(ctx, `LOCK TABLE clips IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+			return err
+		}
+		seq, err := readSequence(ctx, tx, "clips_id_seq")
+		if err != nil {
+			return err
+		}
+		for i := range clips {
+			c := &clips[i]
+			if c.ID == 0 {
+				c.ID = seq.take()
+			} else {
+				seq.skipPast(c.ID)
+			}
+			if c.CreatedAt.IsZero() {
+				c.CreatedAt = now
+			}
+			c.CreatedAt = c.CreatedAt.UTC().Truncate(time.Second)
+		}
+		if err := seq.save(ctx, tx); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `
+			CREATE TEMP TABLE clip_import (
+				seq bigint, id bigint, title text, title_fold text, iframe_url text, cover_url text,
+				actor text, studio text, platform text, notes text, created_at timestamptz
+			) ON COMMIT DROP`); err != nil {
+			return err
+		}
+		_, err = tx.CopyFrom(ctx, pgx.Identifier{"clip_import"},
+			[]string{"seq", "id", "title", "title_fold", "iframe_url", "cover_url", "actor", "studio", "platform", "notes", "created_at"},
+			pgx.CopyFromSlice(len(clips), func(i int) ([]any, error) {
+				c := &clips[i]
+				return []any{int64(i), c.ID, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL,
+					c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt}, nil
+			}))
+		if err != nil {
+			return err
+		}
+		// When one id appears twice, the later record wins.
+		_, err = tx.Exec(ctx, `
+			INSERT INTO clips AS c (id, title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
+			SELECT DISTINCT ON (id) id, title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at
+			FROM clip_import ORDER BY id, seq DESC
+			ON CONFLICT (id) DO UPDATE SET
+				title = excluded.title, title_fold = excluded.title_fold, iframe_url = excluded.iframe_url,
+				cover_url = excluded.cover_url, actor = excluded.actor, studio = excluded.studio,
+				platform = excluded.platform, notes = excluded.notes, created_at = excluded.created_at`)
+		return err
+	})
+	return translate(err, "import clips")
+}
+
+// idSequence hands out the ids of an identity sequence in Go, the way
+// SQLite's AUTOINCREMENT does: a new record gets an id above every id
+// used before it, explicit ones of the same batch included. The caller
+// holds a table lock that keeps every other user of the sequence out
+// until it commits.
+type idSequence struct {
+	name        string // one of our own constant names, never input
+	start, next int64
+}
+
+func readSequence(ctx context.Context, tx pgx.Tx, name string) (*idSequence, error) {
+	var last int64
+	var called bool
+	if err := tx.QueryRow(ctx, `SELECT last_value, is_called FROM `+name).Scan(&last, &called); err != nil {
+		return nil, err
+	}
+	if called {
+		last++
+	}
+	return &idSequence{name: name, start: last, next: last}, nil
+}
+
+func (q *idSequence) take() int64 {
+	q.next++
+	return q.next - 1
+}
+
+func (q *idSequence) skipPast(id int64) { q.next = max(q.next, id+1) }
+
+// save moves the sequence past every id handed out or skipped.
+func (q *idSequence) save(ctx context.Context, tx pgx.Tx) error {
+	if q.next == q.start {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `SELECT setval($1::regclass, $2)`, q.name, q.next-1)
+	return err
+}

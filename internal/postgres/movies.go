@@ -1,0 +1,312 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+)
+
+// movieColumns is the column order of scanMovie and the import table;
+// each list field is stored in both served forms (catalog.List).
+const movieColumns = `id, name, slug, year, poster1_url, poster2_url,
+	categories_json, categories, actor_json, actor, director_json, director,
+	studio_json, studio, genre_json, genre, country_json, country,
+	synopsis, id_code, release, link_embed, updated_at`
+
+// movieDataColumns are the columns an upsert writes besides id and
+// updated_at; a row whose values all equal the stored ones is left
+// alone, so re-importing a catalog does not mark it changed.
+var movieDataColumns = []string{
+	"name", "name_fold", "slug", "year", "poster1_url", "poster2_url",
+	"categories_json", "categories", "actor_json", "actor", "director_json", "director",
+	"studio_json", "studio", "genre_json", "genre", "country_json", "country",
+	"synopsis", "id_code", "release", "link_embed",
+}
+
+func scanMovie(row pgx.Row, m *catalog.Movie) error {
+	l := &m.Lists
+	err := row.Scan(&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL,
+		&l[0].JSON, &l[0].Joined, &l[1].JSON, &l[1].Joined, &l[2].JSON, &l[2].Joined,
+		&l[3].JSON, &l[3].Joined, &l[4].JSON, &l[4].Joined, &l[5].JSON, &l[5].Joined,
+		&m.Synopsis, &m.IDCode, &m.Release, &m.LinkEmbed, &m.UpdatedAt)
+	m.UpdatedAt = m.UpdatedAt.UTC()
+	return err
+}
+
+// movieValues lists m's values in movieDataColumns order.
+func movieValues(m *catalog.Movie) []any {
+	l := &m.Lists
+	return []any{m.Name, catalog.Fold(m.Name), m.Slug, m.Year, m.Poster1URL, m.Poster2URL,
+		listJSON(l[0]), l[0].Joined, listJSON(l[1]), l[1].Joined, listJSON(l[2]), l[2].Joined,
+		listJSON(l[3]), l[3].Joined, listJSON(l[4]), l[4].Joined, listJSON(l[5]), l[5].Joined,
+		m.Synopsis, m.IDCode, m.Release, m.LinkEmbed}
+}
+
+// listJSON stores an empty list as [] so that every read gives a
+// ready-to-serve array.
+func listJSON(l catalog.List) string {
+	if l.JSON == "" {
+		return "[]"
+	}
+	return l.JSON
+}
+
+// ListMovies returns one page, highest id first, and the exact total;
+// the unfiltered total comes from the trigger-kept counter.
+func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
+	var w where
+	for _, t := range f.Terms {
+		w.add(`name_fold LIKE ?`, likePattern(t))
+	}
+	if len(f.IDs) > 0 {
+		w.add(`id = ANY(?)`, f.IDs)
+	}
+	if !f.ChangedSince.IsZero() {
+		w.add(`updated_at >= ?`, f.ChangedSince)
+	}
+	cond := w.String()
+	countArgs := append([]any(nil), w.args...)
+	countSQL := `SELECT n FROM movie_count`
+	if len(w.conds) > 0 {
+		countSQL = `SELECT count(*) FROM movies` + cond
+	}
+	pageSQL := `SELECT ` + movieColumns + ` FROM movies` + cond + ` ORDER BY id DESC` + w.page(f.Paging)
+
+	batch := &pgx.Batch{}
+	batch.Queue(countSQL, countArgs...)
+	batch.Queue(pageSQL, w.args...)
+	br := s.pool.SendBatch(ctx, batch)
+	defer br.Close()
+	var total int64
+	if err := br.QueryRow().Scan(&total); err != nil {
+		return nil, 0, translate(err, "count movies")
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return nil, 0, translate(err, "list movies")
+	}
+	movies := make([]catalog.Movie, 0, f.Paging.Limit)
+	for rows.Next() {
+		var m catalog.Movie
+		if err := scanMovie(rows, &m); err != nil {
+			rows.Close()
+			return nil, 0, translate(err, "list movies")
+		}
+		movies = append(movies, m)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, translate(err, "list movies")
+	}
+	return movies, total, translate(br.Close(), "list movies")
+}
+
+// GetMovie returns ENOTFOUND when no movie has the id.
+func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
+	var m catalog.Movie
+	err := scanMovie(s.pool.QueryRow(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = $1`, id), &m)
+	if err == pgx.ErrNoRows {
+		return m, notFound("movie")
+	}
+	return m, translate(err, "get movie")
+}
+
+// CountMovies is the exact number of movies, from the counter.
+func (s *Store) CountMovies(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx, `SELECT n FROM movie_count`).Scan(&n)
+	return n, translate(err, "count movies")
+}
+
+// EachMovie streams every movie, highest id first, from one query (one
+// consistent snapshot); rows arrive as fn consumes them, so memory does
+// not grow with the catalog.
+func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
+	rows, err := s.pool.Query(ctx, `SELECT `+movieColumns+` FROM movies ORDER BY id DESC`)
+	if err != nil {
+		return translate(err, "read movies")
+	}
+	defer rows.Close()
+	var m catalog.Movie
+	for rows.Next() {
+		if err := scanMovie(rows, &m); err != nil {
+			return translate(err, "read movies")
+		}
+		if err := fn(&m); err != nil {
+			return err
+		}
+	}
+	return translate(rows.Err(), "read movies")
+}
+
+// movieKey is what an imported movie without an id is matched by.
+type movieKey struct {
+	byCode bool
+	value  string
+}
+
+func keyOf(m *catalog.Movie) movieKey {
+	if m.IDCode != "" {
+		return movieKey{byCode: true, value: m.IDCode}
+	}
+	return movieKey{value: m.Slug}
+}
+
+// UpsertMovies writes normalised movies in one transaction. The key is
+// ID when non-zero, else IDCode when non-empty, else Slug; the matched
+// (or newly assigned) id is written back to each movie, and so is
+// UpdatedAt: set when a movie is inserted or changes (to the caller's
+// UpdatedAt when given, else now, in whole seconds); an unchanged movie
+// keeps its stored time. Of several
+// stored movies sharing a key, the lowest id is matched; a key that an
+// earlier record of the same batch used matches that record's movie.
+func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
+	if len(movies) == 0 {
+		return nil
+	}
+	stamp := time.Now().UTC().Truncate(time.Second)
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// One importer at a time, readers unaffected: key lookups and
+		// the id sequence cannot race with another writer.
+		if _, err := tx.Exec(ctx, `LOCK TABLE movies IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+			return err
+		}
+		stored, err := storedKeys(ctx, tx, movies)
+		if err != nil {
+			return err
+		}
+		seq, err := readSequence(ctx, tx, "movies_id_seq")
+		if err != nil {
+			return err
+		}
+		// Records are resolved in order, as if upserted one by one: a
+		// key an earlier record of the batch used matches its movie.
+		seen := make(map[movieKey]int64)
+		for i := range movies {
+			m := &movies[i]
+			if m.ID != 0 {
+				seq.skipPast(m.ID)
+			} else if id, ok := seen[keyOf(m)]; ok {
+				m.ID = id
+			} else if id, ok := stored[keyOf(m)]; ok {
+				m.ID = id
+			} else {
+				m.ID = seq.take()
+			}
+			if m.IDCode != "" {
+				seen[movieKey{byCode: true, value: m.IDCode}] = m.ID
+			}
+			seen[movieKey{value: m.Slug}] = m.ID
+		}
+		if err := seq.save(ctx, tx); err != nil {
+			return err
+		}
+
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE movie_import (LIKE movies INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP`); err != nil {
+			return err
+		}
+		columns := append([]string{"seq", "id", "updated_at"}, movieDataColumns...)
+		_, err = tx.CopyFrom(ctx, pgx.Identifier{"movie_import"}, columns,
+			pgx.CopyFromSlice(len(movies), func(i int) ([]any, error) {
+				m := &movies[i]
+				updated := stamp
+				if !m.UpdatedAt.IsZero() {
+					updated = m.UpdatedAt.UTC().Truncate(time.Second)
+				}
+				return append([]any{int64(i), m.ID, updated}, movieValues(m)...), nil
+			}))
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, upsertMoviesSQL); err != nil {
+			return err
+		}
+		// An unchanged movie keeps its stored time; read every time back.
+		rows, err := tx.Query(ctx, `SELECT id, updated_at FROM movies WHERE id IN (SELECT id FROM movie_import)`)
+		if err != nil {
+			return err
+		}
+		updated := make(map[int64]time.Time, len(movies))
+		var id int64
+		var at time.Time
+		if _, err := pgx.ForEachRow(rows, []any{&id, &at}, func() error {
+			updated[id] = at.UTC()
+			return nil
+		}); err != nil {
+			return err
+		}
+		for i := range movies {
+			movies[i].UpdatedAt = updated[movies[i].ID]
+		}
+		return nil
+	})
+	return translate(err, "upsert movies")
+}
+
+// storedKeys finds the stored movies that the id-less records match,
+// in one query per key kind.
+func storedKeys(ctx context.Context, tx pgx.Tx, movies []catalog.Movie) (map[movieKey]int64, error) {
+	var codes, slugs []string
+	for i := range movies {
+		if movies[i].ID != 0 {
+			continue
+		}
+		if k := keyOf(&movies[i]); k.byCode {
+			codes = append(codes, k.value)
+		} else {
+			slugs = append(slugs, k.value)
+		}
+	}
+	found := make(map[movieKey]int64)
+	for _, q := range []struct {
+		byCode bool
+		values []string
+		sql    string
+	}{
+		{true, codes, `SELECT DISTINCT ON (id_code) id_code, id FROM movies WHERE id_code = ANY($1) ORDER BY id_code, id`},
+		{false, slugs, `SELECT DISTINCT ON (slug) slug, id FROM movies WHERE slug = ANY($1) ORDER BY slug, id`},
+	} {
+		if len(q.values) == 0 {
+			continue
+		}
+		rows, err := tx.Query(ctx, q.sql, q.values)
+		if err != nil {
+			return nil, err
+		}
+		var key string
+		var id int64
+		_, err = pgx.ForEachRow(rows, []any{&key, &id}, func() error {
+			found[movieKey{byCode: q.byCode, value: key}] = id
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return found, nil
+}
+
+// upsertMoviesSQL merges the import table into movies. When one id
+// appears twice, the later record wins; unchanged rows are not written,
+// so their updated_at stays.
+var upsertMoviesSQL = func() string {
+	cols := "id, updated_at"
+	set := "updated_at = excluded.updated_at"
+	oldRow, newRow := "", ""
+	for i, c := range movieDataColumns {
+		cols += ", " + c
+		set += ", " + c + " = excluded." + c
+		if i > 0 {
+			oldRow += ", "
+			newRow += ", "
+		}
+		oldRow += "m." + c
+		newRow += "excluded." + c
+	}
+	return `INSERT INTO movies AS m (` + cols + `)
+		SELECT DISTINCT ON (id) ` + cols + ` FROM movie_import ORDER BY id, seq DESC
+		ON CONFLICT (id) DO UPDATE SET ` + set + `
+		WHERE (` + oldRow + `) IS DISTINCT FROM (` + newRow + `)`
+}()

@@ -1,0 +1,535 @@
+package postgres_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+	"catalog/internal/postgres"
+	"catalog/internal/postgres/pgtest"
+	"catalog/internal/storetest"
+)
+
+// openStore opens and migrates a store on dsn, closed when the test ends.
+func openStore(tb testing.TB, dsn string) *postgres.Store {
+	tb.Helper()
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, dsn, postgres.Options{MaxConns: 4})
+	if err != nil {
+		tb.Fatalf("Open: %v", err)
+	}
+	tb.Cleanup(func() { s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		tb.Fatalf("Migrate: %v", err)
+	}
+	return s
+}
+
+func TestIsDSN(t *testing.T) {
+	for _, tc := range []struct {
+		dsn  string
+		want bool
+	}{
+		{"postgres://u@h/db", true},
+		{"postgresql://u@h/db", true},
+		{"POSTGRES://u@h/db", true},
+		{"catalog.db", false},
+		{"/var/lib/catalog/postgres.db", false},
+		{"file:catalog.db", false},
+		{"", false},
+	} {
+		if got := postgres.IsDSN(tc.dsn); got != tc.want {
+			t.Errorf("IsDSN(%q): got %v, want %v", tc.dsn, got, tc.want)
+		}
+	}
+}
+
+// wantOneLineFailure checks what `serve` prints when it cannot start:
+// one line, with the expected reason, without the password.
+func wantOneLineFailure(t *testing.T, err error, reason, password string) {
+	t.Helper()
+	if err == nil {
+		t.Fatalf("Open: got nil error, want one containing %q", reason)
+	}
+	msg := err.Error()
+	if strings.ContainsAny(msg, "\n\r") {
+		t.Errorf("error: got %q, want one line", msg)
+	}
+	if !strings.Contains(msg, reason) {
+		t.Errorf("error: got %q, want it to contain %q", msg, reason)
+	}
+	if password != "" && strings.Contains(msg, password) {
+		t.Errorf("error: got %q, want no password in it", msg)
+	}
+}
+
+// closedPort is a local port nothing listens on.
+func closedPort(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	return addr
+}
+
+// silentServer accepts connections and never answers, like a host that
+// swallows packets.
+func silentServer(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var conns []net.Conn
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			conns = append(conns, c)
+			mu.Unlock()
+		}
+	}()
+	t.Cleanup(func() {
+		l.Close()
+		mu.Lock()
+		defer mu.Unlock()
+		for _, c := range conns {
+			c.Close()
+		}
+	})
+	return l.Addr().String()
+}
+
+func TestOpenFailsWithOneLineReason(t *testing.T) {
+	const password = "s3cret-Passw0rd"
+	for _, tc := range []struct {
+		name, dsn, reason string
+	}{
+		{"closed port", "postgres://bob:" + password + "@" + closedPort(t) + "/catalog?sslmode=disable", "connection refused"},
+		{"silent server", "postgres://bob:" + password + "@" + silentServer(t) + "/catalog?sslmode=disable&connect_timeout=1", "no answer within 1s"},
+		{"unknown host", "postgres://bob:" + password + "@no-such-host.invalid:5432/catalog?sslmode=disable", "no-such-host.invalid"},
+		{"not a URL", "postgres://bob:" + password + "@127.0.0.1:notaport/catalog", "invalid database URL"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			s, err := postgres.Open(ctx, tc.dsn, postgres.Options{})
+			if err == nil {
+				s.Close()
+			}
+			wantOneLineFailure(t, err, tc.reason, password)
+		})
+	}
+}
+
+func TestOpenRefusedByServer(t *testing.T) {
+	server := pgtest.ServerDSN(t)
+	const password = "s3cret-Passw0rd"
+	for _, tc := range []struct {
+		name, user, db, reason string
+	}{
+		{"unknown user", "no_such_user", "postgres", `role "no_such_user" does not exist`},
+		{"unknown database", "", "no_such_database", `database "no_such_database" does not exist`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u, err := url.Parse(server)
+			if err != nil {
+				t.Fatal(err)
+			}
+			user := u.User.Username()
+			if tc.user != "" {
+				user = tc.user
+			}
+			u.User = url.UserPassword(user, password)
+			u.Path = "/" + tc.db
+			s, err := postgres.Open(context.Background(), u.String(), postgres.Options{})
+			if err == nil {
+				s.Close()
+			}
+			wantOneLineFailure(t, err, tc.reason, password)
+		})
+	}
+}
+
+func TestMigrateConcurrently(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	ctx := context.Background()
+	stores := make([]*postgres.Store, 3)
+	for i := range stores {
+		s, err := postgres.Open(ctx, dsn, postgres.Options{MaxConns: 2})
+		if err != nil {
+			t.Fatalf("Open: %v", err)
+		}
+		defer s.Close()
+		stores[i] = s
+	}
+	errs := make([]error, len(stores))
+	var wg sync.WaitGroup
+	for i, s := range stores {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = s.Migrate(ctx)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("Migrate %d: got %v, want nil", i, err)
+		}
+	}
+	if err := stores[0].Migrate(ctx); err != nil {
+		t.Fatalf("Migrate again: got %v, want nil", err)
+	}
+	c := catalog.Clip{Title: "after migration", IframeURL: "https://example.com/v"}
+	if err := stores[1].CreateClip(ctx, &c); err != nil {
+		t.Fatalf("CreateClip: %v", err)
+	}
+	if _, total, err := stores[2].ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 20}}); err != nil || total != 1 {
+		t.Fatalf("ListClips: got total %d, err %v; want 1, nil", total, err)
+	}
+}
+
+// Two instances on one database: a change through one is seen by the
+// other's DataVersion, and by its reads.
+func TestSharedAcrossInstances(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	ctx := context.Background()
+	a, b := openStore(t, dsn), openStore(t, dsn)
+	before, err := b.DataVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := catalog.Clip{Title: "Shared", IframeURL: "https://example.com/v", Platform: "JAV"}
+	if err := a.CreateClip(ctx, &c); err != nil {
+		t.Fatal(err)
+	}
+	after, err := b.DataVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after <= before {
+		t.Fatalf("DataVersion on the other instance: got %d after a write, want more than %d", after, before)
+	}
+	got, err := b.GetClip(ctx, c.ID)
+	if err != nil || got.Title != "Shared" {
+		t.Fatalf("GetClip on the other instance: got %+v, %v", got, err)
+	}
+
+	admin := catalog.Admin{Username: "root", PasswordHash: "x"}
+	if err := a.CreateAdmin(ctx, &admin); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	if err := a.CreateSession(ctx, catalog.Session{TokenHash: "h", AdminID: admin.ID, CreatedAt: now, LastSeen: now}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.SessionByTokenHash(ctx, "h"); err != nil {
+		t.Fatalf("session made on A, read on B: %v", err)
+	}
+	if err := b.DeleteSession(ctx, "h"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := a.SessionByTokenHash(ctx, "h"); catalog.ErrorCode(err) != catalog.ENOTFOUND {
+		t.Fatalf("session ended on B, read on A: got %v, want %s", err, catalog.ENOTFOUND)
+	}
+}
+
+// A bulk write is one statement for the triggers: the data version moves
+// a few steps, not once per row, and the counters are exact.
+func TestBulkWritesBumpOncePerStatement(t *testing.T) {
+	s := openStore(t, pgtest.DSN(t))
+	ctx := context.Background()
+	clips := make([]catalog.Clip, 500)
+	for i := range clips {
+		clips[i] = catalog.Clip{Title: fmt.Sprintf("clip %d", i), IframeURL: "https://example.com/v", Platform: []string{"", "JAV", "ทวิต"}[i%3]}
+	}
+	movies := make([]catalog.Movie, 500)
+	for i := range movies {
+		movies[i] = catalog.Movie{Name: fmt.Sprintf("movie %d", i), Slug: fmt.Sprintf("movie-%d", i)}
+	}
+	before, err := s.DataVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.ImportClips(ctx, clips); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.UpsertMovies(ctx, movies); err != nil {
+		t.Fatal(err)
+	}
+	after, err := s.DataVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := after - before; d < 1 || d > 4 {
+		t.Errorf("DataVersion moved by %d for two bulk writes, want 1 to 4", d)
+	}
+	for _, tc := range []struct {
+		platform string
+		want     int64
+	}{{"", 500}, {"JAV", 167}, {"ทวิต", 166}} {
+		_, total, err := s.ListClips(ctx, catalog.ClipFilter{Platform: tc.platform, Paging: catalog.Paging{Page: 1, Limit: 1}})
+		if err != nil || total != tc.want {
+			t.Errorf("ListClips(platform %q): got total %d, err %v; want %d", tc.platform, total, err, tc.want)
+		}
+	}
+	if n, err := s.CountMovies(ctx); err != nil || n != 500 {
+		t.Errorf("CountMovies: got %d, %v; want 500", n, err)
+	}
+	// Unchanged re-import: nothing is written, so nothing changes.
+	before = after
+	if err := s.UpsertMovies(ctx, movies); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ = s.DataVersion(ctx); after != before {
+		t.Errorf("DataVersion after an unchanged re-import: got %d, want %d", after, before)
+	}
+}
+
+// Explicit ids from an import move the id sequence past them, so later
+// inserts never collide.
+func TestExplicitIDsKeepSequenceAhead(t *testing.T) {
+	s := openStore(t, pgtest.DSN(t))
+	ctx := context.Background()
+	if err := s.ImportClips(ctx, []catalog.Clip{{ID: 1000, Title: "imported", IframeURL: "https://example.com/v"}}); err != nil {
+		t.Fatal(err)
+	}
+	c := catalog.Clip{Title: "created", IframeURL: "https://example.com/v"}
+	if err := s.CreateClip(ctx, &c); err != nil {
+		t.Fatalf("CreateClip after an explicit id: %v", err)
+	}
+	if c.ID <= 1000 {
+		t.Errorf("CreateClip: got id %d, want above 1000", c.ID)
+	}
+	// A lower explicit id must not move the sequence back.
+	if err := s.ImportClips(ctx, []catalog.Clip{{ID: 5, Title: "low", IframeURL: "https://example.com/v"}}); err != nil {
+		t.Fatal(err)
+	}
+	next := catalog.Clip{Title: "created again", IframeURL: "https://example.com/v"}
+	if err := s.CreateClip(ctx, &next); err != nil {
+		t.Fatalf("CreateClip after a low explicit id: %v", err)
+	}
+	if next.ID <= c.ID {
+		t.Errorf("CreateClip: got id %d, want above %d", next.ID, c.ID)
+	}
+
+	movies := []catalog.Movie{{ID: 700, Name: "Explicit", Slug: "explicit"}, {Name: "Fresh", Slug: "fresh"}}
+	if err := s.UpsertMovies(ctx, movies); err != nil {
+		t.Fatal(err)
+	}
+	if movies[1].ID <= 700 {
+		t.Errorf("UpsertMovies: new movie got id %d, want above 700", movies[1].ID)
+	}
+}
+
+func TestTryLock(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	ctx := context.Background()
+	a, b := openStore(t, dsn), openStore(t, dsn)
+	const key = 42
+	unlock, ok, err := a.TryLock(ctx, key)
+	if err != nil || !ok {
+		t.Fatalf("TryLock on A: got ok=%v, err=%v; want true, nil", ok, err)
+	}
+	if _, ok, err := b.TryLock(ctx, key); err != nil || ok {
+		t.Fatalf("TryLock on B while A holds it: got ok=%v, err=%v; want false, nil", ok, err)
+	}
+	unlock()
+	unlockB, ok, err := b.TryLock(ctx, key)
+	if err != nil || !ok {
+		t.Fatalf("TryLock on B after A let go: got ok=%v, err=%v; want true, nil", ok, err)
+	}
+	unlockB()
+}
+
+// proxy forwards TCP connections to a PostgreSQL server and can cut
+// them all and refuse new ones, which is what clients see while the
+// server restarts.
+type proxy struct {
+	t        *testing.T
+	addr     string
+	upstream string
+	mu       sync.Mutex
+	l        net.Listener
+	conns    []net.Conn
+}
+
+func newProxy(t *testing.T, upstream string) *proxy {
+	p := &proxy{t: t, upstream: upstream}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.addr = l.Addr().String()
+	p.serve(l)
+	t.Cleanup(p.down)
+	return p
+}
+
+func (p *proxy) serve(l net.Listener) {
+	p.mu.Lock()
+	p.l = l
+	p.mu.Unlock()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.Dial("tcp", p.upstream)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, u)
+			p.mu.Unlock()
+			go func() { _, _ = io.Copy(u, c); u.Close() }()
+			go func() { _, _ = io.Copy(c, u); c.Close() }()
+		}
+	}()
+}
+
+// down closes the listener and every connection.
+func (p *proxy) down() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.l != nil {
+		p.l.Close()
+		p.l = nil
+	}
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// up listens again on the same address.
+func (p *proxy) up() {
+	l, err := net.Listen("tcp", p.addr)
+	if err != nil {
+		p.t.Fatalf("proxy: listen again on %s: %v", p.addr, err)
+	}
+	p.serve(l)
+}
+
+// While the database is away every call fails with EUNAVAILABLE (so the
+// HTTP layer answers 503/500 in its own shape) and the store keeps
+// working once it is back, with everything acknowledged still there.
+func TestRecoversWhenDatabaseReturns(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := newProxy(t, u.Host)
+	u.Host = p.addr
+	s := openStore(t, u.String())
+	ctx := context.Background()
+	c := catalog.Clip{Title: "kept", IframeURL: "https://example.com/v"}
+	if err := s.CreateClip(ctx, &c); err != nil {
+		t.Fatal(err)
+	}
+
+	p.down()
+	calls := map[string]func(ctx context.Context) error{
+		"Ping":        s.Ping,
+		"DataVersion": func(ctx context.Context) error { _, err := s.DataVersion(ctx); return err },
+		"GetClip":     func(ctx context.Context) error { _, err := s.GetClip(ctx, c.ID); return err },
+		"ListClips": func(ctx context.Context) error {
+			_, _, err := s.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 20}})
+			return err
+		},
+		"CreateClip": func(ctx context.Context) error {
+			return s.CreateClip(ctx, &catalog.Clip{Title: "lost", IframeURL: "https://example.com/v"})
+		},
+	}
+	for name, call := range calls {
+		err := call(ctx)
+		if got := catalog.ErrorCode(err); got != catalog.EUNAVAILABLE {
+			t.Errorf("%s while the database is away: got code %q (%v), want %q", name, got, err, catalog.EUNAVAILABLE)
+		}
+		if msg := catalog.ErrorMessage(err); strings.Contains(msg, "127.0.0.1") || strings.Contains(msg, "SELECT") {
+			t.Errorf("%s: client message %q leaks details", name, msg)
+		}
+	}
+
+	p.up()
+	var got catalog.Clip
+	for attempt := 0; ; attempt++ {
+		got, err = s.GetClip(ctx, c.ID)
+		if err == nil || attempt == 20 {
+			break
+		}
+		if code := catalog.ErrorCode(err); code != catalog.EUNAVAILABLE {
+			t.Fatalf("GetClip after the database returned: got code %q (%v), want success or %q", code, err, catalog.EUNAVAILABLE)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil || got.Title != "kept" {
+		t.Fatalf("GetClip after the database returned: got %+v, %v; want the kept clip", got, err)
+	}
+}
+
+// TestStore runs the behaviour suite both engines share. Creating a
+// database costs most of a second, so the suite's stores come from a
+// few databases (made up front, on the suite's goroutine) that are
+// emptied between uses.
+func TestStore(t *testing.T) {
+	var mu sync.Mutex
+	free := []string{pgtest.DSN(t), pgtest.DSN(t)}
+	for _, dsn := range free {
+		openStore(t, dsn)
+	}
+	storetest.Run(t, func(st *testing.T) catalog.Store {
+		st.Helper()
+		mu.Lock()
+		if len(free) == 0 {
+			mu.Unlock()
+			st.Fatal("TestStore: every test database is in use; make more up front")
+		}
+		dsn := free[len(free)-1]
+		free = free[:len(free)-1]
+		mu.Unlock()
+		st.Cleanup(func() {
+			emptyDatabase(st, dsn)
+			mu.Lock()
+			free = append(free, dsn)
+			mu.Unlock()
+		})
+		// Registered after the emptying, so it runs before it.
+		return openStore(st, dsn)
+	})
+}
+
+// emptyDatabase makes a migrated database as good as new: no rows,
+// counters at zero (the TRUNCATE triggers), ids starting at 1.
+func emptyDatabase(tb testing.TB, dsn string) {
+	tb.Helper()
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		tb.Fatalf("emptying the test database: %v", err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `TRUNCATE clips, movies, admins, sessions, login_failures, clip_counts RESTART IDENTITY CASCADE`); err != nil {
+		tb.Fatalf("emptying the test database: %v", err)
+	}
+}

@@ -1,0 +1,207 @@
+// Package postgres is the PostgreSQL engine of the catalog: a
+// catalog.Store over a pgx connection pool, so that several catalog
+// instances can share one database. It behaves exactly like
+// internal/sqlite (internal/storetest runs against both).
+package postgres
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
+
+	"catalog/internal/catalog"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// ConnectTimeout bounds how long Open waits for the server before it
+// gives up with a one-line reason.
+const ConnectTimeout = 5 * time.Second
+
+// migrationLockID keeps concurrent migrations of one database apart
+// (a session-level advisory lock).
+const migrationLockID int64 = 0x636174616c6f67 // "catalog"
+
+// Options tunes the store.
+type Options struct {
+	// MaxConns is the pool size; 0 picks 4 per CPU, between 4 and 32.
+	MaxConns int
+}
+
+// Store is a catalog.Store on PostgreSQL.
+type Store struct {
+	pool *pgxpool.Pool
+}
+
+var _ catalog.Store = (*Store)(nil)
+
+// IsDSN reports whether dsn names a PostgreSQL database (a postgres://
+// or postgresql:// URL) rather than a SQLite file.
+func IsDSN(dsn string) bool {
+	for _, p := range []string{"postgres://", "postgresql://"} {
+		if len(dsn) >= len(p) && equalFoldASCII(dsn[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+func equalFoldASCII(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// Open connects to the database named by dsn and checks that it answers.
+// When the server is unreachable or refuses the credentials it fails
+// within about ConnectTimeout with a one-line reason that names the
+// server but never the password.
+func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, errors.New("postgres: invalid database URL (want postgres://user:password@host:port/dbname?sslmode=...)")
+	}
+	if cfg.ConnConfig.ConnectTimeout <= 0 || cfg.ConnConfig.ConnectTimeout > ConnectTimeout {
+		cfg.ConnConfig.ConnectTimeout = ConnectTimeout
+	}
+	cfg.MaxConns = int32(defaultMaxConns(opts.MaxConns))
+	if cfg.MinConns > cfg.MaxConns {
+		cfg.MinConns = cfg.MaxConns
+	}
+	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
+		cfg.ConnConfig.RuntimeParams["application_name"] = "catalog"
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: %s", connectReason(err, cfg.ConnConfig.ConnectTimeout))
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, ConnectTimeout+time.Second)
+	defer cancel()
+	if err := pool.Ping(pingCtx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout))
+	}
+	return &Store{pool: pool}, nil
+}
+
+func defaultMaxConns(n int) int {
+	if n > 0 {
+		return n
+	}
+	return min(max(4*runtime.GOMAXPROCS(0), 4), 32)
+}
+
+func serverName(cfg *pgxpool.Config) string {
+	c := cfg.ConnConfig
+	return fmt.Sprintf("%s:%d (database %q, user %q)", c.Host, c.Port, c.Database, c.User)
+}
+
+// Migrate brings the schema up to date. Several processes may call it
+// at once: a session-level advisory lock lets one migrate while the
+// others wait and then find nothing left to do.
+func (s *Store) Migrate(ctx context.Context) error {
+	// A separate database/sql handle, closed afterwards, so that goose's
+	// lock connection never competes with the pool.
+	db := stdlib.OpenDB(*s.pool.Config().ConnConfig.Copy())
+	defer db.Close()
+	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLockID), lock.WithLockTimeout(1, 600))
+	if err != nil {
+		return fmt.Errorf("postgres: migration lock: %w", err)
+	}
+	fsys, err := fs.Sub(migrations, "migrations")
+	if err != nil {
+		return fmt.Errorf("postgres: migrations: %w", err)
+	}
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, fsys,
+		goose.WithSessionLocker(locker), goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		return fmt.Errorf("postgres: migrations: %w", err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		if isUnavailable(err) {
+			return fmt.Errorf("postgres: migrate: %s", connectReason(err, ConnectTimeout))
+		}
+		return fmt.Errorf("postgres: migrate: %w", err)
+	}
+	return nil
+}
+
+// Close releases every connection.
+func (s *Store) Close() error {
+	s.pool.Close()
+	return nil
+}
+
+// Ping checks that the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return translate(s.pool.Ping(ctx), "ping")
+}
+
+// DataVersion is bumped by triggers in the same transaction as every
+// change to clips or movies, by whichever instance made it.
+func (s *Store) DataVersion(ctx context.Context) (int64, error) {
+	var v int64
+	err := s.pool.QueryRow(ctx, `SELECT data_version FROM meta`).Scan(&v)
+	return v, translate(err, "data version")
+}
+
+// TryLock takes the session-level advisory lock key on a connection
+// held until unlock is called, without waiting: ok is false when
+// another session (any instance) holds it. If the connection dies the
+// server releases the lock by itself.
+func (s *Store) TryLock(ctx context.Context, key int64) (unlock func(), ok bool, err error) {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return nil, false, translate(err, "lock")
+	}
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, key).Scan(&ok); err != nil {
+		conn.Release()
+		return nil, false, translate(err, "lock")
+	}
+	if !ok {
+		conn.Release()
+		return nil, false, nil
+	}
+	unlock = func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		var released bool
+		if err := conn.QueryRow(ctx, `SELECT pg_advisory_unlock($1)`, key).Scan(&released); err != nil || !released {
+			// Closing the session is the other way to drop the lock; the
+			// pool then discards the connection.
+			conn.Conn().Close(ctx)
+		}
+		conn.Release()
+	}
+	return unlock, true, nil
+}
+
+// inTx runs fn in a transaction, committing when it returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return pgx.BeginFunc(ctx, s.pool, fn)
+}
