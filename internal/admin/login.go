@@ -97,7 +97,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("admin logged in", "username", admin.Username)
-	http.Redirect(w, r, "/admin", http.StatusSeeOther)
+	redirect(w, r, "/admin")
 }
 
 // Logout answers POST /admin/logout: the session is deleted in the
@@ -110,7 +110,7 @@ func (s *Service) Logout(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	http.SetCookie(w, s.cookie(r, "", -1))
-	http.Redirect(w, r, "/admin/login", http.StatusSeeOther)
+	redirect(w, r, "/admin/login")
 }
 
 // clientAddr is the peer address without its port. Behind a proxy all

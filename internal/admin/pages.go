@@ -77,7 +77,7 @@ func (s *Service) AddClip(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.log.Info("clip added", "id", c.ID, "admin", sess.Username)
-	http.Redirect(w, r, "/admin", http.StatusSeeOther)
+	redirect(w, r, "/admin")
 }
 
 // Stylesheet answers GET /admin/static/admin.css (the CSP forbids
@@ -95,8 +95,7 @@ func (s *Service) pageSession(w http.ResponseWriter, r *http.Request) (catalog.S
 	case err == nil:
 		return sess, true
 	case catalog.ErrorCode(err) == catalog.EUNAUTHORIZED:
-		w.Header().Set("Cache-Control", "no-store")
-		http.Redirect(w, r, "/admin/login", http.StatusSeeOther)
+		redirect(w, r, "/admin/login")
 	default:
 		s.fail(w, r, err)
 	}
@@ -144,12 +143,23 @@ func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, nam
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	h := w.Header()
+	setPageHeaders(w.Header())
+	httpx.WritePayload(typedWriter{w, "text/html; charset=utf-8"}, r, status, httpx.NewPayload(buf.Bytes()))
+}
+
+// setPageHeaders sets what every HTML response needs, redirects
+// included (their short body is HTML too).
+func setPageHeaders(h http.Header) {
 	h.Set("Content-Security-Policy", contentSecurityPolicy)
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Referrer-Policy", "same-origin")
-	httpx.WritePayload(typedWriter{w, "text/html; charset=utf-8"}, r, status, httpx.NewPayload(buf.Bytes()))
+}
+
+// redirect answers 303 to a page.
+func redirect(w http.ResponseWriter, r *http.Request, to string) {
+	setPageHeaders(w.Header())
+	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
 // typedWriter lets httpx.WritePayload (strong ETag, 304, gzip above

@@ -368,6 +368,12 @@ func TestDashboard(t *testing.T) {
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/admin/login" {
 		t.Fatalf("anonymous: got %d to %q, want 303 to /admin/login", w.Code, w.Header().Get("Location"))
 	}
+	// The redirect's short body is HTML too.
+	for k, v := range map[string]string{"Content-Security-Policy": wantCSP, "X-Frame-Options": "DENY", "Cache-Control": "no-store"} {
+		if got := w.Header().Get(k); got != v {
+			t.Errorf("redirect %s: got %q, want %q", k, got, v)
+		}
+	}
 	cookie := e.login()
 	e.addClip(catalog.Clip{Title: "Older clip"})
 	e.addClip(catalog.Clip{Title: `<script>alert("x")</script>`})
