@@ -20,8 +20,8 @@ type Generator struct {
 	platforms []string
 	from      time.Time // created_at of the first clip
 	every     time.Duration
-	clips     int       // clips made so far
-	movies    int       // movies made so far
+	clips     int // clips made so far
+	movies    int // movies made so far
 }
 
 // NewGenerator returns a generator seeded with seed. Clips get platforms

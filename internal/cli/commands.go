@@ -1,0 +1,364 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/term"
+
+	"catalog/internal/catalog"
+	"catalog/internal/demo"
+	"catalog/internal/importer"
+	"catalog/internal/snapshot"
+)
+
+func (p *Program) migrate(ctx context.Context, args []string) error {
+	var db dbConfig
+	f := newFlags("migrate", "", "Brings the database schema up to date and exits.")
+	f.dbFlags(&db)
+	if _, err := f.parse(args, p); err != nil {
+		return err
+	}
+	if err := db.check("migrate"); err != nil {
+		return err
+	}
+	st, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	_, err = fmt.Fprintln(p.Stdout, "database schema is up to date")
+	return err
+}
+
+// maxUsernameRunes bounds administrator names.
+const maxUsernameRunes = 64
+
+// bcryptMaxBytes is the longest password bcrypt accepts.
+const bcryptMaxBytes = 72
+
+func (p *Program) admin(ctx context.Context, args []string) error {
+	if len(args) == 0 || args[0] != "create" {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprintln(p.Stdout, "Usage: catalog admin create --username NAME   (password on standard input)")
+			return errHelp
+		}
+		return usagef("admin: the only subcommand is \"create\": catalog admin create --username NAME")
+	}
+	var db dbConfig
+	var username string
+	f := newFlags("admin create", "",
+		"Creates an administrator. The password is the first line of standard input,\n"+
+			"or is asked for when standard input is a terminal; at least 12 characters.")
+	f.dbFlags(&db)
+	f.stringVar(&username, "username", "CATALOG_ADMIN_USERNAME", "", "the administrator's login name (required)")
+	if _, err := f.parse(args[1:], p); err != nil {
+		return err
+	}
+	if err := db.check("admin create"); err != nil {
+		return err
+	}
+	username = strings.TrimSpace(username)
+	if err := checkUsername(username); err != nil {
+		return err
+	}
+	password, err := p.readPassword()
+	if err != nil {
+		return err
+	}
+	if n := utf8.RuneCountInString(password); n < catalog.MinPasswordRunes {
+		return fmt.Errorf("admin create: the password must have at least %d characters, got %d", catalog.MinPasswordRunes, n)
+	}
+	if len(password) > bcryptMaxBytes {
+		return fmt.Errorf("admin create: the password must be at most %d bytes", bcryptMaxBytes)
+	}
+	st, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if err := createAdmin(ctx, st, username, password); err != nil {
+		return fmt.Errorf("admin create: %w", err)
+	}
+	_, err = fmt.Fprintf(p.Stdout, "administrator %q created\n", username)
+	return err
+}
+
+func checkUsername(name string) error {
+	switch {
+	case name == "":
+		return usagef("admin create: --username is required")
+	case utf8.RuneCountInString(name) > maxUsernameRunes:
+		return usagef("admin create: --username must be at most %d characters", maxUsernameRunes)
+	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return usagef("admin create: --username must not contain spaces or control characters")
+	case !utf8.ValidString(name):
+		return usagef("admin create: --username must be valid UTF-8")
+	}
+	return nil
+}
+
+// readPassword prompts twice without echo on a terminal; otherwise it
+// reads the first line of standard input.
+func (p *Program) readPassword() (string, error) {
+	if f, ok := p.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		read := func(prompt string) (string, error) {
+			fmt.Fprint(p.Stderr, prompt)
+			b, err := term.ReadPassword(int(f.Fd()))
+			fmt.Fprintln(p.Stderr)
+			return string(b), err
+		}
+		pw, err := read("Password: ")
+		if err != nil {
+			return "", fmt.Errorf("admin create: read password: %w", err)
+		}
+		again, err := read("Repeat password: ")
+		if err != nil {
+			return "", fmt.Errorf("admin create: read password: %w", err)
+		}
+		if pw != again {
+			return "", errors.New("admin create: the passwords do not match")
+		}
+		return pw, nil
+	}
+	if p.Stdin == nil {
+		return "", errors.New("admin create: give the password on standard input")
+	}
+	line, err := bufio.NewReader(p.Stdin).ReadString('\n')
+	if err != nil && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("admin create: read password: %w", err)
+	}
+	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
+	if line == "" {
+		return "", errors.New("admin create: no password on standard input (give it as the first line)")
+	}
+	return line, nil
+}
+
+// rejectedError reports that an import skipped records.
+type rejectedError struct{ rejected int }
+
+func (e *rejectedError) Error() string {
+	if e.rejected == 1 {
+		return "1 record was rejected"
+	}
+	return fmt.Sprintf("%d records were rejected", e.rejected)
+}
+
+func (p *Program) importCmd(ctx context.Context, args []string) error {
+	if len(args) == 0 || (args[0] != "movies" && args[0] != "clips") {
+		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
+			fmt.Fprintln(p.Stdout, "Usage: catalog import movies|clips [--dry-run] FILE...   (- is JSON Lines on standard input)")
+			return errHelp
+		}
+		return usagef("import: say what to import: catalog import movies FILE... or catalog import clips FILE...")
+	}
+	kind := args[0]
+	var db dbConfig
+	var opts importer.Options
+	var platformList string
+	name := "import " + kind
+	f := newFlags(name, "FILE...",
+		"Imports "+kind+" from .jsonl (one JSON object per line), .json (an array of objects)\n"+
+			"or .csv files (header row of field names); - reads JSON Lines from standard input.\n"+
+			"Bad records are reported with their line number and skipped; the exit status is 1\n"+
+			"when any record was rejected.")
+	f.dbFlags(&db)
+	f.boolVar(&opts.DryRun, "dry-run", "", false, "validate every record without writing anything")
+	if kind == "clips" {
+		f.platformsFlag(&platformList)
+	}
+	files, err := f.parse(args[1:], p)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		return usagef("%s: give at least one FILE (- for standard input)", name)
+	}
+	if err := db.check(name); err != nil {
+		return err
+	}
+	var platforms *catalog.Platforms
+	if kind == "clips" {
+		if platforms, err = parsePlatforms(name, platformList); err != nil {
+			return err
+		}
+	}
+	st, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	var total importer.Summary
+	var failed []string
+	for _, file := range files {
+		sum, err := p.importFile(file, opts.DryRun, func(name string, r io.Reader) (importer.Summary, error) {
+			if kind == "clips" {
+				return importer.Clips(ctx, st, platforms, name, r, opts)
+			}
+			return importer.Movies(ctx, st, name, r, opts)
+		})
+		total.Read += sum.Read
+		total.Imported += sum.Imported
+		total.Rejected += sum.Rejected
+		if err != nil {
+			fmt.Fprintf(p.Stderr, "%s: %s\n", display(file), flatten(message(err)))
+			failed = append(failed, display(file))
+			if ctx.Err() != nil {
+				break
+			}
+		}
+	}
+	if len(files) > 1 {
+		p.printSummary("total", total, opts.DryRun)
+	}
+	switch {
+	case len(failed) > 0:
+		return fmt.Errorf("%s: could not finish %s", name, strings.Join(failed, ", "))
+	case total.Rejected > 0:
+		return &rejectedError{rejected: total.Rejected}
+	}
+	return nil
+}
+
+// display names an input in messages.
+func display(file string) string {
+	if file == "-" {
+		return "stdin"
+	}
+	return file
+}
+
+// importFile imports one named input and prints its summary, with one
+// "FILE:LINE: message" line on stderr per rejected record.
+func (p *Program) importFile(file string, dryRun bool, run func(string, io.Reader) (importer.Summary, error)) (importer.Summary, error) {
+	var r io.Reader = p.Stdin
+	if file != "-" {
+		fh, err := os.Open(file)
+		if err != nil {
+			return importer.Summary{}, errors.New(strings.TrimPrefix(err.Error(), "open "+file+": "))
+		}
+		defer fh.Close()
+		r = bufio.NewReaderSize(fh, 256<<10)
+	} else if r == nil {
+		return importer.Summary{}, errors.New("no standard input")
+	}
+	sum, err := run(file, r)
+	w := bufio.NewWriter(p.Stderr)
+	for _, rej := range sum.Rejects {
+		fmt.Fprintf(w, "%s:%d: %s\n", display(file), rej.Line, flatten(rej.Message))
+	}
+	if more := sum.Rejected - len(sum.Rejects); more > 0 {
+		fmt.Fprintf(w, "%s: ... and %d more rejected records\n", display(file), more)
+	}
+	w.Flush()
+	if sum.Read > 0 || sum.Rejected > 0 || err == nil {
+		p.printSummary(display(file), sum, dryRun)
+	}
+	return sum, err
+}
+
+func (p *Program) printSummary(name string, s importer.Summary, dryRun bool) {
+	verb := "imported"
+	if dryRun {
+		verb = "valid (dry run, nothing written)"
+	}
+	fmt.Fprintf(p.Stdout, "%s: %d read, %d %s, %d rejected\n", name, s.Read, s.Imported, verb, s.Rejected)
+}
+
+func (p *Program) seed(ctx context.Context, args []string) error {
+	var db dbConfig
+	var clips, movies int
+	var platformList string
+	f := newFlags("seed", "", "Inserts synthetic sample clips and movies, for demos and benchmarks.")
+	f.dbFlags(&db)
+	f.intVar(&clips, "clips", "CATALOG_SEED_CLIPS", 0, "number of clips to insert")
+	f.intVar(&movies, "movies", "CATALOG_SEED_MOVIES", 0, "number of movies to insert")
+	f.platformsFlag(&platformList)
+	if _, err := f.parse(args, p); err != nil {
+		return err
+	}
+	if err := db.check("seed"); err != nil {
+		return err
+	}
+	switch {
+	case clips < 0 || movies < 0:
+		return usagef("seed: --clips and --movies must not be negative")
+	case clips == 0 && movies == 0:
+		return usagef("seed: give --clips N and/or --movies N")
+	}
+	platforms, err := parsePlatforms("seed", platformList)
+	if err != nil {
+		return err
+	}
+	st, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	// Continue the numbering after what is there, so that id_codes and
+	// slugs stay unique and seeding twice adds rather than overwrites.
+	existing, err := st.CountMovies(ctx)
+	if err != nil {
+		return fmt.Errorf("seed: %s", message(err))
+	}
+	start := time.Now()
+	g := demo.NewGenerator(uint64(start.UnixNano()), platforms, start.Add(-time.Duration(clips)*time.Second), time.Second, int(existing))
+	if clips > 0 {
+		if err := demo.SeedClips(ctx, st, g, clips); err != nil {
+			return fmt.Errorf("seed clips: %s", message(err))
+		}
+		fmt.Fprintf(p.Stdout, "seeded %d clips in %s\n", clips, time.Since(start).Round(time.Millisecond))
+	}
+	if movies > 0 {
+		t := time.Now()
+		if err := demo.SeedMovies(ctx, st, g, movies); err != nil {
+			return fmt.Errorf("seed movies: %s", message(err))
+		}
+		fmt.Fprintf(p.Stdout, "seeded %d movies in %s\n", movies, time.Since(t).Round(time.Millisecond))
+	}
+	return nil
+}
+
+func (p *Program) snapshot(ctx context.Context, args []string) error {
+	var db dbConfig
+	var out string
+	f := newFlags("snapshot", "", "Writes one movie snapshot (the whole catalog as JSON) and exits.")
+	f.dbFlags(&db)
+	f.stringVar(&out, "out", "CATALOG_SNAPSHOT_OUT", "", "file to write; - for standard output (required)")
+	if _, err := f.parse(args, p); err != nil {
+		return err
+	}
+	if err := db.check("snapshot"); err != nil {
+		return err
+	}
+	if out == "" {
+		return usagef("snapshot: --out FILE is required")
+	}
+	st, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if out == "-" {
+		w := bufio.NewWriterSize(p.Stdout, 256<<10)
+		if err := snapshot.Write(ctx, st, w, time.Now()); err != nil {
+			return fmt.Errorf("snapshot: %s", message(err))
+		}
+		return w.Flush()
+	}
+	if err := snapshot.WriteFile(ctx, st, out, time.Now()); err != nil {
+		return fmt.Errorf("snapshot: %s", message(err))
+	}
+	_, err = fmt.Fprintf(p.Stdout, "snapshot written to %s\n", out)
+	return err
+}

@@ -1,0 +1,247 @@
+package cli
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"catalog/internal/catalog"
+	"catalog/internal/clipapi"
+	"catalog/internal/demo"
+	"catalog/internal/httpx"
+	"catalog/internal/movieapi"
+	"catalog/internal/snapshot"
+)
+
+// ShutdownTimeout bounds how long serve waits for requests in flight.
+const ShutdownTimeout = 10 * time.Second
+
+// Demo catalog size: enough to page through, small enough to start at once.
+const (
+	demoClips  = 300
+	demoMovies = 240
+)
+
+type serveConfig struct {
+	db            dbConfig
+	clipsAddr     string
+	moviesAddr    string
+	platforms     string
+	snapshotEvery time.Duration
+	snapshotDir   string
+	cookieSecure  bool
+	demo          bool
+}
+
+func (p *Program) serve(ctx context.Context, args []string) error {
+	var c serveConfig
+	f := newFlags("serve", "", "Runs the clip service and the movie service until interrupted.")
+	f.dbFlags(&c.db)
+	f.stringVar(&c.clipsAddr, "clips-addr", "CATALOG_CLIPS_ADDR", "127.0.0.1:8080", "listen address of the clip service")
+	f.stringVar(&c.moviesAddr, "movies-addr", "CATALOG_MOVIES_ADDR", "127.0.0.1:8081", "listen address of the movie service")
+	f.platformsFlag(&c.platforms)
+	f.durationVar(&c.snapshotEvery, "snapshot-every", "CATALOG_SNAPSHOT_EVERY", time.Hour, "how often the movie snapshot is rebuilt")
+	f.stringVar(&c.snapshotDir, "snapshot-dir", "CATALOG_SNAPSHOT_DIR", "",
+		"snapshot folder (default: beside the SQLite file, or the OS temp dir for PostgreSQL)")
+	f.boolVar(&c.cookieSecure, "cookie-secure", "CATALOG_COOKIE_SECURE", false,
+		"mark the session cookie Secure (behind a TLS-terminating proxy)")
+	f.boolVar(&c.demo, "demo", "CATALOG_DEMO", false,
+		"serve a temporary SQLite database filled with sample data and a one-time admin password")
+	if _, err := f.parse(args, p); err != nil {
+		return err
+	}
+	if err := c.db.check("serve"); err != nil {
+		return err
+	}
+	if c.snapshotEvery <= 0 {
+		return usagef("serve: --snapshot-every must be positive, got %s", c.snapshotEvery)
+	}
+	platforms, err := parsePlatforms("serve", c.platforms)
+	if err != nil {
+		return err
+	}
+	log := p.logger()
+
+	// Listen first: a taken port is the commonest reason not to start,
+	// and it should be reported before any database work.
+	clipsLn, err := listen("clips", c.clipsAddr)
+	if err != nil {
+		return err
+	}
+	defer clipsLn.Close()
+	moviesLn, err := listen("movies", c.moviesAddr)
+	if err != nil {
+		return err
+	}
+	defer moviesLn.Close()
+
+	var demoPassword string
+	if c.demo {
+		dir, err := os.MkdirTemp("", "catalog-demo-")
+		if err != nil {
+			return fmt.Errorf("demo: %w", err)
+		}
+		defer os.RemoveAll(dir)
+		c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: c.db.maxConns}
+		c.snapshotDir = filepath.Join(dir, "snapshots")
+	}
+	if c.snapshotDir == "" {
+		c.snapshotDir = snapshotDir(c.db.dsn)
+	}
+	if err := os.MkdirAll(c.snapshotDir, 0o755); err != nil {
+		return fmt.Errorf("snapshot folder: %w", err)
+	}
+	st, err := openStore(ctx, c.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if c.demo {
+		if demoPassword, err = fillDemo(ctx, st, platforms); err != nil {
+			return fmt.Errorf("demo: %s", message(err))
+		}
+	}
+
+	version := p.versionString()
+	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: c.snapshotDir, Every: c.snapshotEvery, Logger: log})
+	clips := httpx.NewServer(clipapi.New(clipapi.Config{
+		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
+	}), log)
+	movies := httpx.NewServer(movieapi.New(movieapi.Config{
+		Store: st, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
+	}), log)
+
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	wg.Go(func() { snapshots.Run(runCtx) })
+	serveErr := make(chan error, 2)
+	for _, s := range []struct {
+		srv *http.Server
+		ln  net.Listener
+	}{{clips, clipsLn}, {movies, moviesLn}} {
+		wg.Go(func() {
+			if err := s.srv.Serve(s.ln); !errors.Is(err, http.ErrServerClosed) {
+				serveErr <- err
+			}
+		})
+	}
+	log.Info("listening", "version", version, "clips_addr", clipsLn.Addr().String(), "movies_addr", moviesLn.Addr().String(),
+		"database", safeDSN(c.db.dsn), "snapshot_dir", c.snapshotDir)
+	if c.demo {
+		fmt.Fprintf(p.Stdout, "Demo catalog: %d clips, %d movies in a temporary database (removed at exit).\n"+
+			"  clip service:  http://%s/api/clips   admin: http://%s/admin/login\n"+
+			"  movie service: http://%s/api/movies\n"+
+			"  admin login:   username admin, password %s  (shown only now)\n",
+			demoClips, demoMovies, clipsLn.Addr(), clipsLn.Addr(), moviesLn.Addr(), demoPassword)
+	}
+	if p.Listening != nil {
+		p.Listening(Addrs{Clips: clipsLn.Addr(), Movies: moviesLn.Addr()})
+	}
+
+	var failed error
+	select {
+	case <-ctx.Done():
+		log.Info("shutting down", "timeout", ShutdownTimeout.String())
+	case err := <-serveErr:
+		failed = fmt.Errorf("serve: %w", err)
+		log.Error("server failed, shutting down", "err", err)
+	}
+	// Requests in flight get ShutdownTimeout to finish; the caller's
+	// context is already done, so the deadline hangs off a fresh one.
+	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
+	defer cancel()
+	var sg sync.WaitGroup
+	for _, srv := range []*http.Server{clips, movies} {
+		sg.Go(func() {
+			if err := srv.Shutdown(shutdownCtx); err != nil {
+				log.Warn("requests cut off at shutdown", "err", err)
+				srv.Close()
+			}
+		})
+	}
+	sg.Wait()
+	stop()
+	wg.Wait()
+	log.Info("stopped")
+	return failed
+}
+
+func listen(service, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		var op *net.OpError
+		if errors.As(err, &op) && op.Err != nil {
+			err = op.Err
+		}
+		return nil, fmt.Errorf("cannot listen on %s (%s service): %s", addr, service, message(err))
+	}
+	return ln, nil
+}
+
+// safeDSN hides a PostgreSQL password before the DSN reaches a log.
+func safeDSN(dsn string) string {
+	if !isPostgres(dsn) {
+		return dsn
+	}
+	if u, err := url.Parse(dsn); err == nil {
+		return u.Redacted()
+	}
+	return "postgres://..."
+}
+
+// logger is JSON for machines, text for a person at a terminal.
+func (p *Program) logger() *slog.Logger {
+	if isTerminal(p.Stderr) {
+		return slog.New(slog.NewTextHandler(p.Stderr, nil))
+	}
+	return slog.New(slog.NewJSONHandler(p.Stderr, nil))
+}
+
+// fillDemo loads the sample catalog and creates the admin "admin" with
+// a random password, which it returns.
+func fillDemo(ctx context.Context, st catalog.Store, platforms *catalog.Platforms) (string, error) {
+	const every = 45 * time.Minute
+	g := demo.NewGenerator(1, platforms, time.Now().Add(-demoClips*every), every, 0)
+	if err := demo.SeedClips(ctx, st, g, demoClips); err != nil {
+		return "", err
+	}
+	if err := demo.SeedMovies(ctx, st, g, demoMovies); err != nil {
+		return "", err
+	}
+	raw := make([]byte, 15)
+	rand.Read(raw)
+	password := base64.RawURLEncoding.EncodeToString(raw) // 20 characters
+	if err := createAdmin(ctx, st, "admin", password); err != nil {
+		return "", err
+	}
+	return password, nil
+}
+
+// createAdmin stores a new administrator with a bcrypt hash of password.
+func createAdmin(ctx context.Context, st catalog.AdminStore, username, password string) error {
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if err != nil {
+		return fmt.Errorf("hash password: %w", err)
+	}
+	a := catalog.Admin{Username: username, PasswordHash: string(hash), CreatedAt: time.Now().UTC().Truncate(time.Second)}
+	if err := st.CreateAdmin(ctx, &a); err != nil {
+		if catalog.ErrorCode(err) == catalog.ECONFLICT {
+			return fmt.Errorf("an administrator named %q already exists", username)
+		}
+		return fmt.Errorf("create administrator: %s", message(err))
+	}
+	return nil
+}
