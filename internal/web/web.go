@@ -146,30 +146,34 @@ type errorPage struct {
 	Message string
 }
 
+// ErrorText is what an error page says about err: its status, a
+// heading and a message. Internal errors say nothing of their cause.
+func ErrorText(err error) (status int, heading, message string) {
+	status = httpx.ErrorStatus(err)
+	switch {
+	case status == http.StatusNotFound:
+		return status, "Not found", catalog.ErrorMessage(err)
+	case status < 500:
+		return status, "That request did not work", catalog.ErrorMessage(err)
+	}
+	return status, "Something went wrong on our side", "Please try again in a moment."
+}
+
 // fail shows err as a friendly page with its status. Internal errors are
 // logged and their text never reaches the visitor.
 func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
 	httpx.LogError(p.log, r, err)
-	status := httpx.ErrorStatus(err)
-	page := errorPage{Status: status, Message: catalog.ErrorMessage(err)}
-	switch {
-	case status == http.StatusNotFound:
-		page.Heading = "Not found"
-	case status < 500:
-		page.Heading = "That request did not work"
-	default:
-		page.Heading = "Something went wrong on our side"
-		page.Message = "Please try again in a moment."
-	}
+	var page errorPage
+	page.Status, page.Heading, page.Message = ErrorText(err)
 	body, rerr := p.views.Render("error", page)
 	if rerr != nil {
 		// The error template is parsed at start and needs nothing but
 		// strings; failing here means a bug, so fall back to plain text.
 		p.log.Error("render error page", "err", rerr)
-		http.Error(w, http.StatusText(status), status)
+		http.Error(w, http.StatusText(page.Status), page.Status)
 		return
 	}
 	SetPageHeaders(w.Header())
 	w.Header().Set("Cache-Control", "no-store")
-	WriteHTML(w, r, status, body)
+	WriteHTML(w, r, page.Status, body)
 }

@@ -1,0 +1,166 @@
+// Admin console enhancements. Every form also works without this file:
+// the add and edit forms then post to /admin/clips..., and the cover
+// preview is simply not live.
+"use strict";
+
+const clipFields = ["title", "iframe_url", "cover_url", "actor", "studio", "platform", "notes"];
+
+function fieldError(form, name) {
+  return form.querySelector(`[data-error-for="${name}"]`);
+}
+
+function clearErrors(form) {
+  for (const name of clipFields) {
+    const input = form.elements.namedItem(name);
+    const out = fieldError(form, name);
+    if (input) input.removeAttribute("aria-invalid");
+    if (out) out.textContent = "";
+  }
+  const alert = form.querySelector("[data-alert]");
+  alert.hidden = true;
+  alert.textContent = "";
+}
+
+function showAlert(form, message) {
+  const alert = form.querySelector("[data-alert]");
+  alert.textContent = message;
+  alert.hidden = false;
+  alert.focus();
+}
+
+// showErrors puts each field's message next to it and moves the focus to
+// the first failing field, as the server-rendered form does.
+function showErrors(form, error) {
+  const fields = error.fields || {};
+  let first = null;
+  const other = [];
+  for (const [name, message] of Object.entries(fields)) {
+    const input = form.elements.namedItem(name);
+    const out = fieldError(form, name);
+    if (input && out) {
+      input.setAttribute("aria-invalid", "true");
+      out.textContent = message;
+      if (!first) first = input;
+    } else {
+      other.push(`${name} ${message}`);
+    }
+  }
+  if (first) {
+    const prefix = form.dataset.failed || "Please fix the fields marked below.";
+    showAlert(form, other.length ? `${prefix} ${other.join("; ")}` : prefix);
+    first.focus();
+    return;
+  }
+  showAlert(form, error.message || "The change was not saved. Please try again.");
+}
+
+async function submitToAPI(form) {
+  clearErrors(form);
+  const body = {};
+  for (const name of clipFields) {
+    const input = form.elements.namedItem(name);
+    if (input) body[name] = input.value;
+  }
+  const button = form.querySelector("[type=submit]");
+  button.disabled = true;
+  try {
+    const res = await fetch(form.dataset.api, {
+      method: form.dataset.method,
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      credentials: "same-origin",
+      body: JSON.stringify(body),
+    });
+    if (res.ok) {
+      const clip = (await res.json()).data;
+      window.location.assign(form.dataset.done.replace("{id}", clip.id));
+      return;
+    }
+    if (res.status === 401) {
+      window.location.assign("/admin/login");
+      return;
+    }
+    let error = {};
+    try {
+      error = (await res.json()).error || {};
+    } catch {
+      // Not the API's error shape (a proxy page): the generic message will do.
+    }
+    showErrors(form, error);
+  } catch {
+    showAlert(form, "The server could not be reached. Check the connection and try again.");
+  } finally {
+    button.disabled = false;
+  }
+}
+
+document.querySelectorAll("form[data-api]").forEach((form) => {
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    submitToAPI(form);
+  });
+});
+
+// Cover preview: the cover URL when one is typed, else the cover the
+// server derives from the player URL (GET /admin/cover keeps the rule in
+// one place, on the server).
+function setupCoverPreview(form) {
+  const iframe = form.elements.namedItem("iframe_url");
+  const cover = form.elements.namedItem("cover_url");
+  const img = form.querySelector("[data-cover-preview]");
+  const note = form.querySelector("[data-cover-note]");
+  if (!iframe || !cover || !img || !note) return;
+  const placeholder = img.dataset.placeholder;
+  let timer = 0;
+  let seq = 0;
+
+  img.addEventListener("error", () => {
+    if (img.getAttribute("src") !== placeholder) {
+      img.src = placeholder;
+      note.textContent = "The cover image could not be loaded; visitors will see the placeholder.";
+    }
+  });
+
+  function show(src, text) {
+    img.src = src || placeholder;
+    note.textContent = text;
+  }
+
+  async function update() {
+    const mine = ++seq;
+    const typed = cover.value.trim();
+    if (/^https?:\/\/\S+$/i.test(typed)) {
+      show(typed, "Cover from the cover URL.");
+      return;
+    }
+    const player = iframe.value.trim();
+    if (!player) {
+      show("", "Type a YouTube or Dailymotion player URL to see its cover.");
+      return;
+    }
+    try {
+      const res = await fetch("/admin/cover?iframe_url=" + encodeURIComponent(player), {
+        headers: { Accept: "application/json" },
+        credentials: "same-origin",
+      });
+      const derived = res.ok ? (await res.json()).cover_url : "";
+      if (mine !== seq) return; // a newer keystroke won
+      if (derived) {
+        show(derived, "Cover derived from the player URL.");
+      } else {
+        show("", "No cover can be derived from this URL (only YouTube and Dailymotion). Add a cover URL, or visitors see the placeholder.");
+      }
+    } catch {
+      if (mine === seq) show("", "The cover preview is not available right now.");
+    }
+  }
+
+  const later = () => {
+    clearTimeout(timer);
+    timer = setTimeout(update, 200);
+  };
+  iframe.addEventListener("input", later);
+  cover.addEventListener("input", later);
+  update();
+}
+
+document.querySelectorAll("form[data-cover]").forEach(setupCoverPreview);
