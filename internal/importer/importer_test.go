@@ -465,3 +465,28 @@ func TestClipsCSV(t *testing.T) {
 	sum, _ = importer.Clips(context.Background(), s, defaultPlatforms(t), "clips.csv", strings.NewReader("title,slug\nA,a\n"), importer.Options{})
 	wantRejects(t, sum, map[int]string{1: `unknown column "slug"`})
 }
+
+// conflictStore refuses any batch holding a movie named "Taken", as a
+// store with a unique key would; SQLite has no such key on movies, so
+// this is the one place a wrapper stands in.
+type conflictStore struct{ catalog.MovieStore }
+
+func (c conflictStore) UpsertMovies(ctx context.Context, ms []catalog.Movie) error {
+	for _, m := range ms {
+		if m.Name == "Taken" {
+			return catalog.Errorf(catalog.ECONFLICT, "slug: already taken")
+		}
+	}
+	return c.MovieStore.UpsertMovies(ctx, ms)
+}
+
+func TestStoreRefusalBlamesOneRecord(t *testing.T) {
+	s := openStore(t)
+	input := `{"name": "A"}` + "\n" + `{"name": "Taken"}` + "\n" + `{"name": "C"}` + "\n"
+	sum := importMovies(t, conflictStore{s}, "m.jsonl", input, importer.Options{})
+	wantSummary(t, sum, 3, 2, 1)
+	wantRejects(t, sum, map[int]string{2: "slug: already taken"})
+	if n := len(allMovies(t, s)); n != 2 {
+		t.Errorf("stored %d movies, want 2", n)
+	}
+}
