@@ -498,3 +498,19 @@ func TestStoreErrorsAreOneLine(t *testing.T) {
 		t.Errorf("got %q", r.err)
 	}
 }
+
+// The README's example files import as the README says.
+func TestExampleFiles(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "c.db")
+	ex := filepath.Join("..", "..", "examples")
+	wantExit(t, run(t, nil, "", "import", "movies", "--db", db, filepath.Join(ex, "movies.jsonl"), filepath.Join(ex, "movies.csv")), 0)
+	wantExit(t, run(t, nil, "", "import", "clips", "--db", db, filepath.Join(ex, "clips.jsonl")), 0)
+	if n := movieCount(t, db); n != 5 {
+		t.Errorf("examples: %d movies, want 5", n)
+	}
+	r := run(t, nil, "", "import", "movies", "--dry-run", "--db", db, filepath.Join(ex, "movies-with-errors.jsonl"))
+	wantExit(t, r, 1)
+	if got := strings.Count(r.stderr, "\n"); got != 4 {
+		t.Errorf("movies-with-errors: got %d rejected lines, want 4:\n%s", got, r.stderr)
+	}
+}
