@@ -6,6 +6,8 @@ import (
 	"io"
 	"net"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -523,13 +525,71 @@ func TestStore(t *testing.T) {
 // counters at zero (the TRUNCATE triggers), ids starting at 1.
 func emptyDatabase(tb testing.TB, dsn string) {
 	tb.Helper()
+	execSQL(tb, dsn, `TRUNCATE clips, movies, admins, sessions, login_failures, clip_counts RESTART IDENTITY CASCADE`)
+}
+
+// execSQL runs sql on its own connection to dsn.
+func execSQL(tb testing.TB, dsn, sql string) {
+	tb.Helper()
 	ctx := context.Background()
 	conn, err := pgx.Connect(ctx, dsn)
 	if err != nil {
-		tb.Fatalf("emptying the test database: %v", err)
+		tb.Fatalf("connect: %v", err)
 	}
 	defer conn.Close(ctx)
-	if _, err := conn.Exec(ctx, `TRUNCATE clips, movies, admins, sessions, login_failures, clip_counts RESTART IDENTITY CASCADE`); err != nil {
-		tb.Fatalf("emptying the test database: %v", err)
+	if _, err := conn.Exec(ctx, sql); err != nil {
+		tb.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// TestSurvivesServerRestart stops the real test server and starts it
+// again (bash .ci/postgres.sh halt / resume). It disturbs every other
+// test using the server, so it only runs when asked:
+// CATALOG_TEST_POSTGRES_RESTART=1 go test -run TestSurvivesServerRestart ./internal/postgres
+func TestSurvivesServerRestart(t *testing.T) {
+	if os.Getenv("CATALOG_TEST_POSTGRES_RESTART") == "" {
+		t.Skip("set CATALOG_TEST_POSTGRES_RESTART=1 to stop and restart the test server (run this test alone)")
+	}
+	s := openStore(t, pgtest.DSN(t))
+	ctx := context.Background()
+	c := catalog.Clip{Title: "kept", IframeURL: "https://example.com/v"}
+	if err := s.CreateClip(ctx, &c); err != nil {
+		t.Fatal(err)
+	}
+	script := func(cmd string) {
+		t.Helper()
+		out, err := exec.Command("bash", "../../.ci/postgres.sh", cmd).CombinedOutput()
+		if err != nil {
+			t.Fatalf("postgres.sh %s: %v\n%s", cmd, err, out)
+		}
+	}
+	script("halt")
+	resumed := false
+	defer func() {
+		if !resumed {
+			script("resume")
+		}
+	}()
+	if err := s.Ping(ctx); catalog.ErrorCode(err) != catalog.EUNAVAILABLE {
+		t.Errorf("Ping while the server is down: got %v, want code %q", err, catalog.EUNAVAILABLE)
+	}
+	if _, _, err := s.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 20}}); catalog.ErrorCode(err) != catalog.EUNAVAILABLE {
+		t.Errorf("ListClips while the server is down: got %v, want code %q", err, catalog.EUNAVAILABLE)
+	}
+	script("resume")
+	resumed = true
+	var got catalog.Clip
+	var err error
+	for attempt := 0; attempt < 20; attempt++ {
+		if got, err = s.GetClip(ctx, c.ID); err == nil {
+			break
+		}
+		if code := catalog.ErrorCode(err); code != catalog.EUNAVAILABLE {
+			t.Fatalf("GetClip after the restart: got code %q (%v), want success or %q", code, err, catalog.EUNAVAILABLE)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if err != nil || got.Title != "kept" {
+		t.Fatalf("GetClip after the restart: got %+v, %v; want the kept clip", got, err)
 	}
 }
