@@ -2,6 +2,7 @@ package catalog_test
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -108,13 +109,13 @@ func TestPagingOffset(t *testing.T) {
 func TestPagingOffsetNoOverflow(t *testing.T) {
 	page := int64(1)
 	for {
-		q := url.Values{"page": {itoa64(page * 2)}, "limit": {"100"}}
+		q := url.Values{"page": {strconv.FormatInt(page*2, 10)}, "limit": {"100"}}
 		if _, err := catalog.ParsePaging(q); err != nil {
 			break
 		}
 		page *= 2
 	}
-	p, err := catalog.ParsePaging(url.Values{"page": {itoa64(page)}, "limit": {"100"}})
+	p, err := catalog.ParsePaging(url.Values{"page": {strconv.FormatInt(page, 10)}, "limit": {"100"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -185,18 +186,5 @@ func TestParseID(t *testing.T) {
 				t.Errorf("ParseID(%q) = %d, %v, want %d", tt.in, got, err, tt.want)
 			}
 		})
-	}
-}
-
-func itoa64(n int64) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
 	}
 }
