@@ -1,6 +1,7 @@
 // Package admin is the administrators' side of the clip service (contract
 // 5): the login form, database-backed sessions, failed-login throttling
-// and the HTML pages that list and add clips.
+// and the admin console: clips listed, searched, added, edited and
+// deleted, and the movie catalog read-only.
 package admin
 
 import (
@@ -10,12 +11,12 @@ import (
 	"embed"
 	"encoding/hex"
 	"fmt"
-	"html/template"
 	"log/slog"
 	"net/http"
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/web"
 )
 
 // CookieName is the session cookie (contract 5).
@@ -29,8 +30,6 @@ const (
 	touchEvery = time.Minute
 	// maxFormBytes bounds the login form, far above any real credentials.
 	maxFormBytes = 16 << 10
-	// newestClips is how many clips the dashboard lists.
-	newestClips = 50
 )
 
 // Failed-login throttling (contract 5). Failures are counted in the
@@ -50,13 +49,11 @@ const dummyHash = "$2a$10$.pzrp1ofMdk5Cfmm1EDEb.LWK17APebDYbLrmtviq5GfvveZ8Zmei"
 //go:embed templates/*.html
 var templateFS embed.FS
 
-//go:embed static/admin.css
-var stylesheet []byte
-
 // Store is what the admin pages need from the database.
 type Store interface {
 	catalog.AdminStore
 	catalog.ClipStore
+	catalog.MovieStore
 }
 
 // Config configures New.
@@ -75,7 +72,7 @@ type Service struct {
 	platforms    *catalog.Platforms
 	log          *slog.Logger
 	cookieSecure bool
-	pages        *template.Template
+	views        *web.Views
 }
 
 // New parses the embedded templates once; a broken template is a
@@ -85,15 +82,12 @@ func New(cfg Config) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	pages := template.Must(template.New("admin").Funcs(template.FuncMap{
-		"timestamp": func(t time.Time) string { return t.UTC().Format("2006-01-02 15:04") },
-	}).ParseFS(templateFS, "templates/*.html"))
 	return &Service{
 		store:        cfg.Store,
 		platforms:    cfg.Platforms,
 		log:          log,
 		cookieSecure: cfg.CookieSecure,
-		pages:        pages,
+		views:        web.NewViews(web.NewAssets(), templateFS, "templates"),
 	}
 }
 

@@ -54,9 +54,17 @@ func TestCookieTokenHash(t *testing.T) {
 
 func TestTemplatesParse(t *testing.T) {
 	s := New(Config{})
-	for _, name := range []string{"login", "dashboard", "error"} {
-		if s.pages.Lookup(name) == nil {
-			t.Errorf("template %q missing", name)
+	pages := map[string]any{
+		"login":  loginPage{},
+		"clips":  clipListPage{},
+		"edit":   clipFormPage{},
+		"delete": deletePage{},
+		"movies": movieListPage{},
+		"error":  errorPage{},
+	}
+	for name, data := range pages {
+		if _, err := s.views.Render(name, data); err != nil {
+			t.Errorf("page %q: %v", name, err)
 		}
 	}
 }

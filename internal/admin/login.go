@@ -13,6 +13,7 @@ import (
 )
 
 type loginPage struct {
+	chrome
 	Username string
 	Message  string
 }
@@ -41,7 +42,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	for _, key := range []string{userKey, addrKey} {
 		n, err := s.store.LoginFailures(ctx, key, since)
 		if err != nil {
-			s.fail(w, r, err)
+			s.fail(w, r, catalog.Session{}, err)
 			return
 		}
 		if n >= maxLoginFailures {
@@ -57,7 +58,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	admin, err := s.store.AdminByUsername(ctx, username)
 	found := err == nil
 	if err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
-		s.fail(w, r, err)
+		s.fail(w, r, catalog.Session{}, err)
 		return
 	}
 	hash := admin.PasswordHash
@@ -67,7 +68,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil || !found {
 		for _, key := range []string{userKey, addrKey} {
 			if _, err := s.store.AddLoginFailure(ctx, key, now, since); err != nil {
-				s.fail(w, r, err)
+				s.fail(w, r, catalog.Session{}, err)
 				return
 			}
 		}
@@ -85,7 +86,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	// (session fixation) never becomes an authenticated session.
 	if old, ok := cookieTokenHash(r); ok {
 		if err := s.store.DeleteSession(ctx, old); err != nil {
-			s.fail(w, r, err)
+			s.fail(w, r, catalog.Session{}, err)
 			return
 		}
 	}
@@ -93,7 +94,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 		s.log.Warn("delete expired sessions", "err", err)
 	}
 	if err := s.startSession(ctx, w, r, admin.ID, now); err != nil {
-		s.fail(w, r, err)
+		s.fail(w, r, catalog.Session{}, err)
 		return
 	}
 	s.log.Info("admin logged in", "username", admin.Username)
@@ -105,7 +106,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 func (s *Service) Logout(w http.ResponseWriter, r *http.Request) {
 	if hash, ok := cookieTokenHash(r); ok {
 		if err := s.store.DeleteSession(r.Context(), hash); err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
-			s.fail(w, r, err)
+			s.fail(w, r, catalog.Session{}, err)
 			return
 		}
 	}

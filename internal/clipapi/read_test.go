@@ -443,7 +443,8 @@ func TestGzip(t *testing.T) {
 
 func TestUnknownPathAndMethod(t *testing.T) {
 	e := newEnv(t)
-	for _, path := range []string{"/", "/api", "/api/clip", "/api/clips/1/extra", "/admin/nope"} {
+	// "/" is the public catalog page (internal/web), so it is not listed.
+	for _, path := range []string{"/nope", "/api", "/api/clip", "/api/clips/1/extra", "/admin/nope", "/static/nope.css"} {
 		t.Run("404 "+path, func(t *testing.T) {
 			wantError(t, e.get(path), http.StatusNotFound)
 		})

@@ -4,6 +4,7 @@ import (
 	"net/http"
 
 	"catalog/internal/httpx"
+	"catalog/internal/web"
 )
 
 // routes is every route of the clip service, in the order of the
@@ -25,7 +26,16 @@ func (s *server) routes() http.Handler {
 	rt.HandleFunc("POST", "/admin/logout", s.admin.Logout)
 	rt.HandleFunc("GET", "/admin", s.admin.Dashboard)
 	rt.HandleFunc("POST", "/admin/clips", s.admin.AddClip)
-	rt.HandleFunc("GET", "/admin/static/admin.css", s.admin.Stylesheet)
+	rt.HandleFunc("GET", "/admin/clips/{id}/edit", s.admin.EditClip)
+	rt.HandleFunc("POST", "/admin/clips/{id}", s.admin.UpdateClip)
+	rt.HandleFunc("GET", "/admin/clips/{id}/delete", s.admin.ConfirmDelete)
+	rt.HandleFunc("POST", "/admin/clips/{id}/delete", s.admin.DeleteClip)
+	rt.HandleFunc("GET", "/admin/cover", s.admin.Cover)
+	rt.HandleFunc("GET", "/admin/movies", s.admin.Movies)
+
+	// The public pages (/, /clips/{id}) and the static files that they
+	// and the admin pages share.
+	web.New(web.Config{Store: s.store, Platforms: s.platforms, Logger: s.log}).Register(rt)
 
 	return rt
 }

@@ -9,12 +9,26 @@ function fieldError(form, name) {
   return form.querySelector(`[data-error-for="${name}"]`);
 }
 
+// errorSlot returns the message element of a field, creating it after
+// the field (and its hint) as the server-rendered form places it.
+function errorSlot(form, input, name) {
+  let out = fieldError(form, name);
+  if (!out) {
+    out = document.createElement("p");
+    out.className = "field-error";
+    out.id = `${name}-error`;
+    out.dataset.errorFor = name;
+    input.closest(".field").append(out);
+  }
+  return out;
+}
+
 function clearErrors(form) {
   for (const name of clipFields) {
     const input = form.elements.namedItem(name);
     const out = fieldError(form, name);
     if (input) input.removeAttribute("aria-invalid");
-    if (out) out.textContent = "";
+    if (out) out.remove();
   }
   const alert = form.querySelector("[data-alert]");
   alert.hidden = true;
@@ -36,10 +50,9 @@ function showErrors(form, error) {
   const other = [];
   for (const [name, message] of Object.entries(fields)) {
     const input = form.elements.namedItem(name);
-    const out = fieldError(form, name);
-    if (input && out) {
+    if (input && input.closest(".field")) {
       input.setAttribute("aria-invalid", "true");
-      out.textContent = message;
+      errorSlot(form, input, name).textContent = message;
       if (!first) first = input;
     } else {
       other.push(`${name} ${message}`);

@@ -1,0 +1,369 @@
+package admin
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+
+	"catalog/internal/catalog"
+	"catalog/internal/httpx"
+	"catalog/internal/web"
+)
+
+// chrome is what every signed-in page shows around its content.
+type chrome struct {
+	Admin   string // the signed-in username, "" on the login page
+	Section string // "clips", "add", "movies": marks the current nav link
+}
+
+type clipListPage struct {
+	chrome
+	Notice    string
+	Filter    web.Filter
+	Platforms []string
+	Clips     []catalog.Clip
+	Pager     web.Pager
+	Add       clipFormPage
+}
+
+// Dashboard answers GET /admin: the clips, newest first, with the same
+// search, platform filter and paging parameters as GET /api/clips.
+// Anonymous visitors are sent to the login form.
+func (s *Service) Dashboard(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	s.dashboard(w, r, sess, http.StatusOK, s.addPage(sess, nil, nil, ""))
+}
+
+// dashboard shows the clip list with the add form as given (empty, or
+// with the values and errors of a rejected post).
+func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog.Session, status int, add clipFormPage) {
+	q := r.URL.Query()
+	f, err := web.ParseFilter(q, s.platforms)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	clips, total, err := s.store.ListClips(r.Context(), f.ClipFilter())
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	s.render(w, r, status, "clips", clipListPage{
+		chrome:    chrome{Admin: sess.Username, Section: "clips"},
+		Notice:    doneNotice(q.Get("added"), q.Get("saved"), q.Get("deleted")),
+		Filter:    f,
+		Platforms: s.platforms.List(),
+		Clips:     clips,
+		Pager:     web.NewPager(f, "/admin", total, len(clips)),
+		Add:       add,
+	})
+}
+
+// doneNotice confirms the change a form redirected from. Only ids are
+// carried in the URL, so a crafted link cannot put text on the page.
+func doneNotice(added, saved, deleted string) string {
+	for _, n := range []struct{ id, verb string }{{added, "added"}, {saved, "saved"}, {deleted, "deleted"}} {
+		if id, err := catalog.ParseID(n.id); err == nil {
+			return "Clip #" + strconv.FormatInt(id, 10) + " was " + n.verb + "."
+		}
+	}
+	return ""
+}
+
+// formField is one input of the clip form.
+type formField struct {
+	Name, Label, Hint, Type string
+	Value, Error            string
+	Required                bool
+	Max                     int
+	Options                 []string
+}
+
+type clipFormPage struct {
+	chrome
+	ID           int64 // 0 when adding
+	Heading      string
+	Action       string // where the form posts without JavaScript
+	API          string // where the script sends the JSON body
+	Method       string
+	Done         string // where to go after success; {id} is replaced
+	Failed       string // lead of the message shown with field errors
+	Submit       string
+	Message      string
+	Fields       []formField
+	CoverPreview string
+	CoverNote    string
+}
+
+// clipForm builds the form for values (field name -> text), marking the
+// fields of fieldErrors.
+func (s *Service) clipForm(values, fieldErrors map[string]string) []formField {
+	fields := []formField{
+		{Name: "title", Label: "Title", Type: "text", Required: true, Max: catalog.MaxTitleRunes},
+		{Name: "iframe_url", Label: "Player URL", Type: "url", Required: true,
+			Hint: "The address the player iframe loads, e.g. https://www.youtube.com/embed/…"},
+		{Name: "cover_url", Label: "Cover image URL", Type: "url",
+			Hint: "Leave empty to derive it from a YouTube or Dailymotion player URL."},
+		{Name: "platform", Label: "Platform", Type: "select", Options: s.platforms.List()},
+		{Name: "actor", Label: "Actor", Type: "text", Max: catalog.MaxNameRunes},
+		{Name: "studio", Label: "Studio", Type: "text", Max: catalog.MaxNameRunes},
+		{Name: "notes", Label: "Notes", Type: "textarea", Max: catalog.MaxNotesRunes},
+	}
+	for i := range fields {
+		fields[i].Value = values[fields[i].Name]
+		fields[i].Error = fieldErrors[fields[i].Name]
+	}
+	return fields
+}
+
+// coverPreview is the cover the form would store for values, with a
+// note on where it comes from.
+func coverPreview(values map[string]string) (src, note string) {
+	if c := values["cover_url"]; c != "" && catalog.CheckURL(c) == "" {
+		return c, "Cover from the cover URL."
+	}
+	if c := catalog.DeriveCover(values["iframe_url"]); c != "" {
+		return c, "Cover derived from the player URL."
+	}
+	if values["iframe_url"] == "" {
+		return "", "Type a YouTube or Dailymotion player URL to see its cover."
+	}
+	return "", "No cover can be derived from this URL (only YouTube and Dailymotion). Add a cover URL, or visitors see the placeholder."
+}
+
+func (s *Service) addPage(sess catalog.Session, values, fieldErrors map[string]string, message string) clipFormPage {
+	src, note := coverPreview(values)
+	return clipFormPage{
+		chrome:       chrome{Admin: sess.Username, Section: "clips"},
+		Heading:      "Add a clip",
+		Action:       "/admin/clips",
+		API:          "/api/clips",
+		Method:       http.MethodPost,
+		Done:         "/admin?added={id}",
+		Failed:       "The clip was not added: please fix the fields marked below.",
+		Submit:       "Add clip",
+		Message:      message,
+		Fields:       s.clipForm(values, fieldErrors),
+		CoverPreview: src,
+		CoverNote:    note,
+	}
+}
+
+func (s *Service) editPage(sess catalog.Session, id int64, values, fieldErrors map[string]string, message string) clipFormPage {
+	src, note := coverPreview(values)
+	path := "/admin/clips/" + strconv.FormatInt(id, 10)
+	return clipFormPage{
+		chrome:       chrome{Admin: sess.Username, Section: "clips"},
+		ID:           id,
+		Heading:      "Edit clip #" + strconv.FormatInt(id, 10),
+		Action:       path,
+		API:          "/api/clips/" + strconv.FormatInt(id, 10),
+		Method:       http.MethodPatch,
+		Done:         "/admin?saved={id}",
+		Failed:       "The clip was not saved: please fix the fields marked below.",
+		Submit:       "Save changes",
+		Message:      message,
+		Fields:       s.clipForm(values, fieldErrors),
+		CoverPreview: src,
+		CoverNote:    note,
+	}
+}
+
+// clipValues are the form values of a stored clip. A cover that equals
+// the derived one is left empty, so that changing the player URL
+// re-derives it instead of keeping the old video's picture.
+func clipValues(c catalog.Clip) map[string]string {
+	cover := c.CoverURL
+	if cover == catalog.DeriveCover(c.IframeURL) {
+		cover = ""
+	}
+	return map[string]string{
+		"title": c.Title, "iframe_url": c.IframeURL, "cover_url": cover,
+		"platform": c.Platform, "actor": c.Actor, "studio": c.Studio, "notes": c.Notes,
+	}
+}
+
+// readClipForm reads a posted clip form (application/x-www-form-
+// urlencoded, so that it works without JavaScript) into the same
+// ClipInput a JSON body gives, plus the raw values to show again.
+func readClipForm(w http.ResponseWriter, r *http.Request) (catalog.ClipInput, map[string]string, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, catalog.MaxClipBody)
+	if err := r.ParseForm(); err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			return catalog.ClipInput{}, nil, catalog.Errorf(catalog.ETOOLARGE, "the form is larger than 64 KiB")
+		}
+		return catalog.ClipInput{}, nil, catalog.Errorf(catalog.EINVALID, "the form could not be read")
+	}
+	var in catalog.ClipInput
+	values := map[string]string{}
+	for _, name := range catalog.ClipFields {
+		if vs, ok := r.PostForm[name]; ok {
+			in.Set(name, vs[0])
+			values[name] = vs[0]
+		}
+	}
+	return in, values, nil
+}
+
+// formProblem splits a failed save into field errors and a message for
+// the top of the form; ok is false for internal errors.
+func formProblem(err error, lead string) (fields map[string]string, message string, status int, ok bool) {
+	var e *catalog.Error
+	status = httpx.ErrorStatus(err)
+	switch {
+	case errors.As(err, &e) && len(e.Fields) > 0:
+		return e.Fields, lead + ": please fix the fields marked below.", http.StatusUnprocessableEntity, true
+	case status < 500:
+		return nil, lead + ": " + catalog.ErrorMessage(err), status, true
+	}
+	return nil, "", status, false
+}
+
+// AddClip answers POST /admin/clips, the add form without JavaScript. It
+// applies the same rules as POST /api/clips.
+func (s *Service) AddClip(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	in, values, err := readClipForm(w, r)
+	var c catalog.Clip
+	if err == nil {
+		err = in.Apply(&c, s.platforms, true)
+	}
+	if err == nil {
+		err = s.store.CreateClip(r.Context(), &c)
+	}
+	if err != nil {
+		fields, message, status, ok := formProblem(err, "The clip was not added")
+		if !ok {
+			s.fail(w, r, sess, err)
+			return
+		}
+		s.dashboard(w, r, sess, status, s.addPage(sess, values, fields, message))
+		return
+	}
+	s.log.Info("clip added", "id", c.ID, "admin", sess.Username)
+	redirect(w, r, "/admin?added="+strconv.FormatInt(c.ID, 10))
+}
+
+// pathClip loads the clip named by the {id} path value.
+func (s *Service) pathClip(r *http.Request) (catalog.Clip, error) {
+	id, err := catalog.ParseID(r.PathValue("id"))
+	if err != nil {
+		return catalog.Clip{}, err
+	}
+	c, err := s.store.GetClip(r.Context(), id)
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		return c, catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted.", id)
+	}
+	return c, err
+}
+
+// EditClip answers GET /admin/clips/{id}/edit.
+func (s *Service) EditClip(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	c, err := s.pathClip(r)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "edit", s.editPage(sess, c.ID, clipValues(c), nil, ""))
+}
+
+// UpdateClip answers POST /admin/clips/{id}, the edit form without
+// JavaScript (with it, the form sends PATCH /api/clips/{id}). Same rules
+// as the PATCH: only the posted fields change, an empty cover re-derives.
+func (s *Service) UpdateClip(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	id, err := catalog.ParseID(r.PathValue("id"))
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	in, values, err := readClipForm(w, r)
+	if err == nil {
+		_, err = s.store.UpdateClip(r.Context(), id, func(c *catalog.Clip) error {
+			return in.Apply(c, s.platforms, false)
+		})
+	}
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		s.fail(w, r, sess, catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted.", id))
+		return
+	}
+	if err != nil {
+		fields, message, status, ok := formProblem(err, "The clip was not saved")
+		if !ok {
+			s.fail(w, r, sess, err)
+			return
+		}
+		s.render(w, r, status, "edit", s.editPage(sess, id, values, fields, message))
+		return
+	}
+	s.log.Info("clip changed", "id", id, "admin", sess.Username)
+	redirect(w, r, "/admin?saved="+strconv.FormatInt(id, 10))
+}
+
+type deletePage struct {
+	chrome
+	Clip catalog.Clip
+}
+
+// ConfirmDelete answers GET /admin/clips/{id}/delete: the question
+// before the deletion, a page of its own so that it works without
+// JavaScript.
+func (s *Service) ConfirmDelete(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	c, err := s.pathClip(r)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	s.render(w, r, http.StatusOK, "delete", deletePage{chrome: chrome{Admin: sess.Username, Section: "clips"}, Clip: c})
+}
+
+// DeleteClip answers POST /admin/clips/{id}/delete, the confirmed form.
+func (s *Service) DeleteClip(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	id, err := catalog.ParseID(r.PathValue("id"))
+	if err == nil {
+		err = s.store.DeleteClip(r.Context(), id)
+	}
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted already.", id)
+	}
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	s.log.Info("clip deleted", "id", id, "admin", sess.Username)
+	redirect(w, r, "/admin?deleted="+strconv.FormatInt(id, 10))
+}
+
+// Cover answers GET /admin/cover?iframe_url=...: {"cover_url": "..."},
+// the cover the service would derive, for the form's live preview. It
+// keeps the rule in one place (catalog.DeriveCover) instead of copying
+// it into the script. It reads nothing stored, so it needs no session.
+func (s *Service) Cover(w http.ResponseWriter, r *http.Request) {
+	b := []byte(`{"cover_url":`)
+	b = catalog.AppendJSONString(b, catalog.DeriveCover(r.URL.Query().Get("iframe_url")))
+	b = append(b, '}')
+	w.Header().Set("Cache-Control", "private, max-age=3600")
+	httpx.WriteJSON(w, r, http.StatusOK, b)
+}

@@ -1,0 +1,59 @@
+package admin
+
+import (
+	"net/http"
+
+	"catalog/internal/catalog"
+	"catalog/internal/web"
+)
+
+type movieRow struct {
+	ID                          int64
+	Name, IDCode, Year, Release string
+	Actors, Poster              string
+}
+
+type movieListPage struct {
+	chrome
+	Filter web.Filter
+	Movies []movieRow
+	Pager  web.Pager
+}
+
+// Movies answers GET /admin/movies: the movie catalog, read-only, with
+// search and paging (the parameters of GET /api/movies).
+func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	f, err := web.ParseSearch(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	movies, total, err := s.store.ListMovies(r.Context(), catalog.MovieFilter{
+		Terms:  catalog.SearchTerms(f.Q),
+		Paging: f.Paging,
+	})
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	rows := make([]movieRow, len(movies))
+	for i, m := range movies {
+		rows[i] = movieRow{
+			ID: m.ID, Name: m.Name, IDCode: m.IDCode, Year: m.Year, Release: m.Release,
+			Actors: m.Lists[actorList].Joined, Poster: m.Poster1URL,
+		}
+	}
+	s.render(w, r, http.StatusOK, "movies", movieListPage{
+		chrome: chrome{Admin: sess.Username, Section: "movies"},
+		Filter: f,
+		Movies: rows,
+		Pager:  web.NewPager(f, "/admin/movies", total, len(movies)),
+	})
+}
+
+// actorList is the index of "actor" in catalog.ListNames.
+const actorList = 1
