@@ -20,6 +20,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/cli"
+	"catalog/internal/postgres/pgtest"
 	"catalog/internal/sqlite"
 )
 
@@ -512,5 +513,29 @@ func TestExampleFiles(t *testing.T) {
 	wantExit(t, r, 1)
 	if got := strings.Count(r.stderr, "\n"); got != 4 {
 		t.Errorf("movies-with-errors: got %d rejected lines, want 4:\n%s", got, r.stderr)
+	}
+}
+
+// A postgres:// --db selects the PostgreSQL store for every command.
+func TestPostgres(t *testing.T) {
+	dsn := pgtest.DSN(t)
+	ex := filepath.Join("..", "..", "examples")
+	env := map[string]string{"CATALOG_DB": dsn}
+	wantExit(t, run(t, env, "", "migrate"), 0)
+	wantExit(t, run(t, env, "", "import", "movies", filepath.Join(ex, "movies.jsonl"), filepath.Join(ex, "movies.csv")), 0)
+	wantExit(t, run(t, env, "a long enough password\n", "admin", "create", "--username", "carol"), 0)
+	srv := startServe(t, env, "--clips-addr", "127.0.0.1:0", "--movies-addr", "127.0.0.1:0",
+		"--snapshot-dir", filepath.Join(t.TempDir(), "snaps"))
+	if u, err := url.Parse(dsn); err == nil {
+		if pw, ok := u.User.Password(); ok && strings.Contains(srv.stderr.String(), pw) {
+			t.Errorf("the log shows the database password")
+		}
+	}
+	var movies struct{ Total int }
+	if code := getJSON(t, http.DefaultClient, "http://"+srv.addrs.Movies.String()+"/api/movies", &movies); code != 200 || movies.Total != 5 {
+		t.Errorf("movies on PostgreSQL: got %d total %d, want 200 and 5", code, movies.Total)
+	}
+	if err := srv.stop(t); err != nil {
+		t.Error(err)
 	}
 }
