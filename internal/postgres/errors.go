@@ -81,9 +81,10 @@ func isUnavailable(err error) bool {
 		errors.Is(err, syscall.EPIPE)
 }
 
-// connectReason is a one-line reason for a failed connection: the
-// server's own message (bad password, unknown database), or what the
-// network said. It never includes the password.
+// connectReason is a one-line reason for a failed connection or
+// migration: the server's own message (bad password, unknown database,
+// missing privilege), or what the network said. It never includes the
+// password or SQL.
 func connectReason(err error, timeout time.Duration) string {
 	var pe *pgconn.PgError
 	var dns *net.DNSError

@@ -593,3 +593,29 @@ func TestSurvivesServerRestart(t *testing.T) {
 		t.Fatalf("GetClip after the restart: got %+v, %v; want the kept clip", got, err)
 	}
 }
+
+// A database user without the right to create the schema gets the
+// server's one-line reason, not goose's quote of the SQL.
+func TestMigrateWithoutPrivilege(t *testing.T) {
+	server := pgtest.ServerDSN(t)
+	role := fmt.Sprintf("catalog_limited_%d", time.Now().UnixNano())
+	execSQL(t, server, "CREATE ROLE "+role+" LOGIN")
+	t.Cleanup(func() { execSQL(t, server, "DROP ROLE IF EXISTS "+role) })
+	dsn := pgtest.DSN(t) // dropped before the role: cleanups run last first
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.User(role)
+	s, err := postgres.Open(context.Background(), u.String(), postgres.Options{})
+	if err != nil {
+		t.Fatalf("Open as %s: %v", role, err)
+	}
+	defer s.Close()
+	err = s.Migrate(context.Background())
+	t.Logf("Migrate as %s: %v", role, err)
+	wantOneLineFailure(t, err, "permission denied", "")
+	if strings.Contains(err.Error(), "CREATE") {
+		t.Errorf("error: got %q, want no SQL in it", err)
+	}
+}

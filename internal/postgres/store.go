@@ -143,10 +143,10 @@ func (s *Store) Migrate(ctx context.Context) error {
 		return fmt.Errorf("postgres: migrations: %w", err)
 	}
 	if _, err := provider.Up(ctx); err != nil {
-		if isUnavailable(err) {
-			return fmt.Errorf("postgres: migrate: %s", connectReason(err, ConnectTimeout))
-		}
-		return fmt.Errorf("postgres: migrate: %w", err)
+		// goose's own message quotes whole SQL statements; the server's
+		// message is the useful line (e.g. permission denied to create
+		// extension "pg_trgm").
+		return fmt.Errorf("postgres: migrate: %s", connectReason(err, ConnectTimeout))
 	}
 	return nil
 }
