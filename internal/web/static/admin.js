@@ -126,28 +126,33 @@ function setupCoverPreview(form) {
   let timer = 0;
   let seq = 0;
 
+  let said = "";
   img.addEventListener("error", () => {
     if (img.getAttribute("src") !== placeholder) {
       img.src = placeholder;
-      note.textContent = "The cover image could not be loaded; visitors will see the placeholder.";
+      note.textContent = `${said} The image did not load here, so the placeholder is shown.`;
     }
   });
 
-  function show(src, text) {
-    img.src = src || placeholder;
+  // show previews src (the placeholder when empty); source says where
+  // the cover comes from: "typed", "derived" or "none".
+  function show(src, text, source) {
+    said = text;
+    img.dataset.source = source;
     note.textContent = text;
+    img.src = src || placeholder;
   }
 
   async function update() {
     const mine = ++seq;
     const typed = cover.value.trim();
     if (/^https?:\/\/\S+$/i.test(typed)) {
-      show(typed, "Cover from the cover URL.");
+      show(typed, "Cover from the cover URL.", "typed");
       return;
     }
     const player = iframe.value.trim();
     if (!player) {
-      show("", "Type a YouTube or Dailymotion player URL to see its cover.");
+      show("", "Type a YouTube or Dailymotion player URL to see its cover.", "none");
       return;
     }
     try {
@@ -158,12 +163,12 @@ function setupCoverPreview(form) {
       const derived = res.ok ? (await res.json()).cover_url : "";
       if (mine !== seq) return; // a newer keystroke won
       if (derived) {
-        show(derived, "Cover derived from the player URL.");
+        show(derived, "Cover derived from the player URL.", "derived");
       } else {
-        show("", "No cover can be derived from this URL (only YouTube and Dailymotion). Add a cover URL, or visitors see the placeholder.");
+        show("", "No cover can be derived from this URL (only YouTube and Dailymotion). Add a cover URL, or visitors see the placeholder.", "none");
       }
     } catch {
-      if (mine === seq) show("", "The cover preview is not available right now.");
+      if (mine === seq) show("", "The cover preview is not available right now.", "none");
     }
   }
 

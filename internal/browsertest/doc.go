@@ -1,0 +1,5 @@
+// Package browsertest drives a real headless Chromium through the whole
+// clip service: the admin console flows and the public pages, at desktop
+// and phone width, with a screenshot of every page. The tests skip when
+// no Chromium is installed (apt-get install chromium).
+package browsertest
