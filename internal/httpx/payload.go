@@ -125,9 +125,13 @@ func WritePayload(w http.ResponseWriter, r *http.Request, status int, p *Payload
 			h.Set("Content-Encoding", "gzip")
 		}
 	}
-	if status == http.StatusOK {
+	// Contract 2: every GET response carries a strong ETag, errors
+	// included; only a 200 can become a 304.
+	if r.Method == http.MethodGet || r.Method == http.MethodHead {
 		h.Set("ETag", tag)
-		if inm := r.Header.Get("If-None-Match"); inm != "" && (r.Method == http.MethodGet || r.Method == http.MethodHead) {
+	}
+	if status == http.StatusOK && h.Get("ETag") != "" {
+		if inm := r.Header.Get("If-None-Match"); inm != "" {
 			if ETagMatches(inm, p.ETag, p.gzipTag()) {
 				h.Del("Content-Type")
 				h.Del("Content-Encoding")

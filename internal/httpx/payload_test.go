@@ -211,7 +211,15 @@ func TestWritePayloadStatusAndHead(t *testing.T) {
 		t.Errorf("POST = %d %q", rec.Code, rec.Body)
 	}
 	if got := rec.Header().Get("ETag"); got != "" {
-		t.Errorf("201 carries ETag %q, want none", got)
+		t.Errorf("201 to POST carries ETag %q, want none", got)
+	}
+	// Contract 2: every GET response carries a strong ETag, errors too.
+	notFound := serve(t, p, http.StatusNotFound, http.MethodGet, nil)
+	if got := notFound.Header().Get("ETag"); got != p.ETag {
+		t.Errorf("GET 404 ETag = %q, want %q", got, p.ETag)
+	}
+	if notFound.Code != http.StatusNotFound {
+		t.Errorf("GET 404 with If-None-Match-less request = %d", notFound.Code)
 	}
 
 	for _, accept := range []string{"", "gzip"} {
