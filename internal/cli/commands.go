@@ -281,8 +281,8 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	var platformList string
 	f := newFlags("seed", "", "Inserts synthetic sample clips and movies, for demos and benchmarks.")
 	f.dbFlags(&db)
-	f.intVar(&clips, "clips", "CATALOG_SEED_CLIPS", 0, "number of clips to insert")
-	f.intVar(&movies, "movies", "CATALOG_SEED_MOVIES", 0, "number of movies to insert")
+	f.intVar(&clips, "clips", "CATALOG_SEED_CLIPS", 0, "insert `N` clips")
+	f.intVar(&movies, "movies", "CATALOG_SEED_MOVIES", 0, "insert `N` movies")
 	f.platformsFlag(&platformList)
 	if _, err := f.parse(args, p); err != nil {
 		return err

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -45,18 +46,79 @@ func (f *flags) stringVar(p *string, name, env, def, help string) {
 }
 
 func (f *flags) boolVar(p *bool, name, env string, def bool, help string) {
-	f.fs.BoolVar(p, name, def, help)
+	*p = def
+	f.fs.Var(boolValue{p}, name, help)
 	f.bind(name, env, help)
 }
 
 func (f *flags) intVar(p *int, name, env string, def int, help string) {
-	f.fs.IntVar(p, name, def, help)
+	*p = def
+	f.fs.Var(intValue{p}, name, help)
 	f.bind(name, env, help)
 }
 
 func (f *flags) durationVar(p *time.Duration, name, env string, def time.Duration, help string) {
-	f.fs.DurationVar(p, name, def, help)
+	*p = def
+	f.fs.Var(durationValue{p}, name, help)
 	f.bind(name, env, help)
+}
+
+// The flag package's own values answer a bad value with "parse error";
+// these say what they want instead.
+type (
+	boolValue     struct{ p *bool }
+	intValue      struct{ p *int }
+	durationValue struct{ p *time.Duration }
+)
+
+func (v boolValue) Set(s string) error {
+	b, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	*v.p = b
+	return nil
+}
+
+func (v boolValue) IsBoolFlag() bool { return true }
+
+func (v boolValue) String() string {
+	if v.p == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*v.p)
+}
+
+func (v intValue) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("want a whole number")
+	}
+	*v.p = n
+	return nil
+}
+
+func (v intValue) String() string {
+	if v.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*v.p)
+}
+
+func (v durationValue) Set(s string) error {
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return errors.New("want a duration such as 90s, 30m or 1h")
+	}
+	*v.p = d
+	return nil
+}
+
+func (v durationValue) String() string {
+	if v.p == nil {
+		return "0s"
+	}
+	return v.p.String()
 }
 
 // parse applies the environment, then args. Flags may come before,
@@ -100,7 +162,7 @@ func (f *flags) parse(args []string, p *Program) ([]string, error) {
 }
 
 func (f *flags) usage(w io.Writer) {
-	fmt.Fprintf(w, "Usage: catalog %s [flags] %s\n\n%s\n", f.name, f.synopsis, f.about)
+	fmt.Fprintf(w, "Usage: catalog %s\n\n%s\n", strings.TrimSpace(f.name+" [flags] "+f.synopsis), f.about)
 	has := false
 	f.fs.VisitAll(func(*flag.Flag) { has = true })
 	if has {
@@ -121,7 +183,7 @@ func (f *flags) dbFlags(c *dbConfig) {
 	f.stringVar(&c.dsn, "db", "CATALOG_DB", "catalog.db",
 		"SQLite database file, or a postgres:// or postgresql:// URL")
 	f.intVar(&c.maxConns, "db-max-conns", "CATALOG_DB_MAX_CONNS", 0,
-		"most database connections (SQLite: readers); 0 = engine default")
+		"most database `connections` (SQLite: readers); 0 = engine default")
 }
 
 func (c dbConfig) check(cmd string) error {

@@ -52,7 +52,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	f.stringVar(&c.clipsAddr, "clips-addr", "CATALOG_CLIPS_ADDR", "127.0.0.1:8080", "listen address of the clip service")
 	f.stringVar(&c.moviesAddr, "movies-addr", "CATALOG_MOVIES_ADDR", "127.0.0.1:8081", "listen address of the movie service")
 	f.platformsFlag(&c.platforms)
-	f.durationVar(&c.snapshotEvery, "snapshot-every", "CATALOG_SNAPSHOT_EVERY", time.Hour, "how often the movie snapshot is rebuilt")
+	f.durationVar(&c.snapshotEvery, "snapshot-every", "CATALOG_SNAPSHOT_EVERY", time.Hour, "`interval` between rebuilds of the movie snapshot")
 	f.stringVar(&c.snapshotDir, "snapshot-dir", "CATALOG_SNAPSHOT_DIR", "",
 		"snapshot folder (default: beside the SQLite file, or the OS temp dir for PostgreSQL)")
 	f.boolVar(&c.cookieSecure, "cookie-secure", "CATALOG_COOKIE_SECURE", false,
