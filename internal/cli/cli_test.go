@@ -435,11 +435,15 @@ func TestImportMixedFile(t *testing.T) {
 	if !strings.Contains(r.stdout, "stdin: 1 read, 1 imported, 0 rejected") {
 		t.Errorf("stdin summary: got %q", r.stdout)
 	}
-	os.WriteFile(filepath.Join(dir, "movies.xml"), []byte("<movies/>"), 0o644)
-	r = run(t, nil, "", "import", "movies", "--db", db, filepath.Join(dir, "missing.jsonl"), filepath.Join(dir, "movies.xml"))
+	r = run(t, nil, "", "import", "movies", "--db", db, filepath.Join(dir, "missing.jsonl"), file)
 	wantExit(t, r, 1)
-	if !strings.Contains(r.stderr, "missing.jsonl: no such file") || !strings.Contains(r.stderr, "unknown file type") {
-		t.Errorf("stderr: got %q", r.stderr)
+	if !strings.Contains(r.stderr, "missing.jsonl: no such file") || !strings.Contains(r.stdout, "movies.jsonl: 3 read") {
+		t.Errorf("a missing file should not stop the others: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	r = run(t, nil, "", "import", "movies", "--db", db, file, filepath.Join(dir, "movies.xml"))
+	wantExit(t, r, 2)
+	if !strings.Contains(r.err.Error(), "unknown file type") || r.stdout != "" {
+		t.Errorf("unknown file type: got %q, stdout %q; want a usage error before importing anything", r.err, r.stdout)
 	}
 }
 

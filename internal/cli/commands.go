@@ -186,6 +186,11 @@ func (p *Program) importCmd(ctx context.Context, args []string) error {
 	if err := db.check(name); err != nil {
 		return err
 	}
+	for _, file := range files {
+		if err := importer.CheckName(file); err != nil {
+			return usagef("%s: %s: %s", name, display(file), message(err))
+		}
+	}
 	var platforms *catalog.Platforms
 	if kind == "clips" {
 		if platforms, err = parsePlatforms(name, platformList); err != nil {

@@ -57,7 +57,7 @@ func (s *Summary) reject(line int, msg string) {
 
 // Movies upserts the movies read from r. name selects the format by its
 // extension (.jsonl, .ndjson, .json, .csv; "-" is JSON Lines) and names
-// the input in errors. The returned error is for failures that stop the
+// the input in the Summary. The returned error is for failures that stop the
 // whole input (unreadable file, unknown format, database down); rejected
 // records are only counted in the Summary.
 func Movies(ctx context.Context, store catalog.MovieStore, name string, r io.Reader, opts Options) (Summary, error) {
@@ -217,6 +217,13 @@ const (
 	formatCSV
 )
 
+// CheckName reports whether name has a format the importer reads, so
+// that callers can refuse a list of inputs before importing any.
+func CheckName(name string) error {
+	_, err := formatOf(name)
+	return err
+}
+
 // formatOf picks the format from the input's name; "-" is JSON Lines.
 func formatOf(name string) (format, error) {
 	if name == "-" {
@@ -231,7 +238,7 @@ func formatOf(name string) (format, error) {
 		return formatCSV, nil
 	}
 	return 0, catalog.Errorf(catalog.EINVALID,
-		"%s: unknown file type %q: use .jsonl (JSON Lines), .json (an array) or .csv", name, filepath.Ext(name))
+		"unknown file type %q: use .jsonl (JSON Lines), .json (an array) or .csv", filepath.Ext(name))
 }
 
 // decodeFunc reads records from r and hands each to emit in order.
