@@ -31,6 +31,7 @@ type server struct {
 	admin     *admin.Service
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
+	reads            *reads
 }
 
 // New returns the whole clip service. Cross-origin browser requests that
@@ -41,6 +42,7 @@ func New(cfg Config) http.Handler {
 		platforms: cfg.Platforms,
 		log:       cfg.Logger,
 		version:   cfg.Version,
+		reads:     newReads(cfg.Store),
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -1,10 +1,12 @@
 package clipapi
 
 import (
+	"context"
 	"errors"
 	"io"
 	"mime"
 	"net/http"
+	"slices"
 	"strconv"
 
 	"catalog/internal/catalog"
@@ -26,11 +28,27 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 		}
 		filter.Platform = p
 	}
-	clips, total, err := s.store.ListClips(r.Context(), filter)
+	version, err := s.reads.versions.Current(r.Context())
 	if err != nil {
 		return err
 	}
-	b := make([]byte, 0, 64+len(clips)*512)
+	p, err := s.reads.responses.Get(r.Context(), version, listKey(filter), func(ctx context.Context) (*httpx.Payload, error) {
+		clips, total, err := s.pageOfClips(ctx, version, filter)
+		if err != nil {
+			return nil, err
+		}
+		return httpx.NewPayload(appendClipList(nil, paging, total, clips)), nil
+	})
+	if err != nil {
+		return err
+	}
+	httpx.WritePayload(w, r, http.StatusOK, p)
+	return nil
+}
+
+// appendClipList encodes the list envelope (contract 3.4).
+func appendClipList(b []byte, paging catalog.Paging, total int64, clips []catalog.Clip) []byte {
+	b = slices.Grow(b, 64+len(clips)*512)
 	b = append(b, `{"meta":{"page":`...)
 	b = strconv.AppendInt(b, paging.Page, 10)
 	b = append(b, `,"limit":`...)
@@ -44,9 +62,7 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 		}
 		b = clips[i].AppendJSON(b)
 	}
-	b = append(b, "]}"...)
-	httpx.WriteJSON(w, r, http.StatusOK, b)
-	return nil
+	return append(b, "]}"...)
 }
 
 // getClip answers GET /api/clips/{id}.
@@ -55,11 +71,21 @@ func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	c, err := s.store.GetClip(r.Context(), id)
+	version, err := s.reads.versions.Current(r.Context())
 	if err != nil {
 		return err
 	}
-	writeClip(w, r, http.StatusOK, &c)
+	p, err := s.reads.responses.Get(r.Context(), version, detailKey(id), func(ctx context.Context) (*httpx.Payload, error) {
+		c, err := s.store.GetClip(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		return httpx.NewPayload(appendClipData(nil, &c)), nil
+	})
+	if err != nil {
+		return err
+	}
+	httpx.WritePayload(w, r, http.StatusOK, p)
 	return nil
 }
 
@@ -180,9 +206,13 @@ func writeClip(w http.ResponseWriter, r *http.Request, status int, c *catalog.Cl
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
 		w.Header().Set("Cache-Control", "no-store")
 	}
-	b := make([]byte, 0, 512)
+	httpx.WriteJSON(w, r, status, appendClipData(nil, c))
+}
+
+// appendClipData encodes {"data": clip}.
+func appendClipData(b []byte, c *catalog.Clip) []byte {
+	b = slices.Grow(b, 512)
 	b = append(b, `{"data":`...)
 	b = c.AppendJSON(b)
-	b = append(b, '}')
-	httpx.WriteJSON(w, r, status, b)
+	return append(b, '}')
 }

@@ -56,12 +56,29 @@ func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) 
 		s.writeError(w, r, err)
 		return
 	}
-	body, err := s.encodeList(r.Context(), lq)
+	version, err := s.reads.versions.Current(r.Context())
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, r, http.StatusOK, body)
+	fill := func(ctx context.Context) (*httpx.Payload, error) {
+		body, err := s.encodeList(ctx, version, lq)
+		if err != nil {
+			return nil, err
+		}
+		return httpx.NewPayload(body), nil
+	}
+	var p *httpx.Payload
+	if lq.cacheable() {
+		p, err = s.reads.responses.Get(r.Context(), version, lq.key(), fill)
+	} else {
+		p, err = fill(r.Context())
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	httpx.WritePayload(w, r, http.StatusOK, p)
 }
 
 func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) {
@@ -70,12 +87,23 @@ func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool
 		s.writeError(w, r, err)
 		return
 	}
-	body, err := s.encodeDetail(r.Context(), dq)
+	version, err := s.reads.versions.Current(r.Context())
 	if err != nil {
 		s.writeError(w, r, err)
 		return
 	}
-	httpx.WriteJSON(w, r, http.StatusOK, body)
+	p, err := s.reads.responses.Get(r.Context(), version, dq.key(), func(ctx context.Context) (*httpx.Payload, error) {
+		body, err := s.encodeDetail(ctx, dq)
+		if err != nil {
+			return nil, err
+		}
+		return httpx.NewPayload(body), nil
+	})
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	httpx.WritePayload(w, r, http.StatusOK, p)
 }
 
 // parseListQuery reads fields, page, limit and q; the legacy form also
@@ -159,8 +187,8 @@ func parseDetailQuery(id string, q url.Values, legacy bool) (detailQuery, error)
 
 // encodeList runs the query and encodes the list envelope (contract 4.2)
 // by hand, keys in the contract's order.
-func (s *server) encodeList(ctx context.Context, lq listQuery) ([]byte, error) {
-	movies, total, err := s.store.ListMovies(ctx, lq.filter)
+func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([]byte, error) {
+	movies, total, err := s.pageOfMovies(ctx, version, lq.filter)
 	if err != nil {
 		return nil, err
 	}

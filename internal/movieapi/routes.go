@@ -27,11 +27,12 @@ type server struct {
 	snapshots *snapshot.Service
 	log       *slog.Logger
 	now       func() time.Time
+	reads     *reads
 }
 
 // New returns the whole movie service.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now}
+	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, reads: newReads(cfg.Store)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -182,14 +182,20 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
 // CreateClip assigns c.ID and c.CreatedAt.
 func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
 	created := now()
-	res, err := s.writer.ExecContext(ctx, insertClip,
-		c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, created.Unix())
+	var id int64
+	err := s.writeTx(ctx, "create clip", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, insertClip,
+			c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, created.Unix())
+		if err != nil {
+			return translate(err, "create clip")
+		}
+		if id, err = res.LastInsertId(); err != nil {
+			return translate(err, "create clip")
+		}
+		return flushPending(ctx, tx, "clips", "title_fold")
+	})
 	if err != nil {
-		return translate(err, "create clip")
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return translate(err, "create clip")
+		return err
 	}
 	c.ID, c.CreatedAt = id, created
 	return nil
@@ -282,6 +288,6 @@ studio = excluded.studio, platform = excluded.platform, notes = excluded.notes, 
 				return translate(err, "import clips")
 			}
 		}
-		return nil
+		return flushPending(ctx, tx, "clips", "title_fold")
 	})
 }

@@ -269,6 +269,6 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 				m.UpdatedAt = unixTime(stored)
 			}
 		}
-		return nil
+		return flushPending(ctx, tx, "movies", "name_fold")
 	})
 }

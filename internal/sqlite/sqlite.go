@@ -12,6 +12,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -61,6 +63,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if strings.HasPrefix(path, "file:") || strings.Contains(path, ":memory:") {
 		return nil, fmt.Errorf("sqlite: %q: give a plain file path (two connection pools cannot share a memory database)", path)
 	}
+	if err := checkPath(path); err != nil {
+		return nil, err
+	}
 	base := "file:" + escapePath(path) + "?" + pragmas
 	s := &Store{path: path}
 	var err error
@@ -97,6 +102,19 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	return s, nil
 }
 
+// checkPath turns the usual mistakes into a clearer message than
+// SQLite's "unable to open database file".
+func checkPath(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return fmt.Errorf("sqlite: %s is a directory, not a database file", path)
+	}
+	dir := filepath.Dir(path)
+	if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("sqlite: cannot create database file %s: directory %s does not exist", path, dir)
+	}
+	return nil
+}
+
 // escapePath makes path safe inside a file: URI; SQLite decodes %XX.
 func escapePath(path string) string {
 	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
@@ -120,7 +138,12 @@ func (s *Store) Migrate(ctx context.Context) error {
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
 	}
-	return nil
+	return s.writeTx(ctx, "catch up search index", func(tx *sql.Tx) error {
+		if err := flushPending(ctx, tx, "clips", "title_fold"); err != nil {
+			return err
+		}
+		return flushPending(ctx, tx, "movies", "name_fold")
+	})
 }
 
 // Close closes both pools.
@@ -182,6 +205,22 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 func now() time.Time { return time.Now().UTC().Truncate(time.Second) }
 
 func unixTime(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
+
+// flushPending moves the rows that the insert triggers listed as pending
+// into table's FTS index, with one statement so that FTS5 builds its
+// index in memory and writes it once (see the migration). Every write
+// transaction that inserts calls it before committing; a row left by a
+// writer that did not is caught up by the next one.
+func flushPending(ctx context.Context, tx *sql.Tx, table, foldCol string) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+`_fts (rowid, `+foldCol+`)
+SELECT t.id, t.`+foldCol+` FROM `+table+`_fts_pending p JOIN `+table+` t ON t.id = p.id`); err != nil {
+		return translate(err, "index "+table)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+`_fts_pending`); err != nil {
+		return translate(err, "index "+table)
+	}
+	return nil
+}
 
 // writeTx runs fn in one write transaction, committing when fn succeeds.
 func (s *Store) writeTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {

@@ -44,9 +44,17 @@ CREATE VIRTUAL TABLE clips_fts USING fts5 (
     detail = 'none'
 );
 
+-- New rows reach the FTS index through a pending list that the writer
+-- flushes with one INSERT ... SELECT before it commits (flushPending in
+-- Go). Inserting into FTS5 from a per-row trigger makes SQLite flush the
+-- FTS5 in-memory index at every statement, which made bulk imports
+-- several times slower. A row still pending when it changes or goes is
+-- left to the flush (it reads the current title) or dropped from the list.
+CREATE TABLE clips_fts_pending (id INTEGER PRIMARY KEY);
+
 -- +goose StatementBegin
 CREATE TRIGGER clips_ai AFTER INSERT ON clips BEGIN
-    INSERT INTO clips_fts (rowid, title_fold) VALUES (new.id, new.title_fold);
+    INSERT INTO clips_fts_pending (id) VALUES (new.id);
     INSERT INTO clip_counts (platform, n) VALUES (new.platform, 1)
         ON CONFLICT (platform) DO UPDATE SET n = n + 1;
     UPDATE meta SET data_version = data_version + 1 WHERE id = 1;
@@ -55,7 +63,9 @@ END;
 
 -- +goose StatementBegin
 CREATE TRIGGER clips_ad AFTER DELETE ON clips BEGIN
-    INSERT INTO clips_fts (clips_fts, rowid, title_fold) VALUES ('delete', old.id, old.title_fold);
+    INSERT INTO clips_fts (clips_fts, rowid, title_fold) SELECT 'delete', old.id, old.title_fold
+        WHERE NOT EXISTS (SELECT 1 FROM clips_fts_pending WHERE id = old.id);
+    DELETE FROM clips_fts_pending WHERE id = old.id;
     UPDATE clip_counts SET n = n - 1 WHERE platform = old.platform;
     UPDATE meta SET data_version = data_version + 1 WHERE id = 1;
 END;
@@ -69,7 +79,8 @@ END;
 
 -- +goose StatementBegin
 CREATE TRIGGER clips_au_title AFTER UPDATE OF title_fold ON clips
-WHEN old.title_fold IS NOT new.title_fold BEGIN
+WHEN old.title_fold IS NOT new.title_fold
+ AND NOT EXISTS (SELECT 1 FROM clips_fts_pending WHERE id = old.id) BEGIN
     INSERT INTO clips_fts (clips_fts, rowid, title_fold) VALUES ('delete', old.id, old.title_fold);
     INSERT INTO clips_fts (rowid, title_fold) VALUES (new.id, new.title_fold);
 END;
@@ -124,16 +135,20 @@ CREATE VIRTUAL TABLE movies_fts USING fts5 (
     detail = 'none'
 );
 
+CREATE TABLE movies_fts_pending (id INTEGER PRIMARY KEY);
+
 -- +goose StatementBegin
 CREATE TRIGGER movies_ai AFTER INSERT ON movies BEGIN
-    INSERT INTO movies_fts (rowid, name_fold) VALUES (new.id, new.name_fold);
+    INSERT INTO movies_fts_pending (id) VALUES (new.id);
     UPDATE meta SET data_version = data_version + 1, movie_count = movie_count + 1 WHERE id = 1;
 END;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
 CREATE TRIGGER movies_ad AFTER DELETE ON movies BEGIN
-    INSERT INTO movies_fts (movies_fts, rowid, name_fold) VALUES ('delete', old.id, old.name_fold);
+    INSERT INTO movies_fts (movies_fts, rowid, name_fold) SELECT 'delete', old.id, old.name_fold
+        WHERE NOT EXISTS (SELECT 1 FROM movies_fts_pending WHERE id = old.id);
+    DELETE FROM movies_fts_pending WHERE id = old.id;
     UPDATE meta SET data_version = data_version + 1, movie_count = movie_count - 1 WHERE id = 1;
 END;
 -- +goose StatementEnd
@@ -146,7 +161,8 @@ END;
 
 -- +goose StatementBegin
 CREATE TRIGGER movies_au_name AFTER UPDATE OF name_fold ON movies
-WHEN old.name_fold IS NOT new.name_fold BEGIN
+WHEN old.name_fold IS NOT new.name_fold
+ AND NOT EXISTS (SELECT 1 FROM movies_fts_pending WHERE id = old.id) BEGIN
     INSERT INTO movies_fts (movies_fts, rowid, name_fold) VALUES ('delete', old.id, old.name_fold);
     INSERT INTO movies_fts (rowid, name_fold) VALUES (new.id, new.name_fold);
 END;
@@ -180,8 +196,10 @@ CREATE INDEX login_failures_key_at ON login_failures (key, at);
 DROP TABLE login_failures;
 DROP TABLE sessions;
 DROP TABLE admins;
+DROP TABLE movies_fts_pending;
 DROP TABLE movies_fts;
 DROP TABLE movies;
+DROP TABLE clips_fts_pending;
 DROP TABLE clips_fts;
 DROP TABLE clip_counts;
 DROP TABLE clips;

@@ -1,0 +1,155 @@
+package cache
+
+import (
+	"context"
+	"sync"
+
+	"catalog/internal/httpx"
+)
+
+// DefaultMaxBytes bounds the encoded bytes (plain and gzip) one
+// Responses keeps.
+const DefaultMaxBytes = 64 << 20
+
+// entryOverhead approximates the bytes an entry costs beyond its bodies
+// (map slot, key, Payload header), so that many tiny entries still
+// count against the cap.
+const entryOverhead = 160
+
+// Responses keeps encoded responses (with their gzip form) per
+// normalised query for one data version. Every entry belongs to the
+// newest version seen; a newer version empties the cache, so a caller
+// that passes the version it just read never gets bytes older than that
+// version. Concurrent misses on one key and version run one fill.
+type Responses struct {
+	maxBytes int64
+
+	mu      sync.Mutex
+	version int64
+	entries map[string]*httpx.Payload
+	bytes   int64
+	calls   map[callKey]*call
+}
+
+type callKey struct {
+	key     string
+	version int64
+}
+
+type call struct {
+	done chan struct{}
+	p    *httpx.Payload
+	err  error
+}
+
+// NewResponses returns a cache of at most maxBytes (0: DefaultMaxBytes).
+func NewResponses(maxBytes int64) *Responses {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	return &Responses{maxBytes: maxBytes, entries: map[string]*httpx.Payload{}, calls: map[callKey]*call{}}
+}
+
+// Get returns the response for key at version, calling fill on a miss.
+// fill must read the store after version was read (so its data is at
+// least that new) and is not cached when it fails.
+func (c *Responses) Get(ctx context.Context, version int64, key string, fill func(context.Context) (*httpx.Payload, error)) (*httpx.Payload, error) {
+	ck := callKey{key, version}
+	c.mu.Lock()
+	if version == c.version {
+		if p, ok := c.entries[key]; ok {
+			c.mu.Unlock()
+			return p, nil
+		}
+	}
+	if cl, ok := c.calls[ck]; ok {
+		c.mu.Unlock()
+		select {
+		case <-cl.done:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		if cl.err == nil {
+			return cl.p, nil
+		}
+		// The leader's failure may be its own (a cancelled request):
+		// answer from a fill of our own.
+		return c.fill(ctx, fill)
+	}
+	cl := &call{done: make(chan struct{})}
+	c.calls[ck] = cl
+	c.mu.Unlock()
+
+	cl.p, cl.err = c.fill(ctx, fill)
+
+	c.mu.Lock()
+	delete(c.calls, ck)
+	if cl.err == nil {
+		c.store(version, key, cl.p)
+	}
+	c.mu.Unlock()
+	close(cl.done)
+	return cl.p, cl.err
+}
+
+// fill runs f and makes the gzip form now, outside any lock, so that
+// hits never compress.
+func (c *Responses) fill(ctx context.Context, f func(context.Context) (*httpx.Payload, error)) (*httpx.Payload, error) {
+	p, err := f(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if len(p.Plain) > httpx.GzipMinSize {
+		p.Gzipped()
+	}
+	return p, nil
+}
+
+// store adds p under key; c.mu is held. An older version is not kept
+// (newer entries already replaced it); a newer one empties the cache.
+func (c *Responses) store(version int64, key string, p *httpx.Payload) {
+	if version < c.version {
+		return
+	}
+	if version > c.version {
+		clear(c.entries)
+		c.bytes = 0
+		c.version = version
+	}
+	size := payloadSize(p)
+	if size > c.maxBytes/16 {
+		return // one huge response must not flush everything else
+	}
+	if old, ok := c.entries[key]; ok {
+		c.bytes -= payloadSize(old)
+	}
+	c.entries[key] = p
+	c.bytes += size
+	// Evict in map order, which Go randomises: random eviction needs no
+	// bookkeeping on the hit path, and a uniform load keeps what fits.
+	for k, old := range c.entries {
+		if c.bytes <= c.maxBytes {
+			break
+		}
+		if k == key {
+			continue
+		}
+		delete(c.entries, k)
+		c.bytes -= payloadSize(old)
+	}
+}
+
+func payloadSize(p *httpx.Payload) int64 {
+	n := int64(len(p.Plain)) + entryOverhead
+	if len(p.Plain) > httpx.GzipMinSize {
+		n += int64(len(p.Gzipped()))
+	}
+	return n
+}
+
+// Len reports the number of cached responses and their bytes.
+func (c *Responses) Len() (entries int, bytes int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries), c.bytes
+}

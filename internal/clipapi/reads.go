@@ -1,0 +1,98 @@
+package clipapi
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+
+	"catalog/internal/cache"
+	"catalog/internal/catalog"
+)
+
+// keysetMinOffset is where a list page stops using OFFSET: below it the
+// skipped rows cost less than a seek's bookkeeping.
+const keysetMinOffset = 500
+
+// reads holds what makes the public reads cheap: the data version read
+// per request, the encoded responses of that version, and the id
+// orders that turn deep pages into seeks.
+type reads struct {
+	versions  *cache.Versions
+	responses *cache.Responses
+	keyset    catalog.KeysetStore // nil when the store offers none
+
+	mu     sync.Mutex
+	orders map[string]*cache.Order // by platform, "" = all
+}
+
+func newReads(store catalog.Store) *reads {
+	r := &reads{
+		versions:  cache.NewVersions(store.DataVersion),
+		responses: cache.NewResponses(cache.DefaultMaxBytes),
+		orders:    map[string]*cache.Order{},
+	}
+	r.keyset, _ = store.(catalog.KeysetStore)
+	return r
+}
+
+// order returns the id order of one platform's list, created (and its
+// first build started) on first use.
+func (s *server) order(platform string) *cache.Order {
+	s.reads.mu.Lock()
+	defer s.reads.mu.Unlock()
+	o, ok := s.reads.orders[platform]
+	if !ok {
+		ks := s.reads.keyset
+		o = cache.NewOrder(func(ctx context.Context, fn func(int64)) (int64, error) {
+			return ks.ClipIDs(ctx, platform, fn)
+		}, s.log)
+		s.reads.orders[platform] = o
+		o.Refresh()
+	}
+	return o
+}
+
+// pageOfClips is ListClips, with deep unfiltered pages served by a seek
+// when the id order is at version (the version read for this request).
+func (s *server) pageOfClips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
+	if s.reads.keyset != nil && len(f.Terms) == 0 {
+		// Even a first page prepares the order, so that the first deep
+		// page finds it built.
+		o := s.order(f.Platform)
+		if f.Paging.Offset() >= keysetMinOffset {
+			if from, skip, total, ok := o.Locate(version, f.Paging.Offset()); ok {
+				if from == 0 {
+					return []catalog.Clip{}, total, nil
+				}
+				clips, err := s.reads.keyset.ClipsFrom(ctx, f.Platform, from, skip, f.Paging.Limit)
+				return clips, total, err
+			}
+		}
+	}
+	return s.store.ListClips(ctx, f)
+}
+
+// listKey is the normalised form of a list request: two URLs that parse
+// to the same filter share one cache entry.
+func listKey(f catalog.ClipFilter) string {
+	var b strings.Builder
+	b.Grow(32 + len(f.Platform) + 16*len(f.Terms))
+	b.WriteString("list\x00")
+	b.WriteString(strconv.FormatInt(f.Paging.Page, 10))
+	b.WriteByte(0)
+	b.WriteString(strconv.FormatInt(f.Paging.Limit, 10))
+	b.WriteByte(0)
+	b.WriteString(f.Platform)
+	// Terms are length-prefixed: a term may contain any byte, and
+	// ["a b"] must not meet ["a", "b"].
+	for _, t := range f.Terms {
+		b.WriteByte(0)
+		b.WriteString(strconv.Itoa(len(t)))
+		b.WriteByte(':')
+		b.WriteString(t)
+	}
+	return b.String()
+}
+
+func detailKey(id int64) string { return "clip\x00" + strconv.FormatInt(id, 10) }

@@ -1,0 +1,87 @@
+package movieapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"testing"
+
+	"catalog/internal/catalog"
+	"catalog/internal/sqlite"
+)
+
+func openFile(t testing.TB, path string) *sqlite.Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatalf("migrate: %v", err)
+	}
+	return s
+}
+
+// The response cache must never hide a write made by another handle on
+// the same database (another process or instance): the next read shows
+// it with the right total.
+func TestCachedReadsSeeWritesFromAnotherHandle(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.db")
+	store := openFile(t, path)
+	other := openFile(t, path)
+	addNumbered(t, store, 25)
+	h := newService(t, store, nil)
+
+	type envelope struct {
+		Total int64 `json:"total"`
+		List  []struct {
+			ID    int64  `json:"id"`
+			Title string `json:"title"`
+		} `json:"list"`
+	}
+	read := func(target string) envelope {
+		t.Helper()
+		var e envelope
+		if err := json.Unmarshal(get(t, h, target, http.StatusOK).body, &e); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	targets := []string{"/api/movies", "/api/jav?pg=2", "/api/movies?fields=id,title&page=2&limit=10", "/api/movies/25"}
+	for _, target := range targets {
+		get(t, h, target, http.StatusOK)
+		get(t, h, target, http.StatusOK)
+	}
+	addMovies(t, other, movieInput{Movie: catalog.Movie{Name: "From elsewhere"}})
+	if e := read("/api/movies"); e.Total != 26 || e.List[0].Title != "From elsewhere" {
+		t.Errorf("list after an insert elsewhere: got total %d, first %+v; want 26, From elsewhere", e.Total, e.List[0])
+	}
+	if e := read("/api/movies?fields=id,title&page=2&limit=10"); e.Total != 26 || e.List[0].ID != 16 {
+		t.Errorf("page 2 after an insert elsewhere: got total %d, first id %d; want 26, 16", e.Total, e.List[0].ID)
+	}
+	if e := read("/api/jav?pg=2"); e.Total != 26 {
+		t.Errorf("legacy list after an insert elsewhere: got total %d, want 26", e.Total)
+	}
+
+	addMovies(t, other, movieInput{Movie: catalog.Movie{ID: 25, Name: "Renamed elsewhere"}})
+	var d struct {
+		Data struct {
+			Title string `json:"title"`
+		} `json:"data"`
+	}
+	if err := json.Unmarshal(get(t, h, "/api/movies/25", http.StatusOK).body, &d); err != nil {
+		t.Fatal(err)
+	}
+	if d.Data.Title != "Renamed elsewhere" {
+		t.Errorf("detail after an update elsewhere: got %q, want %q", d.Data.Title, "Renamed elsewhere")
+	}
+	for i := 1; i <= 3; i++ {
+		if e := read(fmt.Sprintf("/api/movies?limit=1&page=%d", i)); e.Total != 26 {
+			t.Errorf("page %d: got total %d, want 26", i, e.Total)
+		}
+	}
+}

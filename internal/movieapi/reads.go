@@ -1,0 +1,107 @@
+package movieapi
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"sync"
+
+	"catalog/internal/cache"
+	"catalog/internal/catalog"
+)
+
+// keysetMinOffset is where a list page stops using OFFSET: below it the
+// skipped rows cost less than a seek's bookkeeping.
+const keysetMinOffset = 500
+
+// reads holds what makes the reads cheap: the data version read per
+// request, the encoded responses of that version, and the id order that
+// turns deep pages into seeks.
+type reads struct {
+	versions  *cache.Versions
+	responses *cache.Responses
+	keyset    catalog.KeysetStore // nil when the store offers none
+
+	orderOnce sync.Once
+	order     *cache.Order
+}
+
+func newReads(store catalog.Store) *reads {
+	r := &reads{
+		versions:  cache.NewVersions(store.DataVersion),
+		responses: cache.NewResponses(cache.DefaultMaxBytes),
+	}
+	r.keyset, _ = store.(catalog.KeysetStore)
+	return r
+}
+
+// movieOrder returns the id order of the whole list, created (and its
+// first build started) on first use.
+func (s *server) movieOrder() *cache.Order {
+	s.reads.orderOnce.Do(func() {
+		s.reads.order = cache.NewOrder(s.reads.keyset.MovieIDs, s.log)
+		s.reads.order.Refresh()
+	})
+	return s.reads.order
+}
+
+// pageOfMovies is ListMovies, with deep unfiltered pages served by a
+// seek when the id order is at version (the version read for this
+// request).
+func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
+	if s.reads.keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {
+		o := s.movieOrder() // a first page prepares it for the deep ones
+		if f.Paging.Offset() >= keysetMinOffset {
+			if from, skip, total, ok := o.Locate(version, f.Paging.Offset()); ok {
+				if from == 0 {
+					return []catalog.Movie{}, total, nil
+				}
+				movies, err := s.reads.keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit)
+				return movies, total, err
+			}
+		}
+	}
+	return s.store.ListMovies(ctx, f)
+}
+
+// cacheable reports whether a list's answer depends only on the query
+// and the data: "h" counts back from the clock.
+func (lq listQuery) cacheable() bool { return lq.filter.ChangedSince.IsZero() }
+
+// key is the normalised form of a list request: two URLs that parse to
+// the same query share one cache entry.
+func (lq listQuery) key() string {
+	var b strings.Builder
+	b.Grow(48 + 16*len(lq.filter.Terms) + 8*len(lq.filter.IDs))
+	if lq.legacy {
+		b.WriteString("jav\x00")
+	} else {
+		b.WriteString("movies\x00")
+	}
+	b.WriteString(strconv.FormatUint(uint64(lq.fields), 16))
+	b.WriteByte(0)
+	b.WriteString(strconv.FormatInt(lq.filter.Paging.Page, 10))
+	b.WriteByte(0)
+	b.WriteString(strconv.FormatInt(lq.filter.Paging.Limit, 10))
+	// Terms are length-prefixed: a term may contain any byte, and
+	// ["a b"] must not meet ["a", "b"].
+	for _, t := range lq.filter.Terms {
+		b.WriteString("\x00t")
+		b.WriteString(strconv.Itoa(len(t)))
+		b.WriteByte(':')
+		b.WriteString(t)
+	}
+	for _, id := range lq.filter.IDs {
+		b.WriteString("\x00i")
+		b.WriteString(strconv.FormatInt(id, 10))
+	}
+	return b.String()
+}
+
+func (dq detailQuery) key() string {
+	prefix := "movie\x00"
+	if dq.legacy {
+		prefix = "jav\x00"
+	}
+	return prefix + strconv.FormatUint(uint64(dq.fields), 16) + "\x00" + strconv.FormatInt(dq.id, 10)
+}

@@ -1,0 +1,103 @@
+package sqlite_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+
+	"catalog/internal/catalog"
+)
+
+var benchWords = []string{"sunset", "ocean", "night", "city", "tokyo", "คลิป", "หลุด", "東京", "café", "river",
+	"mountain", "dance", "live", "studio", "session", "summer", "winter", "train", "street", "festival"}
+
+func benchClips(n, seed int) []catalog.Clip {
+	clips := make([]catalog.Clip, n)
+	platforms := catalog.DefaultPlatforms
+	for i := range clips {
+		k := seed + i
+		clips[i] = catalog.Clip{
+			Title: fmt.Sprintf("%s %s %s episode %d", benchWords[k%len(benchWords)],
+				benchWords[(k/7)%len(benchWords)], benchWords[(k/13)%len(benchWords)], k),
+			IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ",
+			CoverURL:  "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg",
+			Actor:     "Actor " + benchWords[k%11],
+			Platform:  platforms[k%len(platforms)],
+		}
+	}
+	return clips
+}
+
+// BenchmarkImportClips imports batches of 10,000 clips, one transaction
+// each, into one growing file.
+func BenchmarkImportClips(b *testing.B) {
+	ctx := context.Background()
+	s := openStore(b, filepath.Join(b.TempDir(), "bench.db"))
+	const batch = 10_000
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		clips := benchClips(batch, i*batch)
+		b.StartTimer()
+		if err := s.ImportClips(ctx, clips); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "clips/s")
+}
+
+// BenchmarkListClips reads pages of a 20,000-clip catalog in parallel,
+// the shapes the clip service serves most.
+func BenchmarkListClips(b *testing.B) {
+	ctx := context.Background()
+	s := openStore(b, filepath.Join(b.TempDir(), "bench.db"))
+	if err := s.ImportClips(ctx, benchClips(20_000, 0)); err != nil {
+		b.Fatal(err)
+	}
+	for _, bm := range []struct {
+		name string
+		f    catalog.ClipFilter
+	}{
+		{"first page", catalog.ClipFilter{}},
+		{"platform", catalog.ClipFilter{Platform: "JAV"}},
+		{"page 50", catalog.ClipFilter{Paging: catalog.Paging{Page: 50, Limit: 20}}},
+		{"search", catalog.ClipFilter{Terms: catalog.SearchTerms("sunset")}},
+		{"search two words", catalog.ClipFilter{Terms: catalog.SearchTerms("tokyo night")}},
+		{"search short", catalog.ClipFilter{Terms: catalog.SearchTerms("東京")}},
+	} {
+		if bm.f.Paging == (catalog.Paging{}) {
+			bm.f.Paging = catalog.Paging{Page: 1, Limit: 20}
+		}
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					if _, _, err := s.ListClips(ctx, bm.f); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkGetClip(b *testing.B) {
+	ctx := context.Background()
+	s := openStore(b, filepath.Join(b.TempDir(), "bench.db"))
+	if err := s.ImportClips(ctx, benchClips(1000, 0)); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		id := int64(1)
+		for pb.Next() {
+			if _, err := s.GetClip(ctx, id); err != nil {
+				b.Error(err)
+				return
+			}
+			id = id%1000 + 1
+		}
+	})
+}
