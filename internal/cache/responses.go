@@ -153,3 +153,38 @@ func (c *Responses) Len() (entries int, bytes int64) {
 	defer c.mu.Unlock()
 	return len(c.entries), c.bytes
 }
+
+// Reads combines the per-request version read with a Responses: what
+// each service's read handlers share.
+type Reads struct {
+	versions  *Versions
+	responses *Responses
+}
+
+// NewReads returns Reads over a store's DataVersion, caching at most
+// maxBytes (0: DefaultMaxBytes).
+func NewReads(dataVersion func(context.Context) (int64, error), maxBytes int64) *Reads {
+	return &Reads{versions: NewVersions(dataVersion), responses: NewResponses(maxBytes)}
+}
+
+// Get reads the data version, then answers key from the cache or from
+// fill, which gets that version (see Responses.Get).
+func (r *Reads) Get(ctx context.Context, key string, fill func(ctx context.Context, version int64) (*httpx.Payload, error)) (*httpx.Payload, error) {
+	version, err := r.versions.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return r.responses.Get(ctx, version, key, func(ctx context.Context) (*httpx.Payload, error) {
+		return fill(ctx, version)
+	})
+}
+
+// Uncached reads the data version and calls fill, for answers that
+// depend on more than the query (the clock).
+func (r *Reads) Uncached(ctx context.Context, fill func(ctx context.Context, version int64) (*httpx.Payload, error)) (*httpx.Payload, error) {
+	version, err := r.versions.Current(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fill(ctx, version)
+}

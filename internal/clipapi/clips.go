@@ -28,11 +28,7 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 		}
 		filter.Platform = p
 	}
-	version, err := s.reads.versions.Current(r.Context())
-	if err != nil {
-		return err
-	}
-	p, err := s.reads.responses.Get(r.Context(), version, listKey(filter), func(ctx context.Context) (*httpx.Payload, error) {
+	p, err := s.reads.Get(r.Context(), listKey(filter), func(ctx context.Context, version int64) (*httpx.Payload, error) {
 		clips, total, err := s.pageOfClips(ctx, version, filter)
 		if err != nil {
 			return nil, err
@@ -71,11 +67,7 @@ func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	version, err := s.reads.versions.Current(r.Context())
-	if err != nil {
-		return err
-	}
-	p, err := s.reads.responses.Get(r.Context(), version, detailKey(id), func(ctx context.Context) (*httpx.Payload, error) {
+	p, err := s.reads.Get(r.Context(), detailKey(id), func(ctx context.Context, _ int64) (*httpx.Payload, error) {
 		c, err := s.store.GetClip(ctx, id)
 		if err != nil {
 			return nil, err

@@ -14,24 +14,19 @@ import (
 // skipped rows cost less than a seek's bookkeeping.
 const keysetMinOffset = 500
 
-// reads holds what makes the public reads cheap: the data version read
-// per request, the encoded responses of that version, and the id
+// reads holds what makes the public reads cheap: the response cache
+// (checked against the data version on every request) and the id
 // orders that turn deep pages into seeks.
 type reads struct {
-	versions  *cache.Versions
-	responses *cache.Responses
-	keyset    catalog.KeysetStore // nil when the store offers none
+	*cache.Reads
+	keyset catalog.KeysetStore // nil when the store offers none
 
 	mu     sync.Mutex
 	orders map[string]*cache.Order // by platform, "" = all
 }
 
 func newReads(store catalog.Store) *reads {
-	r := &reads{
-		versions:  cache.NewVersions(store.DataVersion),
-		responses: cache.NewResponses(cache.DefaultMaxBytes),
-		orders:    map[string]*cache.Order{},
-	}
+	r := &reads{Reads: cache.NewReads(store.DataVersion, 0), orders: map[string]*cache.Order{}}
 	r.keyset, _ = store.(catalog.KeysetStore)
 	return r
 }

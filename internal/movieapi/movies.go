@@ -56,12 +56,7 @@ func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) 
 		s.writeError(w, r, err)
 		return
 	}
-	version, err := s.reads.versions.Current(r.Context())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	fill := func(ctx context.Context) (*httpx.Payload, error) {
+	fill := func(ctx context.Context, version int64) (*httpx.Payload, error) {
 		body, err := s.encodeList(ctx, version, lq)
 		if err != nil {
 			return nil, err
@@ -70,9 +65,9 @@ func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) 
 	}
 	var p *httpx.Payload
 	if lq.cacheable() {
-		p, err = s.reads.responses.Get(r.Context(), version, lq.key(), fill)
+		p, err = s.reads.Get(r.Context(), lq.key(), fill)
 	} else {
-		p, err = fill(r.Context())
+		p, err = s.reads.Uncached(r.Context(), fill)
 	}
 	if err != nil {
 		s.writeError(w, r, err)
@@ -87,12 +82,7 @@ func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool
 		s.writeError(w, r, err)
 		return
 	}
-	version, err := s.reads.versions.Current(r.Context())
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	p, err := s.reads.responses.Get(r.Context(), version, dq.key(), func(ctx context.Context) (*httpx.Payload, error) {
+	p, err := s.reads.Get(r.Context(), dq.key(), func(ctx context.Context, _ int64) (*httpx.Payload, error) {
 		body, err := s.encodeDetail(ctx, dq)
 		if err != nil {
 			return nil, err

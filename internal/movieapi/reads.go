@@ -14,23 +14,19 @@ import (
 // skipped rows cost less than a seek's bookkeeping.
 const keysetMinOffset = 500
 
-// reads holds what makes the reads cheap: the data version read per
-// request, the encoded responses of that version, and the id order that
+// reads holds what makes the reads cheap: the response cache (checked
+// against the data version on every request) and the id order that
 // turns deep pages into seeks.
 type reads struct {
-	versions  *cache.Versions
-	responses *cache.Responses
-	keyset    catalog.KeysetStore // nil when the store offers none
+	*cache.Reads
+	keyset catalog.KeysetStore // nil when the store offers none
 
 	orderOnce sync.Once
 	order     *cache.Order
 }
 
 func newReads(store catalog.Store) *reads {
-	r := &reads{
-		versions:  cache.NewVersions(store.DataVersion),
-		responses: cache.NewResponses(cache.DefaultMaxBytes),
-	}
+	r := &reads{Reads: cache.NewReads(store.DataVersion, 0)}
 	r.keyset, _ = store.(catalog.KeysetStore)
 	return r
 }
