@@ -220,22 +220,23 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, upsertMoviesSQL); err != nil {
-			return err
-		}
-		// An unchanged movie keeps its stored time; read every time back.
-		rows, err := tx.Query(ctx, `SELECT id, updated_at FROM movies WHERE id IN (SELECT id FROM movie_import)`)
-		if err != nil {
-			return err
-		}
+		// The upsert returns the rows it wrote; an unchanged movie keeps
+		// its stored time, read back separately.
 		updated := make(map[int64]time.Time, len(movies))
-		var id int64
-		var at time.Time
-		if _, err := pgx.ForEachRow(rows, []any{&id, &at}, func() error {
-			updated[id] = at.UTC()
-			return nil
-		}); err != nil {
+		if err := collectTimes(ctx, tx, updated, upsertMoviesSQL); err != nil {
 			return err
+		}
+		var unchanged []int64
+		for i := range movies {
+			if _, ok := updated[movies[i].ID]; !ok {
+				unchanged = append(unchanged, movies[i].ID)
+			}
+		}
+		if len(unchanged) > 0 {
+			if err := collectTimes(ctx, tx, updated,
+				`SELECT m.id, m.updated_at FROM movies m JOIN unnest($1::bigint[]) AS k (id) ON m.id = k.id`, unchanged); err != nil {
+				return err
+			}
 		}
 		for i := range movies {
 			movies[i].UpdatedAt = updated[movies[i].ID]
@@ -265,8 +266,12 @@ func storedKeys(ctx context.Context, tx pgx.Tx, movies []catalog.Movie) (map[mov
 		values []string
 		sql    string
 	}{
-		{true, codes, `SELECT DISTINCT ON (id_code) id_code, id FROM movies WHERE id_code = ANY($1) ORDER BY id_code, id`},
-		{false, slugs, `SELECT DISTINCT ON (slug) slug, id FROM movies WHERE slug = ANY($1) ORDER BY slug, id`},
+		// A join with unnest plans in constant time; "= ANY($1)" with
+		// 100 000 values takes the planner a second.
+		{true, codes, `SELECT DISTINCT ON (m.id_code) m.id_code, m.id FROM movies m
+			JOIN unnest($1::text[]) AS k (v) ON m.id_code = k.v AND m.id_code <> '' ORDER BY m.id_code, m.id`},
+		{false, slugs, `SELECT DISTINCT ON (m.slug) m.slug, m.id FROM movies m
+			JOIN unnest($1::text[]) AS k (v) ON m.slug = k.v ORDER BY m.slug, m.id`},
 	} {
 		if len(q.values) == 0 {
 			continue
@@ -308,5 +313,21 @@ var upsertMoviesSQL = func() string {
 	return `INSERT INTO movies AS m (` + cols + `)
 		SELECT DISTINCT ON (id) ` + cols + ` FROM movie_import ORDER BY id, seq DESC
 		ON CONFLICT (id) DO UPDATE SET ` + set + `
-		WHERE (` + oldRow + `) IS DISTINCT FROM (` + newRow + `)`
+		WHERE (` + oldRow + `) IS DISTINCT FROM (` + newRow + `)
+		RETURNING id, updated_at`
 }()
+
+// collectTimes runs a query returning (id, updated_at) rows into into.
+func collectTimes(ctx context.Context, tx pgx.Tx, into map[int64]time.Time, sql string, args ...any) error {
+	rows, err := tx.Query(ctx, sql, args...)
+	if err != nil {
+		return err
+	}
+	var id int64
+	var at time.Time
+	_, err = pgx.ForEachRow(rows, []any{&id, &at}, func() error {
+		into[id] = at.UTC()
+		return nil
+	})
+	return err
+}
