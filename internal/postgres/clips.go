@@ -178,8 +178,9 @@ func (s *Store) DeleteClip(ctx context.Context, id int64) error {
 // get new ids, written back in order. A zero CreatedAt means now.
 //
 // The rows are COPYed into a temporary table and merged with one
-// statement, so a large batch costs one round trip of data, one trigger
-// run and one DataVersion bump.
+// statement, so a large batch costs one stream of data and one run of
+// the statement-level triggers (at most two DataVersion bumps: inserts
+// and replacements), however many rows it holds.
 func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	if len(clips) == 0 {
 		return nil

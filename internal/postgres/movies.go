@@ -159,9 +159,9 @@ func keyOf(m *catalog.Movie) movieKey {
 // (or newly assigned) id is written back to each movie, and so is
 // UpdatedAt: set when a movie is inserted or changes (to the caller's
 // UpdatedAt when given, else now, in whole seconds); an unchanged movie
-// keeps its stored time. Of several
-// stored movies sharing a key, the lowest id is matched; a key that an
-// earlier record of the same batch used matches that record's movie.
+// keeps its stored time. Of several stored movies sharing a key, the
+// lowest id is matched; a key that an earlier record of the same batch
+// used matches that record's movie.
 func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
 	if len(movies) == 0 {
 		return nil
