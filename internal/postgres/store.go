@@ -93,6 +93,11 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		cfg.MinConns = cfg.MaxConns
 	}
 	cfg.ConnConfig.RuntimeParams["timezone"] = "UTC"
+	// pgx caches prepared statements; a generic plan for "title_fold
+	// LIKE $1" cannot tell a rare term (use the trigram index) from a
+	// common one (walk the id index), so every execution is planned
+	// with its values.
+	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
 	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "catalog"
 	}
