@@ -6,15 +6,17 @@ import (
 	"strings"
 )
 
-// coverRule derives a cover image URL from a known player URL.
+// coverRule derives a cover image URL and an embeddable player URL from
+// a known player URL.
 // host is matched after lower-casing and dropping a leading "www." or "m.".
 type coverRule struct {
 	hosts []string
 	// id extracts the video id from the parsed URL, "" when the URL does
 	// not have one of the host's forms.
-	id    func(u *url.URL) string
-	valid *regexp.Regexp
-	cover string // "%s" is replaced by the id
+	id     func(u *url.URL) string
+	valid  *regexp.Regexp
+	cover  string // "%s" is replaced by the id
+	player string // the host's embeddable player for the id
 }
 
 var (
@@ -47,21 +49,39 @@ func queryID(path, key string) func(u *url.URL) string {
 // coverRules is the one table of player hosts (contract 3.3). A third
 // host is one more entry.
 var coverRules = []coverRule{
-	{hosts: []string{"youtube.com", "youtube-nocookie.com"}, id: pathID("/embed/"), valid: youtubeID, cover: "https://i.ytimg.com/vi/%s/hqdefault.jpg"},
-	{hosts: []string{"youtube.com"}, id: queryID("/watch", "v"), valid: youtubeID, cover: "https://i.ytimg.com/vi/%s/hqdefault.jpg"},
-	{hosts: []string{"youtu.be"}, id: pathID("/"), valid: youtubeID, cover: "https://i.ytimg.com/vi/%s/hqdefault.jpg"},
-	{hosts: []string{"dailymotion.com"}, id: pathID("/embed/video/"), valid: dailymotionID, cover: "https://www.dailymotion.com/thumbnail/video/%s"},
-	{hosts: []string{"dailymotion.com"}, id: pathID("/video/"), valid: dailymotionID, cover: "https://www.dailymotion.com/thumbnail/video/%s"},
-	{hosts: []string{"dai.ly"}, id: pathID("/"), valid: dailymotionID, cover: "https://www.dailymotion.com/thumbnail/video/%s"},
-	{hosts: []string{"geo.dailymotion.com"}, id: queryID("/player.html", "video"), valid: dailymotionID, cover: "https://www.dailymotion.com/thumbnail/video/%s"},
+	{hosts: []string{"youtube.com", "youtube-nocookie.com"}, id: pathID("/embed/"), valid: youtubeID, cover: "https://i.ytimg.com/vi/%s/hqdefault.jpg", player: "https://www.youtube-nocookie.com/embed/%s"},
+	{hosts: []string{"youtube.com"}, id: queryID("/watch", "v"), valid: youtubeID, cover: "https://i.ytimg.com/vi/%s/hqdefault.jpg", player: "https://www.youtube-nocookie.com/embed/%s"},
+	{hosts: []string{"youtu.be"}, id: pathID("/"), valid: youtubeID, cover: "https://i.ytimg.com/vi/%s/hqdefault.jpg", player: "https://www.youtube-nocookie.com/embed/%s"},
+	{hosts: []string{"dailymotion.com"}, id: pathID("/embed/video/"), valid: dailymotionID, cover: "https://www.dailymotion.com/thumbnail/video/%s", player: "https://www.dailymotion.com/embed/video/%s"},
+	{hosts: []string{"dailymotion.com"}, id: pathID("/video/"), valid: dailymotionID, cover: "https://www.dailymotion.com/thumbnail/video/%s", player: "https://www.dailymotion.com/embed/video/%s"},
+	{hosts: []string{"dai.ly"}, id: pathID("/"), valid: dailymotionID, cover: "https://www.dailymotion.com/thumbnail/video/%s", player: "https://www.dailymotion.com/embed/video/%s"},
+	{hosts: []string{"geo.dailymotion.com"}, id: queryID("/player.html", "video"), valid: dailymotionID, cover: "https://www.dailymotion.com/thumbnail/video/%s", player: "https://www.dailymotion.com/embed/video/%s"},
 }
 
 // DeriveCover returns the cover URL for a known player URL, or "" when
 // the host is unknown or the URL does not fit one of the host's forms.
 func DeriveCover(iframeURL string) string {
+	if r, id := matchRule(iframeURL); r != nil {
+		return strings.Replace(r.cover, "%s", id, 1)
+	}
+	return ""
+}
+
+// PlayerURL returns the embeddable player for a known player URL (a
+// youtu.be or watch?v= link cannot be framed; its /embed/ form can), or
+// iframeURL unchanged for other hosts.
+func PlayerURL(iframeURL string) string {
+	if r, id := matchRule(iframeURL); r != nil {
+		return strings.Replace(r.player, "%s", id, 1)
+	}
+	return iframeURL
+}
+
+// matchRule finds the rule and video id for a player URL, or nil.
+func matchRule(iframeURL string) (*coverRule, string) {
 	u, err := url.Parse(strings.TrimSpace(iframeURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
-		return ""
+		return nil, ""
 	}
 	host := strings.ToLower(u.Hostname())
 	if h, ok := strings.CutPrefix(host, "www."); ok {
@@ -69,15 +89,16 @@ func DeriveCover(iframeURL string) string {
 	} else if h, ok := strings.CutPrefix(host, "m."); ok {
 		host = h
 	}
-	for _, r := range coverRules {
+	for i := range coverRules {
+		r := &coverRules[i]
 		if !hasString(r.hosts, host) {
 			continue
 		}
 		if id := r.id(u); r.valid.MatchString(id) {
-			return strings.Replace(r.cover, "%s", id, 1)
+			return r, id
 		}
 	}
-	return ""
+	return nil, ""
 }
 
 func hasString(list []string, s string) bool {

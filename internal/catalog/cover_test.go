@@ -115,3 +115,20 @@ func TestDeriveCover(t *testing.T) {
 		})
 	}
 }
+
+func TestPlayerURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://youtu.be/dQw4w9WgXcQ", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"},
+		{"https://www.youtube.com/watch?v=dQw4w9WgXcQ&t=10", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"},
+		{"https://www.youtube.com/embed/dQw4w9WgXcQ", "https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"},
+		{"https://dai.ly/x8abc12", "https://www.dailymotion.com/embed/video/x8abc12"},
+		{"https://geo.dailymotion.com/player.html?video=x8abc12", "https://www.dailymotion.com/embed/video/x8abc12"},
+		{"https://player.vimeo.com/video/1", "https://player.vimeo.com/video/1"},
+		{"https://youtube.com.evil.example/embed/dQw4w9WgXcQ", "https://youtube.com.evil.example/embed/dQw4w9WgXcQ"},
+	}
+	for _, tt := range tests {
+		if got := catalog.PlayerURL(tt.in); got != tt.want {
+			t.Errorf("PlayerURL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

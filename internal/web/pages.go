@@ -219,8 +219,9 @@ func (p *Pages) clip(w http.ResponseWriter, r *http.Request) {
 		page.PlatformURL = Filter{Platform: c.Platform}.URL("/", 1)
 	}
 	var frames []string
-	if origin := frameOrigin(c.IframeURL); origin != "" {
-		page.Player = c.IframeURL
+	player := catalog.PlayerURL(c.IframeURL)
+	if origin := frameOrigin(player); origin != "" {
+		page.Player = player
 		frames = playerFrameSrc(origin)
 	}
 	p.render(w, r, http.StatusOK, "clip", page, frames...)

@@ -357,7 +357,8 @@ func TestClipPage(t *testing.T) {
 	c := s.addClip(t, catalog.Clip{Title: "Sunset", Actor: "Ann", Studio: "Bay", Platform: "JAV", Notes: "line one\nline two"})
 	_, body := s.get(t, fmt.Sprintf("/clips/%d", c.ID))
 	for _, want := range []string{
-		`<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ"`,
+		// The stored URL is framed through its host's embeddable player.
+		`<iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"`,
 		`sandbox="allow-scripts allow-same-origin allow-presentation"`,
 		`allow="fullscreen"`,
 		`referrerpolicy="strict-origin-when-cross-origin"`,
@@ -369,6 +370,17 @@ func TestClipPage(t *testing.T) {
 		if !strings.Contains(body, want) {
 			t.Errorf("clip page lacks %q", want)
 		}
+	}
+}
+
+// A watch?v= or youtu.be link refuses to be framed; the page must frame
+// the /embed/ form of the same video instead.
+func TestClipPageFramesEmbeddablePlayer(t *testing.T) {
+	s := newSite(t)
+	c := s.addClip(t, catalog.Clip{Title: "Watch link", IframeURL: "https://www.youtube.com/watch?v=dQw4w9WgXcQ"})
+	_, body := s.get(t, fmt.Sprintf("/clips/%d", c.ID))
+	if want := `<iframe src="https://www.youtube-nocookie.com/embed/dQw4w9WgXcQ"`; !strings.Contains(body, want) {
+		t.Errorf("clip page lacks %q", want)
 	}
 }
 
