@@ -44,7 +44,9 @@ func BenchmarkListEndToEnd(b *testing.B) {
 		{"first-page", func(int) string { return "/api/clips" }},
 		{"platform-page", func(i int) string { return fmt.Sprintf("/api/clips?platform=JAV&page=%d", 1+i%100) }},
 		{"deep-page", func(i int) string { return fmt.Sprintf("/api/clips?page=%d", 1+(i*7919)%(clips/20)) }},
-		{"search", func(i int) string { return []string{"/api/clips?q=sunset", "/api/clips?q=market", "/api/clips?q=ตลาด"}[i%3] }},
+		{"search", func(i int) string {
+			return []string{"/api/clips?q=sunset", "/api/clips?q=market", "/api/clips?q=ตลาด"}[i%3]
+		}},
 		{"detail", func(i int) string { return fmt.Sprintf("/api/clips/%d", 1+(i*7919)%clips) }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
