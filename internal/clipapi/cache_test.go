@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
@@ -148,4 +149,60 @@ func TestCacheKeysFollowTheQuery(t *testing.T) {
 			t.Errorf("%s and %s: got the same answer %v", p[0], p[1], a.Meta)
 		}
 	}
+}
+
+// Deep pages come from a seek once the id order is built; they must
+// equal the OFFSET pages, before and after a write moves every page.
+func TestDeepPagesMatchOffsetPages(t *testing.T) {
+	e := newEnv(t)
+	batch := make([]catalog.Clip, 700)
+	for i := range batch {
+		batch[i] = catalog.Clip{Title: fmt.Sprintf("clip %d", i), IframeURL: "https://player.example/v/1",
+			Platform: []string{"JAV", "ทวิต"}[i%3%2]}
+	}
+	if err := e.store.ImportClips(context.Background(), batch); err != nil {
+		t.Fatal(err)
+	}
+	compare := func(when string) {
+		t.Helper()
+		for _, q := range []string{"", "&platform=JAV"} {
+			for _, page := range []int{26, 27, 60, 101, 500, 699, 701} {
+				target := fmt.Sprintf("/api/clips?limit=1&page=%d%s", page, q)
+				var want []int64
+				var wantTotal int64
+				f := catalog.ClipFilter{Paging: catalog.Paging{Page: int64(page), Limit: 1}}
+				if q != "" {
+					f.Platform = "JAV"
+				}
+				clips, total, err := e.store.ListClips(context.Background(), f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, c := range clips {
+					want = append(want, c.ID)
+				}
+				wantTotal = total
+				// Twice: the order builds in the background meanwhile.
+				for range 2 {
+					l := decodeList(t, e.get(target))
+					var got []int64
+					for _, c := range l.Data {
+						got = append(got, c.ID)
+					}
+					if fmt.Sprint(got) != fmt.Sprint(want) || l.Meta.Total != wantTotal {
+						t.Errorf("%s %s: got %v total %d, want %v total %d", when, target, got, l.Meta.Total, want, wantTotal)
+					}
+				}
+			}
+		}
+	}
+	compare("before")
+	time.Sleep(100 * time.Millisecond) // let the orders finish building
+	compare("built")
+	if err := e.store.DeleteClip(context.Background(), 650); err != nil {
+		t.Fatal(err)
+	}
+	compare("after a delete")
+	time.Sleep(1200 * time.Millisecond) // past the rebuild gap
+	compare("rebuilt")
 }
