@@ -101,3 +101,40 @@ func BenchmarkGetClip(b *testing.B) {
 		}
 	})
 }
+
+func benchMovies(n, seed int) []catalog.Movie {
+	movies := make([]catalog.Movie, n)
+	for i := range movies {
+		k := seed + i
+		m := &movies[i]
+		m.Name = fmt.Sprintf("%s %s %d", benchWords[k%len(benchWords)], benchWords[(k/7)%len(benchWords)], k)
+		m.Slug = catalog.Slugify(m.Name)
+		m.IDCode = fmt.Sprintf("BEN-%07d", k)
+		m.Year = "2020"
+		m.Release = "2020-01-02"
+		m.Poster1URL = "https://img.example.com/p1.jpg"
+		m.Synopsis = "A synthetic movie for benchmarks."
+		for j := range m.Lists {
+			m.Lists[j] = catalog.NewList([]string{benchWords[(k+j)%len(benchWords)], "Other"})
+		}
+	}
+	return movies
+}
+
+// BenchmarkUpsertMovies upserts batches of 10,000 new movies keyed by
+// id_code, one transaction each.
+func BenchmarkUpsertMovies(b *testing.B) {
+	ctx := context.Background()
+	s := openStore(b, filepath.Join(b.TempDir(), "bench.db"))
+	const batch = 10_000
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		movies := benchMovies(batch, i*batch)
+		b.StartTimer()
+		if err := s.UpsertMovies(ctx, movies); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "movies/s")
+}

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -24,49 +23,65 @@ func scanClip(row scanner, c *catalog.Clip) error {
 	return nil
 }
 
-// searchWhere builds the conditions for folded search terms over the
-// table's fold column. The FTS5 index (trigram tokenizer, detail=none to
-// keep it small and fast to build) narrows the rows: a term of at least
-// catalog.MinIndexedTerm runes needs each of its trigrams. detail=none
-// keeps no positions, so that only proves the trigrams occur somewhere;
-// instr() then checks every term as a real substring. instr treats
-// % _ and \ literally, unlike LIKE.
-func searchWhere(table, foldCol string, terms []string) (conds []string, args []any) {
-	var tokens []string
-	for _, t := range terms {
-		tokens = appendTrigrams(tokens, t)
-	}
-	if len(tokens) > 0 {
-		conds = append(conds, table+`.id IN (SELECT rowid FROM `+table+`_fts WHERE `+table+`_fts MATCH ?)`)
-		args = append(args, strings.Join(tokens, " AND "))
-	}
-	for _, t := range terms {
-		conds = append(conds, `instr(`+table+`.`+foldCol+`, ?) > 0`)
-		args = append(args, t)
-	}
-	return conds, args
+// search is the part of a list query that a text search adds.
+type search struct {
+	from    string   // the FROM clause
+	order   string   // the id column to order by
+	conds   []string // WHERE conditions, ANDed
+	args    []any    // their parameters
+	ftsOnly bool     // the MATCH alone decides (no instr condition)
 }
 
-// appendTrigrams appends the FTS5 query tokens for term: trigrams that
-// cover it (every third one and the last; instr does the exact check),
-// each a quoted string so that no query syntax applies. Terms shorter
-// than a trigram add nothing.
-func appendTrigrams(tokens []string, term string) []string {
-	if utf8.RuneCountInString(term) < catalog.MinIndexedTerm {
-		return tokens
-	}
-	runes := []rune(term)
-	last := len(runes) - catalog.MinIndexedTerm
-	for i := 0; ; i += catalog.MinIndexedTerm {
-		i = min(i, last)
-		tok := `"` + strings.ReplaceAll(string(runes[i:i+catalog.MinIndexedTerm]), `"`, `""`) + `"`
-		if !slices.Contains(tokens, tok) {
-			tokens = append(tokens, tok)
-		}
-		if i == last {
-			return tokens
+// newSearch builds the search over table (clips or movies) and its fold
+// column for folded terms. Terms of at least catalog.MinIndexedTerm runes
+// go into one FTS5 MATCH, each as a quoted phrase: with the trigram
+// tokenizer a phrase is exactly a substring, and quoting makes every
+// character literal. Shorter terms cannot use trigrams and are checked
+// with instr(), which (unlike LIKE) treats % _ and \ literally. With
+// terms in the MATCH the rows come from the FTS index in descending
+// rowid order, so a first page stops after a page of matches.
+func newSearch(table, foldCol string, terms []string) search {
+	s := search{from: table, order: table + ".id"}
+	var phrases []string
+	for _, t := range terms {
+		if utf8.RuneCountInString(t) >= catalog.MinIndexedTerm {
+			phrases = append(phrases, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
 		}
 	}
+	if len(phrases) > 0 {
+		fts := table + "_fts"
+		s.from = fts + " JOIN " + table + " ON " + table + ".id = " + fts + ".rowid"
+		s.order = fts + ".rowid"
+		s.conds = append(s.conds, fts+" MATCH ?")
+		s.args = append(s.args, strings.Join(phrases, " "))
+		s.ftsOnly = true
+	}
+	for _, t := range terms {
+		if utf8.RuneCountInString(t) < catalog.MinIndexedTerm {
+			s.conds = append(s.conds, "instr("+table+"."+foldCol+", ?) > 0")
+			s.args = append(s.args, t)
+			s.ftsOnly = false
+		}
+	}
+	return s
+}
+
+// countQuery counts the matches. When the MATCH alone decides and no
+// other filter applies, the FTS index counts without reading the rows.
+func (s search) countQuery(table string, otherFilters bool) string {
+	if s.ftsOnly && !otherFilters {
+		return "SELECT count(*) FROM " + table + "_fts WHERE " + s.conds[0]
+	}
+	return "SELECT count(*) FROM " + s.from + where(s.conds)
+}
+
+// qualified prefixes each of the comma-separated columns with table.
+func qualified(table, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = table + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
 }
 
 func where(conds []string) string {
@@ -79,14 +94,10 @@ func where(conds []string) string {
 // ListClips returns one page, newest first, and the exact total. Without
 // search terms the total comes from the trigger-kept clip_counts table.
 func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
-	var conds []string
-	var args []any
-	if len(f.Terms) > 0 {
-		conds, args = searchWhere("clips", "title_fold", f.Terms)
-	}
+	q := newSearch("clips", "title_fold", f.Terms)
 	if f.Platform != "" {
-		conds = append(conds, `clips.platform = ?`)
-		args = append(args, f.Platform)
+		q.conds = append(q.conds, `clips.platform = ?`)
+		q.args = append(q.args, f.Platform)
 	}
 
 	cache := len(f.Terms) <= maxCachedTerms
@@ -94,9 +105,9 @@ func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.
 	var err error
 	switch {
 	case len(f.Terms) > 0:
-		total, err = s.count(ctx, `SELECT count(*) FROM clips`+where(conds), args, cache)
+		total, err = s.count(ctx, q.countQuery("clips", f.Platform != ""), q.args, cache)
 	case f.Platform != "":
-		total, err = s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts WHERE platform = ?`, args, true)
+		total, err = s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts WHERE platform = ?`, q.args, true)
 	default:
 		total, err = s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts`, nil, true)
 	}
@@ -107,8 +118,9 @@ func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.
 		return []catalog.Clip{}, total, nil
 	}
 
-	query := `SELECT ` + clipColumns + ` FROM clips` + where(conds) + ` ORDER BY clips.id DESC LIMIT ? OFFSET ?`
-	args = append(args, f.Paging.Limit, f.Paging.Offset())
+	query := `SELECT ` + qualified("clips", clipColumns) + ` FROM ` + q.from + where(q.conds) +
+		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
+	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
 	rows, err := s.query(ctx, query, args, cache)
 	if err != nil {
 		return nil, 0, translate(err, "list clips")

@@ -65,11 +65,7 @@ func ceilUnix(t time.Time) int64 {
 
 // ListMovies returns one page, highest id first, and the exact total.
 func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
-	var conds []string
-	var args []any
-	if len(f.Terms) > 0 {
-		conds, args = searchWhere("movies", "name_fold", f.Terms)
-	}
+	q := newSearch("movies", "name_fold", f.Terms)
 	if len(f.IDs) > 0 {
 		// One JSON array parameter keeps one statement shape for any
 		// number of ids.
@@ -81,21 +77,24 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 			b = strconv.AppendInt(b, id, 10)
 		}
 		b = append(b, ']')
-		conds = append(conds, `movies.id IN (SELECT value FROM json_each(?))`)
-		args = append(args, string(b))
+		q.conds = append(q.conds, `movies.id IN (SELECT value FROM json_each(?))`)
+		q.args = append(q.args, string(b))
 	}
 	if !f.ChangedSince.IsZero() {
-		conds = append(conds, `movies.updated_at >= ?`)
-		args = append(args, ceilUnix(f.ChangedSince))
+		q.conds = append(q.conds, `movies.updated_at >= ?`)
+		q.args = append(q.args, ceilUnix(f.ChangedSince))
 	}
 	cache := len(f.Terms) <= maxCachedTerms
 
 	var total int64
 	var err error
-	if len(conds) == 0 {
+	switch {
+	case len(f.Terms) > 0:
+		total, err = s.count(ctx, q.countQuery("movies", len(f.IDs) > 0 || !f.ChangedSince.IsZero()), q.args, cache)
+	case len(q.conds) > 0:
+		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(q.conds), q.args, cache)
+	default:
 		total, err = s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
-	} else {
-		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(conds), args, cache)
 	}
 	if err != nil {
 		return nil, 0, translate(err, "count movies")
@@ -104,8 +103,9 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 		return []catalog.Movie{}, total, nil
 	}
 
-	query := `SELECT ` + movieColumns + ` FROM movies` + where(conds) + ` ORDER BY movies.id DESC LIMIT ? OFFSET ?`
-	args = append(args, f.Paging.Limit, f.Paging.Offset())
+	query := `SELECT ` + qualified("movies", movieColumns) + ` FROM ` + q.from + where(q.conds) +
+		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
+	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
 	rows, err := s.query(ctx, query, args, cache)
 	if err != nil {
 		return nil, 0, translate(err, "list movies")
@@ -185,7 +185,7 @@ const (
 categories_json, categories, actor_json, actor, director_json, director,
 studio_json, studio, genre_json, genre, country_json, country,
 synopsis, id_code, release, link_embed, updated_at)
-VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24)`
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 	updateMovie = `UPDATE movies SET name = ?2, name_fold = ?3, slug = ?4, year = ?5, poster1_url = ?6, poster2_url = ?7,
 categories_json = ?8, categories = ?9, actor_json = ?10, actor = ?11, director_json = ?12, director = ?13,
 studio_json = ?14, studio = ?15, genre_json = ?16, genre = ?17, country_json = ?18, country = ?19,

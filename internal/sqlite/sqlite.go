@@ -52,7 +52,8 @@ var _ catalog.Store = (*Store)(nil)
 const pragmas = "_pragma=busy_timeout(10000)" +
 	"&_pragma=journal_mode(WAL)" +
 	"&_pragma=foreign_keys(1)" +
-	"&_pragma=synchronous(NORMAL)"
+	"&_pragma=synchronous(NORMAL)" +
+	"&_pragma=temp_store(MEMORY)" // statement journals (triggers) stay off disk
 
 // Open opens (creating if needed) the database file at path. It does not
 // migrate; call Migrate.
@@ -71,7 +72,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	var err error
 	// BEGIN IMMEDIATE takes the write lock up front, so a transaction
 	// never fails half-way when another process holds the lock.
-	if s.writer, err = sql.Open("sqlite", base+"&_txlock=immediate"); err != nil {
+	// A larger page cache lets a bulk import build its b-trees in memory
+	// instead of spilling pages to the WAL before the commit.
+	if s.writer, err = sql.Open("sqlite", base+"&_txlock=immediate&_pragma=cache_size(-65536)"); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s.writer.SetMaxOpenConns(1)

@@ -34,14 +34,16 @@ CREATE TABLE clip_counts (
     n        INTEGER NOT NULL
 ) WITHOUT ROWID;
 
--- Trigram phrases are substring matches, so "MATCH '"abc"'" finds every
--- title containing abc. Titles are folded in Go, hence case_sensitive.
+-- Trigram phrases are substring matches, so MATCH '"abcd"' finds every
+-- title containing abcd, and counts without reading the clips. That
+-- needs token positions (detail=full). Titles are folded in Go, hence
+-- case_sensitive.
 CREATE VIRTUAL TABLE clips_fts USING fts5 (
     title_fold,
     content = 'clips',
     content_rowid = 'id',
     tokenize = 'trigram case_sensitive 1',
-    detail = 'none'
+    detail = 'full'
 );
 
 -- New rows reach the FTS index through a pending list that the writer
@@ -132,7 +134,7 @@ CREATE VIRTUAL TABLE movies_fts USING fts5 (
     content = 'movies',
     content_rowid = 'id',
     tokenize = 'trigram case_sensitive 1',
-    detail = 'none'
+    detail = 'full'
 );
 
 CREATE TABLE movies_fts_pending (id INTEGER PRIMARY KEY);
