@@ -490,42 +490,13 @@ func TestRecoversWhenDatabaseReturns(t *testing.T) {
 	}
 }
 
-// TestStore runs the behaviour suite both engines share. Creating a
-// database costs most of a second, so the suite's stores come from a
-// few databases (made up front, on the suite's goroutine) that are
-// emptied between uses.
+// TestStore runs the behaviour suite both engines share, on databases
+// lent by pgtest's pool (creating one costs most of a second).
 func TestStore(t *testing.T) {
-	var mu sync.Mutex
-	free := []string{pgtest.DSN(t), pgtest.DSN(t)}
-	for _, dsn := range free {
-		openStore(t, dsn)
-	}
 	storetest.Run(t, func(st *testing.T) catalog.Store {
 		st.Helper()
-		mu.Lock()
-		if len(free) == 0 {
-			mu.Unlock()
-			st.Fatal("TestStore: every test database is in use; make more up front")
-		}
-		dsn := free[len(free)-1]
-		free = free[:len(free)-1]
-		mu.Unlock()
-		st.Cleanup(func() {
-			emptyDatabase(st, dsn)
-			mu.Lock()
-			free = append(free, dsn)
-			mu.Unlock()
-		})
-		// Registered after the emptying, so it runs before it.
-		return openStore(st, dsn)
+		return openStore(st, pgtest.EmptyDSN(st))
 	})
-}
-
-// emptyDatabase makes a migrated database as good as new: no rows,
-// counters at zero (the TRUNCATE triggers), ids starting at 1.
-func emptyDatabase(tb testing.TB, dsn string) {
-	tb.Helper()
-	execSQL(tb, dsn, `TRUNCATE clips, movies, admins, sessions, login_failures, clip_counts RESTART IDENTITY CASCADE`)
 }
 
 // execSQL runs sql on its own connection to dsn.
