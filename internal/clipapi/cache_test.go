@@ -5,47 +5,29 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
 
-// openFile opens (and migrates) a second handle on one database file,
-// as another process or instance would.
-func openFile(t testing.TB, path string) *sqlite.Store {
+// sharedEnv is a clip service on a database that the test can also
+// open through a second handle, as another process or instance would.
+func sharedEnv(t *testing.T) (*env, catalog.Store) {
 	t.Helper()
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	return s
-}
-
-// fileEnv is a clip service on a database file that the test can also
-// open through a second handle.
-func fileEnv(t *testing.T) (*env, string) {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "shared.db")
-	store := openFile(t, path)
+	db := testdb.New(t)
+	store := db.Open(t)
 	logger := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Logger: logger})}, path
+	return &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Logger: logger})}, db.Open(t)
 }
 
 // The response cache must never hide a write: each read after a write,
 // whoever made it, shows the new clip with the new total.
 func TestCachedReadsSeeEveryWrite(t *testing.T) {
-	e, path := fileEnv(t)
-	other := openFile(t, path)
+	e, other := sharedEnv(t)
 	for i := range 3 {
 		e.addClip(catalog.Clip{Title: fmt.Sprintf("seed %d", i), Platform: "JAV"})
 	}

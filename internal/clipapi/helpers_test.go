@@ -11,7 +11,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,23 +19,14 @@ import (
 	"catalog/internal/admin"
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
 
 // newTestStore is the one place the tests get a store: a fresh, migrated,
-// empty database. Swap it to run the suite against another engine.
+// empty database of the engine CATALOG_TEST_ENGINE names (testdb).
 func newTestStore(t testing.TB) catalog.Store {
 	t.Helper()
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	return s
+	return testdb.Open(t)
 }
 
 const (
