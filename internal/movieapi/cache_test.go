@@ -1,38 +1,21 @@
 package movieapi_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"path/filepath"
 	"testing"
 
 	"catalog/internal/catalog"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
-
-func openFile(t testing.TB, path string) *sqlite.Store {
-	t.Helper()
-	ctx := context.Background()
-	s, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { s.Close() })
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	return s
-}
 
 // The response cache must never hide a write made by another handle on
 // the same database (another process or instance): the next read shows
 // it with the right total.
 func TestCachedReadsSeeWritesFromAnotherHandle(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "shared.db")
-	store := openFile(t, path)
-	other := openFile(t, path)
+	db := testdb.New(t)
+	store, other := db.Open(t), db.Open(t)
 	addNumbered(t, store, 25)
 	h := newService(t, store, nil)
 

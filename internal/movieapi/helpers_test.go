@@ -9,7 +9,6 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -17,23 +16,14 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
 
-// newTestStore is the one place tests get a store, so that the suite can
-// later run against PostgreSQL too.
+// newTestStore is the one place tests get a store: a fresh, migrated,
+// empty database of the engine CATALOG_TEST_ENGINE names (testdb).
 func newTestStore(t testing.TB) catalog.Store {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	return st
+	return testdb.Open(t)
 }
 
 // movieInput is a readable way to write a test movie.
