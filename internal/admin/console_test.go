@@ -7,7 +7,6 @@ import (
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,14 +15,14 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
 
 // console is the whole clip service on a real listener with a signed-in
 // browser-like client (cookie jar, no redirects followed).
 type console struct {
 	t      *testing.T
-	store  *sqlite.Store
+	store  catalog.Store
 	url    string
 	client *http.Client
 }
@@ -31,14 +30,7 @@ type console struct {
 func newConsole(t *testing.T) *console {
 	t.Helper()
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	if err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	store := testdb.Open(t)
 	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
 	if err := store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
 		t.Fatal(err)

@@ -17,7 +17,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
 
 const (
@@ -45,7 +45,7 @@ type browser struct {
 	ctx       context.Context
 	base      string
 	artifacts string
-	store     *sqlite.Store
+	store     catalog.Store
 }
 
 func start(t *testing.T) *browser {
@@ -55,14 +55,7 @@ func start(t *testing.T) *browser {
 		t.Skip("no Chromium found: install it (apt-get install chromium) or set CATALOG_CHROMIUM to its path to run the browser tests")
 	}
 	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "browser.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	if err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	store := testdb.Open(t)
 	hash, err := bcrypt.GenerateFromPassword([]byte(adminPassword), bcrypt.MinCost)
 	if err != nil {
 		t.Fatal(err)

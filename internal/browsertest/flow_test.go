@@ -201,4 +201,3 @@ func (b *browser) clip(id string) catalog.Clip {
 	}
 	return c
 }
-

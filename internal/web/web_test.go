@@ -6,36 +6,27 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 	"catalog/internal/web"
 )
 
 // site is the public pages mounted the way the clip service mounts
 // them, on a real SQLite file.
 type site struct {
-	store   *sqlite.Store
+	store   catalog.Store
 	pages   *web.Pages
 	handler http.Handler
 }
 
 func newSite(t testing.TB) *site {
 	t.Helper()
-	ctx := context.Background()
-	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { store.Close() })
-	if err := store.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	store := testdb.Open(t)
 	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
 	if err != nil {
 		t.Fatal(err)
