@@ -31,6 +31,9 @@ const (
 	DefaultEvery = time.Hour
 	// retryAfterFailure is how soon a failed build is tried again.
 	retryAfterFailure = time.Minute
+	// DefaultLockRetry is how soon a build deferred by Config.Lock is
+	// tried again when Config.LockRetry is not set.
+	DefaultLockRetry = 15 * time.Second
 	// notReadyRetryAfter is the Retry-After (seconds) of the 503 sent
 	// before the first snapshot exists.
 	notReadyRetryAfter = "10"
@@ -50,7 +53,19 @@ type Config struct {
 	// Every is the refresh interval; 0 means DefaultEvery.
 	Every  time.Duration
 	Logger *slog.Logger
+	// Lock, when set, is held around every build, so that instances
+	// sharing one database take turns reading the whole catalog instead
+	// of all doing it at once. ok is false when another instance holds
+	// it: this one keeps serving its previous file and tries again after
+	// LockRetry.
+	Lock func(ctx context.Context) (unlock func(), ok bool, err error)
+	// LockRetry is the wait after finding the lock taken; 0 means
+	// DefaultLockRetry. It never exceeds Every.
+	LockRetry time.Duration
 }
+
+// errLockTaken says that another instance is building right now.
+var errLockTaken = errors.New("snapshot: another instance is building")
 
 // Service builds the snapshot in the background and serves it. Only the
 // file's metadata is kept in memory; the bytes stay on disk.
@@ -59,6 +74,9 @@ type Service struct {
 	dir   string
 	every time.Duration
 	log   *slog.Logger
+
+	lock      func(ctx context.Context) (unlock func(), ok bool, err error)
+	lockRetry time.Duration
 
 	current atomic.Pointer[built]
 	// nextRefresh (Unix nanoseconds) drives the served max-age.
@@ -78,7 +96,7 @@ type built struct {
 
 // New returns a Service; call Run to start building.
 func New(cfg Config) *Service {
-	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger}
+	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry}
 	if s.dir == "" {
 		s.dir = filepath.Join(os.TempDir(), "catalog-snapshot")
 	}
@@ -88,6 +106,10 @@ func New(cfg Config) *Service {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.lockRetry <= 0 {
+		s.lockRetry = DefaultLockRetry
+	}
+	s.lockRetry = min(s.lockRetry, s.every)
 	return s
 }
 
@@ -106,7 +128,12 @@ func (s *Service) Run(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		if err != nil {
+		switch {
+		case errors.Is(err, errLockTaken):
+			s.log.Info("snapshot build deferred: another instance is building", "retry_in", s.lockRetry.String())
+			next = time.Now().Add(s.lockRetry)
+			s.nextRefresh.Store(next.UnixNano())
+		case err != nil:
 			s.log.Error("snapshot build failed", "err", err)
 			next = time.Now().Add(min(retryAfterFailure, s.every))
 			s.nextRefresh.Store(next.UnixNano())
@@ -121,10 +148,20 @@ func (s *Service) Run(ctx context.Context) {
 	}
 }
 
-// refresh builds a snapshot and, when that succeeds, serves it.
+// refresh builds a snapshot and, when that succeeds, serves it. With a
+// Lock it returns errLockTaken, building nothing, while another instance
+// holds the lock.
 func (s *Service) refresh(ctx context.Context) error {
-	// A multi-instance deployment would take a shared lock here so that
-	// only one instance builds at a time.
+	if s.lock != nil {
+		unlock, ok, err := s.lock(ctx)
+		if err != nil {
+			return fmt.Errorf("snapshot lock: %w", err)
+		}
+		if !ok {
+			return errLockTaken
+		}
+		defer unlock()
+	}
 	start := time.Now()
 	b, err := s.build(ctx, start)
 	if err != nil {
