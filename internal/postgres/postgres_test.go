@@ -3,7 +3,6 @@ package postgres_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"net"
 	"net/url"
 	"os"
@@ -361,96 +360,19 @@ func TestTryLock(t *testing.T) {
 	unlockB()
 }
 
-// proxy forwards TCP connections to a PostgreSQL server and can cut
-// them all and refuse new ones, which is what clients see while the
-// server restarts.
-type proxy struct {
-	t        *testing.T
-	addr     string
-	upstream string
-	mu       sync.Mutex
-	l        net.Listener
-	conns    []net.Conn
-}
-
-func newProxy(t *testing.T, upstream string) *proxy {
-	p := &proxy{t: t, upstream: upstream}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	p.addr = l.Addr().String()
-	p.serve(l)
-	t.Cleanup(p.down)
-	return p
-}
-
-func (p *proxy) serve(l net.Listener) {
-	p.mu.Lock()
-	p.l = l
-	p.mu.Unlock()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			u, err := net.Dial("tcp", p.upstream)
-			if err != nil {
-				c.Close()
-				continue
-			}
-			p.mu.Lock()
-			p.conns = append(p.conns, c, u)
-			p.mu.Unlock()
-			go func() { _, _ = io.Copy(u, c); u.Close() }()
-			go func() { _, _ = io.Copy(c, u); c.Close() }()
-		}
-	}()
-}
-
-// down closes the listener and every connection.
-func (p *proxy) down() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.l != nil {
-		p.l.Close()
-		p.l = nil
-	}
-	for _, c := range p.conns {
-		c.Close()
-	}
-	p.conns = nil
-}
-
-// up listens again on the same address.
-func (p *proxy) up() {
-	l, err := net.Listen("tcp", p.addr)
-	if err != nil {
-		p.t.Fatalf("proxy: listen again on %s: %v", p.addr, err)
-	}
-	p.serve(l)
-}
-
 // While the database is away every call fails with EUNAVAILABLE (so the
 // HTTP layer answers 503/500 in its own shape) and the store keeps
 // working once it is back, with everything acknowledged still there.
 func TestRecoversWhenDatabaseReturns(t *testing.T) {
-	dsn := pgtest.DSN(t)
-	u, err := url.Parse(dsn)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := newProxy(t, u.Host)
-	u.Host = p.addr
-	s := openStore(t, u.String())
+	p, dsn := pgtest.NewProxy(t, pgtest.EmptyDSN(t))
+	s := openStore(t, dsn)
 	ctx := context.Background()
 	c := catalog.Clip{Title: "kept", IframeURL: "https://example.com/v"}
 	if err := s.CreateClip(ctx, &c); err != nil {
 		t.Fatal(err)
 	}
 
-	p.down()
+	p.Down()
 	calls := map[string]func(ctx context.Context) error{
 		"Ping":        s.Ping,
 		"DataVersion": func(ctx context.Context) error { _, err := s.DataVersion(ctx); return err },
@@ -473,8 +395,9 @@ func TestRecoversWhenDatabaseReturns(t *testing.T) {
 		}
 	}
 
-	p.up()
+	p.Up()
 	var got catalog.Clip
+	var err error
 	for attempt := 0; ; attempt++ {
 		got, err = s.GetClip(ctx, c.ID)
 		if err == nil || attempt == 20 {
