@@ -98,7 +98,12 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		c.snapshotDir = filepath.Join(dir, "snapshots")
 	}
 	if c.snapshotDir == "" {
-		c.snapshotDir = snapshotDir(c.db.dsn)
+		dir, cleanup, err := snapshotDir(c.db.dsn)
+		if err != nil {
+			return fmt.Errorf("snapshot folder: %w", err)
+		}
+		defer cleanup()
+		c.snapshotDir = dir
 	}
 	if err := os.MkdirAll(c.snapshotDir, 0o755); err != nil {
 		return fmt.Errorf("snapshot folder: %w", err)
@@ -115,7 +120,8 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	}
 
 	version := p.versionString()
-	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: c.snapshotDir, Every: c.snapshotEvery, Logger: log})
+	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: c.snapshotDir, Every: c.snapshotEvery, Logger: log,
+		Lock: snapshotLock(st)})
 	clips := httpx.NewServer(clipapi.New(clipapi.Config{
 		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
 	}), log)

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 
 	"catalog/internal/catalog"
 	"catalog/internal/postgres"
@@ -18,9 +16,7 @@ type store interface {
 	Migrate(ctx context.Context) error
 }
 
-func isPostgres(dsn string) bool {
-	return strings.HasPrefix(dsn, "postgres://") || strings.HasPrefix(dsn, "postgresql://")
-}
+func isPostgres(dsn string) bool { return postgres.IsDSN(dsn) }
 
 // openStore opens the database named by c and migrates it, so that
 // every command works on a fresh database.
@@ -43,10 +39,31 @@ func openStore(ctx context.Context, c dbConfig) (store, error) {
 }
 
 // snapshotDir is where serve keeps the snapshot when --snapshot-dir is
-// not set: beside the SQLite file, or in the temp dir for PostgreSQL.
-func snapshotDir(dsn string) string {
-	if isPostgres(dsn) {
-		return filepath.Join(os.TempDir(), "catalog-snapshots")
+// not set: beside the SQLite file, or for PostgreSQL a folder of this
+// process's own in the temp dir, removed by cleanup. Instances on one
+// host must not share the folder: each swaps its own file in, which
+// would pull the file from under the other's readers.
+func snapshotDir(dsn string) (dir string, cleanup func(), err error) {
+	if !isPostgres(dsn) {
+		return dsn + ".snapshots", func() {}, nil
 	}
-	return dsn + ".snapshots"
+	dir, err = os.MkdirTemp("", "catalog-snapshots-")
+	if err != nil {
+		return "", nil, err
+	}
+	return dir, func() { os.RemoveAll(dir) }, nil
+}
+
+// snapshotLockKey is the advisory lock that keeps instances sharing a
+// PostgreSQL database from building their snapshots at the same moment.
+const snapshotLockKey int64 = 0x736e617073686f74 // "snapshot"
+
+// snapshotLock is the build lock for stores that several instances
+// share, nil for those that only one process serves (SQLite).
+func snapshotLock(s store) func(ctx context.Context) (func(), bool, error) {
+	pg, ok := s.(*postgres.Store)
+	if !ok {
+		return nil
+	}
+	return func(ctx context.Context) (func(), bool, error) { return pg.TryLock(ctx, snapshotLockKey) }
 }
