@@ -21,7 +21,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/cli"
 	"catalog/internal/postgres/pgtest"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's goroutines.
@@ -134,9 +134,8 @@ func getJSON(tb testing.TB, c *http.Client, u string, v any) int {
 }
 
 func TestServeEndToEnd(t *testing.T) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "catalog.db")
-	env := map[string]string{"CATALOG_DB": db, "CATALOG_CLIPS_ADDR": "127.0.0.1:0", "CATALOG_MOVIES_ADDR": "127.0.0.1:0"}
+	db := testdb.New(t)
+	env := map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_CLIPS_ADDR": "127.0.0.1:0", "CATALOG_MOVIES_ADDR": "127.0.0.1:0"}
 	srv := startServe(t, env)
 	clips, movies := "http://"+srv.addrs.Clips.String(), "http://"+srv.addrs.Movies.String()
 	if !strings.Contains(srv.stderr.String(), `"clips_addr":"`+srv.addrs.Clips.String()+`"`) {
@@ -207,8 +206,10 @@ func TestServeEndToEnd(t *testing.T) {
 	if _, err := net.DialTimeout("tcp", srv.addrs.Clips.String(), time.Second); err == nil {
 		t.Errorf("clips address still accepts connections after shutdown")
 	}
-	if _, err := os.Stat(db + ".snapshots"); err != nil {
-		t.Errorf("default snapshot folder beside the database: %v", err)
+	if testdb.Engine() == testdb.SQLite {
+		if _, err := os.Stat(db.DSN() + ".snapshots"); err != nil {
+			t.Errorf("default snapshot folder beside the database: %v", err)
+		}
 	}
 }
 
@@ -370,7 +371,8 @@ func TestVersion(t *testing.T) {
 }
 
 func TestAdminCreate(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "c.db")
+	tdb := testdb.New(t)
+	db := tdb.DSN()
 	r := run(t, nil, "short\n", "admin", "create", "--db", db, "--username", "bob")
 	wantExit(t, r, 1)
 	if !strings.Contains(r.err.Error(), "at least 12") {
@@ -383,7 +385,7 @@ func TestAdminCreate(t *testing.T) {
 	if !strings.Contains(r.err.Error(), `"bob" already exists`) {
 		t.Errorf("duplicate: got %q", r.err)
 	}
-	s := openStore(t, db)
+	s := tdb.Open(t)
 	a, err := s.AdminByUsername(context.Background(), "bob")
 	if err != nil {
 		t.Fatal(err)
@@ -393,19 +395,10 @@ func TestAdminCreate(t *testing.T) {
 	}
 }
 
-func openStore(tb testing.TB, path string) *sqlite.Store {
-	tb.Helper()
-	s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	tb.Cleanup(func() { s.Close() })
-	return s
-}
-
 func TestImportMixedFile(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
+	tdb := testdb.New(t)
+	db := tdb.DSN()
 	file := filepath.Join(dir, "movies.jsonl")
 	os.WriteFile(file, []byte(`{"name": "Good one", "id_code": "G-1"}`+"\n"+
 		`{"name": "Bad date", "release": "2019-02-30"}`+"\n"+
@@ -413,7 +406,7 @@ func TestImportMixedFile(t *testing.T) {
 
 	r := run(t, nil, "", "import", "movies", "--db", db, file, "--dry-run")
 	wantExit(t, r, 1)
-	if n := movieCount(t, db); n != 0 {
+	if n := movieCount(t, tdb); n != 0 {
 		t.Errorf("dry run stored %d movies", n)
 	}
 
@@ -425,7 +418,7 @@ func TestImportMixedFile(t *testing.T) {
 	if !strings.Contains(r.stdout, "3 read, 2 imported, 1 rejected") {
 		t.Errorf("summary: got %q", r.stdout)
 	}
-	if n := movieCount(t, db); n != 2 {
+	if n := movieCount(t, tdb); n != 2 {
 		t.Errorf("stored %d movies, want 2", n)
 	}
 
@@ -447,13 +440,9 @@ func TestImportMixedFile(t *testing.T) {
 	}
 }
 
-func movieCount(tb testing.TB, db string) int64 {
+func movieCount(tb testing.TB, db testdb.DB) int64 {
 	tb.Helper()
-	s := openStore(tb, db)
-	if err := s.Migrate(context.Background()); err != nil {
-		tb.Fatal(err)
-	}
-	n, err := s.CountMovies(context.Background())
+	n, err := db.Open(tb).CountMovies(context.Background())
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -462,7 +451,8 @@ func movieCount(tb testing.TB, db string) int64 {
 
 func TestSeedAndSnapshot(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "c.db")
+	tdb := testdb.New(t)
+	db := tdb.DSN()
 	wantExit(t, run(t, nil, "", "seed", "--db", db, "--clips", "30", "--movies", "25"), 0)
 	wantExit(t, run(t, map[string]string{"CATALOG_SEED_MOVIES": "5"}, "", "seed", "--db", db), 0)
 	out := filepath.Join(dir, "snap.json")
@@ -488,7 +478,7 @@ func TestSeedAndSnapshot(t *testing.T) {
 	if snap.Total != 30 || len(snap.List) != 30 || len(codes) != 30 {
 		t.Errorf("snapshot: got total %d, %d movies, %d distinct codes; want 30 each", snap.Total, len(snap.List), len(codes))
 	}
-	s := openStore(t, db)
+	s := tdb.Open(t)
 	if _, total, err := s.ListClips(context.Background(), catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}}); err != nil || total != 30 {
 		t.Errorf("seeded clips: got %d, %v; want 30", total, err)
 	}
@@ -506,11 +496,12 @@ func TestStoreErrorsAreOneLine(t *testing.T) {
 
 // The README's example files import as the README says.
 func TestExampleFiles(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "c.db")
+	tdb := testdb.New(t)
+	db := tdb.DSN()
 	ex := filepath.Join("..", "..", "examples")
 	wantExit(t, run(t, nil, "", "import", "movies", "--db", db, filepath.Join(ex, "movies.jsonl"), filepath.Join(ex, "movies.csv")), 0)
 	wantExit(t, run(t, nil, "", "import", "clips", "--db", db, filepath.Join(ex, "clips.jsonl")), 0)
-	if n := movieCount(t, db); n != 5 {
+	if n := movieCount(t, tdb); n != 5 {
 		t.Errorf("examples: %d movies, want 5", n)
 	}
 	r := run(t, nil, "", "import", "movies", "--dry-run", "--db", db, filepath.Join(ex, "movies-with-errors.jsonl"))
@@ -522,7 +513,7 @@ func TestExampleFiles(t *testing.T) {
 
 // A postgres:// --db selects the PostgreSQL store for every command.
 func TestPostgres(t *testing.T) {
-	dsn := pgtest.DSN(t)
+	dsn := pgtest.EmptyDSN(t)
 	ex := filepath.Join("..", "..", "examples")
 	env := map[string]string{"CATALOG_DB": dsn}
 	wantExit(t, run(t, env, "", "migrate"), 0)
