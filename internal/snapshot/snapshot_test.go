@@ -19,23 +19,14 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
 
-// newTestStore is the one place tests get a store, so that the suite can
-// later run against PostgreSQL too.
+// newTestStore is the one place tests get a store: a fresh, migrated,
+// empty database of the engine CATALOG_TEST_ENGINE names (testdb).
 func newTestStore(t testing.TB) catalog.Store {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "t.db"), sqlite.Options{})
-	if err != nil {
-		t.Fatalf("open store: %v", err)
-	}
-	t.Cleanup(func() { st.Close() })
-	if err := st.Migrate(ctx); err != nil {
-		t.Fatalf("migrate: %v", err)
-	}
-	return st
+	return testdb.Open(t)
 }
 
 // addNumbered adds movies first..last named "Movie N" with a list field.
