@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -222,6 +224,38 @@ func TestServeWaitsForSnapshotLock(t *testing.T) {
 // once the database is back.
 func TestDatabaseGoesAwayWhileServing(t *testing.T) {
 	proxy, dsn := pgtest.NewProxy(t, pgtest.EmptyDSN(t))
+	outage(t, dsn, proxy.Down, proxy.Up)
+}
+
+// TestServeSurvivesServerRestart is the same with the real test server
+// stopped and started again (bash .ci/postgres.sh halt / resume). It
+// disturbs every other test on the server, so it only runs when asked:
+// CATALOG_TEST_POSTGRES_RESTART=1 go test -run TestServeSurvivesServerRestart ./internal/cli
+func TestServeSurvivesServerRestart(t *testing.T) {
+	if os.Getenv("CATALOG_TEST_POSTGRES_RESTART") == "" {
+		t.Skip("set CATALOG_TEST_POSTGRES_RESTART=1 to stop and restart the test server (run this test alone)")
+	}
+	dsn := pgtest.EmptyDSN(t)
+	script := func(cmd string) {
+		t.Helper()
+		out, err := exec.Command("bash", "../../.ci/postgres.sh", cmd).CombinedOutput()
+		if err != nil {
+			t.Fatalf("postgres.sh %s: %v\n%s", cmd, err, out)
+		}
+	}
+	halted := false
+	t.Cleanup(func() {
+		if halted {
+			script("resume")
+		}
+	})
+	outage(t, dsn, func() { halted = true; script("halt") }, func() { script("resume"); halted = false })
+}
+
+// outage serves dsn, calls down, checks the answers while the database
+// is away, calls up and checks that everything works again.
+func outage(t *testing.T, dsn string, down, up func()) {
+	t.Helper()
 	env := map[string]string{"CATALOG_DB": dsn}
 	wantExit(t, run(t, env, instancePassword+"\n", "admin", "create", "--username", "alice"), 0)
 	srv := startServe(t, env, serveArgs()...)
@@ -235,7 +269,7 @@ func TestDatabaseGoesAwayWhileServing(t *testing.T) {
 	}
 	listClips(t, clips) // a warm cache must not answer for a database that is gone
 
-	proxy.Down()
+	down()
 	for _, base := range []string{clips, movies} {
 		r := call(t, http.MethodGet, base+"/api/health", "", nil)
 		var h struct{ Status, Version, Database string }
@@ -265,7 +299,7 @@ func TestDatabaseGoesAwayWhileServing(t *testing.T) {
 	default:
 	}
 
-	proxy.Up()
+	up()
 	deadline := time.Now().Add(15 * time.Second)
 	for call(t, http.MethodGet, clips+"/api/health", "", nil).status != http.StatusOK {
 		if time.Now().After(deadline) {
