@@ -265,6 +265,7 @@ func TestUsageErrors(t *testing.T) {
 		{"bad int env", map[string]string{"CATALOG_DB_MAX_CONNS": "many"}, []string{"migrate"}, "CATALOG_DB_MAX_CONNS"},
 		{"negative conns", nil, []string{"migrate", "--db-max-conns=-1"}, "db-max-conns"},
 		{"empty platform", nil, []string{"serve", "--platforms", "JAV,,X"}, "platforms"},
+		{"bad proxy", nil, []string{"serve", "--trusted-proxies", "10.0.0.0/8,lb.internal"}, "lb.internal"},
 		{"unknown flag", nil, []string{"migrate", "--nope"}, "nope"},
 		{"stray argument", nil, []string{"migrate", "extra"}, `"extra"`},
 		{"import without kind", nil, []string{"import"}, "import movies"},

@@ -42,6 +42,7 @@ type serveConfig struct {
 	snapshotEvery time.Duration
 	snapshotDir   string
 	cookieSecure  bool
+	proxies       string
 	demo          bool
 }
 
@@ -57,6 +58,8 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		"snapshot folder (default: beside the SQLite file, or the OS temp dir for PostgreSQL)")
 	f.boolVar(&c.cookieSecure, "cookie-secure", "CATALOG_COOKIE_SECURE", false,
 		"mark the session cookie Secure (behind a TLS-terminating proxy)")
+	f.stringVar(&c.proxies, "trusted-proxies", "CATALOG_TRUSTED_PROXIES", "",
+		"comma-separated addresses or CIDRs of load balancers whose X-Forwarded-For names the client")
 	f.boolVar(&c.demo, "demo", "CATALOG_DEMO", false,
 		"serve a temporary SQLite database filled with sample data and a one-time admin password")
 	if _, err := f.parse(args, p); err != nil {
@@ -69,6 +72,10 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		return usagef("serve: --snapshot-every must be positive, got %s", c.snapshotEvery)
 	}
 	platforms, err := parsePlatforms("serve", c.platforms)
+	if err != nil {
+		return err
+	}
+	proxies, err := parseTrustedProxies(c.proxies)
 	if err != nil {
 		return err
 	}
@@ -122,12 +129,12 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	version := p.versionString()
 	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: c.snapshotDir, Every: c.snapshotEvery, Logger: log,
 		Lock: snapshotLock(st)})
-	clips := httpx.NewServer(clipapi.New(clipapi.Config{
+	clips := httpx.NewServer(behindProxies(clipapi.New(clipapi.Config{
 		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
-	}), log)
-	movies := httpx.NewServer(movieapi.New(movieapi.Config{
+	}), proxies), log)
+	movies := httpx.NewServer(behindProxies(movieapi.New(movieapi.Config{
 		Store: st, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
-	}), log)
+	}), proxies), log)
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
