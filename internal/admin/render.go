@@ -10,8 +10,7 @@ import (
 
 type errorPage struct {
 	chrome
-	Status           int
-	Heading, Message string
+	web.ErrorPage
 }
 
 // render writes an admin page with the headers every HTML page of the
@@ -33,8 +32,7 @@ func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, nam
 // and their text never reaches the page.
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, sess catalog.Session, err error) {
 	httpx.LogError(s.log, r, err)
-	page := errorPage{chrome: chrome{Admin: sess.Username}}
-	page.Status, page.Heading, page.Message = web.ErrorText(err)
+	page := errorPage{chrome{Admin: sess.Username}, web.NewErrorPage(err, "/admin", "Back to the clips")}
 	s.render(w, r, page.Status, "error", page)
 }
 

@@ -8,6 +8,7 @@ package web
 import (
 	"bytes"
 	"embed"
+	"fmt"
 	"html/template"
 	"io/fs"
 	"log/slog"
@@ -85,6 +86,7 @@ type Views struct {
 func NewViews(assets *Assets, fsys fs.FS, dir string) *Views {
 	base := template.Must(template.New("layout").Funcs(template.FuncMap{
 		"asset":    assets.URL,
+		"args":     templateArgs,
 		"date":     func(t time.Time) string { return t.UTC().Format("2 January 2006") },
 		"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 	}).ParseFS(templateFS, "templates/_*.html"))
@@ -139,32 +141,51 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name 
 	WriteHTML(w, r, status, body)
 }
 
-// errorPage is the data of error.html.
-type errorPage struct {
-	Status  int
-	Heading string
-	Message string
+// ErrorPage is what an error page (the "error-page" template) says
+// about an error, public or admin.
+type ErrorPage struct {
+	Status            int
+	Heading, Message  string
+	BackURL, BackText string
 }
 
-// ErrorText is what an error page says about err: its status, a
-// heading and a message. Internal errors say nothing of their cause.
-func ErrorText(err error) (status int, heading, message string) {
-	status = httpx.ErrorStatus(err)
+// NewErrorPage describes err with its status, a heading, a message and a
+// way back. Internal errors say nothing of their cause.
+func NewErrorPage(err error, backURL, backText string) ErrorPage {
+	page := ErrorPage{Status: httpx.ErrorStatus(err), BackURL: backURL, BackText: backText}
 	switch {
-	case status == http.StatusNotFound:
-		return status, "Not found", catalog.ErrorMessage(err)
-	case status < 500:
-		return status, "That request did not work", catalog.ErrorMessage(err)
+	case page.Status == http.StatusNotFound:
+		page.Heading, page.Message = "Not found", catalog.ErrorMessage(err)
+	case page.Status < 500:
+		page.Heading, page.Message = "That request did not work", catalog.ErrorMessage(err)
+	default:
+		page.Heading, page.Message = "Something went wrong on our side", "Please try again in a moment."
 	}
-	return status, "Something went wrong on our side", "Please try again in a moment."
+	return page
+}
+
+// templateArgs builds a map from key/value pairs, so that one partial
+// template can serve pages with different data.
+func templateArgs(kv ...any) (map[string]any, error) {
+	if len(kv)%2 != 0 {
+		return nil, fmt.Errorf("args: odd number of arguments")
+	}
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		k, ok := kv[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("args: key %v is not a string", kv[i])
+		}
+		m[k] = kv[i+1]
+	}
+	return m, nil
 }
 
 // fail shows err as a friendly page with its status. Internal errors are
 // logged and their text never reaches the visitor.
 func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
 	httpx.LogError(p.log, r, err)
-	var page errorPage
-	page.Status, page.Heading, page.Message = ErrorText(err)
+	page := struct{ ErrorPage }{NewErrorPage(err, "/", "Back to all clips")}
 	body, rerr := p.views.Render("error", page)
 	if rerr != nil {
 		// The error template is parsed at start and needs nothing but
