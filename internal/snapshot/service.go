@@ -224,17 +224,6 @@ func (s *Service) removeStaleTemps() {
 	}
 }
 
-// ServeHTTP serves GET /api/movies/snapshot on its own; the movie service
-// calls Serve so that errors go through its one error writer.
-func (s *Service) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if err := s.Serve(w, r); err != nil {
-		httpx.LogError(s.log, r, err)
-		w.Header().Set("Cache-Control", "no-store")
-		b := catalog.AppendJSONString([]byte(`{"code":0,"msg":`), catalog.ErrorMessage(err))
-		httpx.WriteJSON(w, r, httpx.ErrorStatus(err), append(b, '}'))
-	}
-}
-
 // Serve answers a snapshot request from the current file, or returns an
 // error for the caller to write: EUNAVAILABLE (with Retry-After set)
 // before the first snapshot exists. Conditional requests and ranges are
