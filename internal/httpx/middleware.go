@@ -81,10 +81,14 @@ func Common(h http.Handler, log *slog.Logger, writeErr ErrorWriter) http.Handler
 	})
 }
 
-// LogError logs err when it is internal (5xx); client errors are not
-// worth a log line beyond the request line.
+// LogError logs err when it is a server-side failure; client errors are
+// not worth a log line beyond the request line. A 503 (database away,
+// snapshot not built yet) is expected to pass, so it is a warning.
 func LogError(log *slog.Logger, r *http.Request, err error) {
-	if ErrorStatus(err) >= 500 {
+	switch status := ErrorStatus(err); {
+	case status == http.StatusServiceUnavailable:
+		log.Warn("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+	case status >= 500:
 		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 }

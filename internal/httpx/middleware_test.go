@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 )
 
@@ -194,8 +195,13 @@ func TestLogError(t *testing.T) {
 		t.Errorf("a 404 was logged: %s", logs.String())
 	}
 	httpx.LogError(log, r, io.ErrUnexpectedEOF)
-	if !strings.Contains(logs.String(), "unexpected EOF") {
-		t.Errorf("an internal error was not logged: %q", logs.String())
+	if !strings.Contains(logs.String(), "unexpected EOF") || !strings.Contains(logs.String(), `"level":"ERROR"`) {
+		t.Errorf("an internal error was not logged as an error: %q", logs.String())
+	}
+	logs.Reset()
+	httpx.LogError(log, r, catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready"))
+	if !strings.Contains(logs.String(), `"level":"WARN"`) {
+		t.Errorf("a 503 was not logged as a warning: %q", logs.String())
 	}
 }
 
