@@ -1,0 +1,115 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"slices"
+
+	"catalog/internal/catalog"
+)
+
+var _ catalog.KeysetStore = (*Store)(nil)
+
+// ClipIDs walks the ids of one platform's clips (or all), highest first,
+// with the data version, in one read transaction. The ids come from the
+// small (platform, id) index rather than the wide table; the whole list
+// is gathered from it and sorted here, which reads a fraction of the
+// pages a table scan would.
+func (s *Store) ClipIDs(ctx context.Context, platform string, fn func(id int64)) (int64, error) {
+	query, args := `SELECT id FROM clips INDEXED BY clips_platform_id`, []any(nil)
+	if platform != "" {
+		query, args = `SELECT id FROM clips WHERE platform = ? ORDER BY id DESC`, []any{platform}
+	}
+	return s.walkIDs(ctx, "walk clip ids", query, args, platform == "", fn)
+}
+
+// MovieIDs walks every movie id, highest first, with the data version,
+// in one read transaction, from the narrow updated_at index.
+func (s *Store) MovieIDs(ctx context.Context, fn func(id int64)) (int64, error) {
+	return s.walkIDs(ctx, "walk movie ids", `SELECT id FROM movies INDEXED BY movies_updated_at`, nil, true, fn)
+}
+
+func (s *Store) walkIDs(ctx context.Context, what, query string, args []any, sortHere bool, fn func(int64)) (int64, error) {
+	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	defer tx.Rollback()
+	var version int64
+	if err := tx.QueryRowContext(ctx, `SELECT data_version FROM meta WHERE id = 1`).Scan(&version); err != nil {
+		return 0, translate(err, what)
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return 0, translate(err, what)
+		}
+		if sortHere {
+			ids = append(ids, id)
+		} else {
+			fn(id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, translate(err, what)
+	}
+	if sortHere {
+		slices.Sort(ids)
+		for i := len(ids) - 1; i >= 0; i-- {
+			fn(ids[i])
+		}
+	}
+	return version, nil
+}
+
+// ClipsFrom returns up to limit clips with id <= from, highest first,
+// after passing over skip of them: a seek on the primary key (or the
+// (platform, id) index), never a scan from the top.
+func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limit int64) ([]catalog.Clip, error) {
+	query := `SELECT ` + clipColumns + ` FROM clips WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`
+	args := []any{from, limit, skip}
+	if platform != "" {
+		query = `SELECT ` + clipColumns + ` FROM clips WHERE platform = ? AND id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`
+		args = append([]any{platform}, args...)
+	}
+	rows, err := s.query(ctx, query, args, true)
+	if err != nil {
+		return nil, translate(err, "list clips")
+	}
+	defer rows.Close()
+	clips := make([]catalog.Clip, 0, limit)
+	for rows.Next() {
+		var c catalog.Clip
+		if err := scanClip(rows, &c); err != nil {
+			return nil, translate(err, "list clips")
+		}
+		clips = append(clips, c)
+	}
+	return clips, translate(rows.Err(), "list clips")
+}
+
+// MoviesFrom returns up to limit movies with id <= from, highest first,
+// after passing over skip of them.
+func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64) ([]catalog.Movie, error) {
+	rows, err := s.query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`,
+		[]any{from, limit, skip}, true)
+	if err != nil {
+		return nil, translate(err, "list movies")
+	}
+	defer rows.Close()
+	movies := make([]catalog.Movie, 0, limit)
+	ms := newMovieScan()
+	for rows.Next() {
+		if err := ms.scan(rows); err != nil {
+			return nil, translate(err, "list movies")
+		}
+		movies = append(movies, ms.m)
+	}
+	return movies, translate(rows.Err(), "list movies")
+}
