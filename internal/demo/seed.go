@@ -9,33 +9,57 @@ import (
 // BatchSize is how many generated records go into one transaction.
 const BatchSize = 5000
 
-// SeedClips inserts n generated clips, BatchSize per transaction,
-// holding one batch in memory at a time.
+// SeedClips inserts n generated clips, BatchSize per transaction.
 func SeedClips(ctx context.Context, store catalog.ClipStore, g *Generator, n int) error {
-	batch := make([]catalog.Clip, 0, min(n, BatchSize))
-	for done := 0; done < n; done += len(batch) {
-		batch = batch[:0]
-		for range min(BatchSize, n-done) {
-			batch = append(batch, g.Clip())
-		}
-		if err := store.ImportClips(ctx, batch); err != nil {
-			return err
-		}
-	}
-	return nil
+	return seed(ctx, n, g.Clip, store.ImportClips)
 }
 
 // SeedMovies inserts n generated movies, BatchSize per transaction.
 func SeedMovies(ctx context.Context, store catalog.MovieStore, g *Generator, n int) error {
-	batch := make([]catalog.Movie, 0, min(n, BatchSize))
-	for done := 0; done < n; done += len(batch) {
-		batch = batch[:0]
-		for range min(BatchSize, n-done) {
-			batch = append(batch, g.Movie())
+	return seed(ctx, n, g.Movie, store.UpsertMovies)
+}
+
+// seed writes n records made by next, BatchSize per transaction. The
+// next batch is generated while the store writes the previous one, so
+// generation runs on another core instead of adding to the time; two
+// batches at most are in memory.
+func seed[T any](ctx context.Context, n int, next func() T, write func(context.Context, []T) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	full := make(chan []T)
+	free := make(chan []T, 2)
+	for range 2 {
+		free <- make([]T, 0, min(n, BatchSize))
+	}
+	go func() {
+		defer close(full)
+		for done := 0; done < n; {
+			var batch []T
+			select {
+			case batch = <-free:
+			case <-ctx.Done():
+				return
+			}
+			batch = batch[:0]
+			for range min(BatchSize, n-done) {
+				batch = append(batch, next())
+			}
+			done += len(batch)
+			select {
+			case full <- batch:
+			case <-ctx.Done():
+				return
+			}
 		}
-		if err := store.UpsertMovies(ctx, batch); err != nil {
+	}()
+	for batch := range full {
+		if err := write(ctx, batch); err != nil {
+			cancel()
+			for range full { // let the generator finish
+			}
 			return err
 		}
+		free <- batch
 	}
-	return nil
+	return ctx.Err()
 }
