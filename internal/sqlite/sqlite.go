@@ -17,6 +17,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -39,6 +40,11 @@ type Store struct {
 	path   string
 	writer *sql.DB
 	reader *sql.DB
+	// versionDB is one connection that reads only the data version:
+	// caches check it on every request, and that check must not queue
+	// for a reader behind slow searches.
+	versionDB   *sql.DB
+	versionStmt atomic.Pointer[sql.Stmt] // prepared on first use (after Migrate)
 
 	// Hot read statements, prepared once on first use.
 	stmts sync.Map // query text -> *sql.Stmt
@@ -102,6 +108,14 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, fmt.Errorf("sqlite: cannot open database file %s: %s", path, oneLine(err))
 	}
+	if s.versionDB, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
+		s.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	s.versionDB.SetMaxOpenConns(1)
+	s.versionDB.SetMaxIdleConns(1)
+	s.versionDB.SetConnMaxLifetime(0)
+	s.versionDB.SetConnMaxIdleTime(0)
 	return s, nil
 }
 
@@ -149,13 +163,19 @@ func (s *Store) Migrate(ctx context.Context) error {
 	})
 }
 
-// Close closes both pools.
+// Close closes the pools.
 func (s *Store) Close() error {
 	s.stmts.Range(func(_, v any) bool {
 		v.(*sql.Stmt).Close()
 		return true
 	})
 	var errs []error
+	if st := s.versionStmt.Load(); st != nil {
+		st.Close()
+	}
+	if s.versionDB != nil {
+		errs = append(errs, s.versionDB.Close())
+	}
 	if s.reader != nil {
 		errs = append(errs, s.reader.Close())
 	}
@@ -174,9 +194,16 @@ func (s *Store) Ping(ctx context.Context) error {
 // DataVersion is bumped by triggers on every clip or movie write, by any
 // process using the file.
 func (s *Store) DataVersion(ctx context.Context) (int64, error) {
-	st, err := s.prepared(ctx, `SELECT data_version FROM meta WHERE id = 1`)
-	if err != nil {
-		return 0, err
+	st := s.versionStmt.Load()
+	if st == nil {
+		var err error
+		if st, err = s.versionDB.PrepareContext(ctx, `SELECT data_version FROM meta WHERE id = 1`); err != nil {
+			return 0, translate(err, "read data version")
+		}
+		if !s.versionStmt.CompareAndSwap(nil, st) {
+			st.Close()
+			st = s.versionStmt.Load()
+		}
 	}
 	var v int64
 	if err := st.QueryRowContext(ctx).Scan(&v); err != nil {
