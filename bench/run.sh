@@ -81,6 +81,8 @@ scenarios=(
   "/api/jav?pg={1-100}|/api/jav?pg={page}|100|0.30|50|$MOVIES_ADDR"
 )
 
+peak_rss() { awk '/VmHWM/{printf "%.0f", $2/1024}' "/proc/$serve_pid/status"; }
+
 # to_ms converts wrk's latency ("812.00us", "3.21ms", "1.02s") to ms.
 to_ms() { awk -v v="$1" 'BEGIN{ n=v+0; if (v ~ /us$/) n/=1000; else if (v ~ /ms$/) n=n; else if (v ~ /s$/) n*=1000; printf "%.2f", n }'; }
 
@@ -89,8 +91,8 @@ echo "Machine: $(nproc) cores, $(awk '/MemTotal/{printf "%.0f GiB", $2/1048576}'
 echo "Data: $CLIPS clips, $MOVIES movies; wrk -t$THREADS -c$CONNS -d$DURATION, Accept-Encoding: gzip"
 echo "First snapshot ready after serve start: ${snapshot_s} s"
 echo
-echo "| scenario | req/s | ratio | goal | p99 ms | goal p99 | errors | non-2xx | ok |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+echo "| scenario | req/s | ratio | goal | p99 ms | goal p99 | errors | non-2xx | ok | serve peak RSS MB |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|"
 ceiling=0
 for s in "${scenarios[@]}"; do
   IFS='|' read -r name path max goal goal_p99 base <<<"$s"
@@ -103,13 +105,13 @@ for s in "${scenarios[@]}"; do
   errors=$(echo "$out" | awk -F'[ ,]+' '/Socket errors/{print $4+$6+$8+$10}'); errors=${errors:-0}
   if [[ "$name" == ceiling ]]; then
     ceiling=$rps
-    echo "| ceiling (bare net/http, 6 KB) | $rps | 1.00 | | $p99 | | $errors | $non2xx | |"
+    echo "| ceiling (bare net/http, 6 KB) | $rps | 1.00 | | $p99 | | $errors | $non2xx | | $(peak_rss) |"
     continue
   fi
   ratio=$(awk -v a="$rps" -v b="$ceiling" 'BEGIN{printf "%.2f", a/b}')
   ok=$(awk -v r="$ratio" -v g="$goal" -v p="$p99" -v gp="$goal_p99" -v e="$errors" -v n="$non2xx" \
     'BEGIN{print (r>=g && p<=gp && e==0 && n==0) ? "yes" : "NO"}')
-  echo "| \`$name\` | $rps | $ratio | >= $goal | $p99 | <= $goal_p99 | $errors | $non2xx | $ok |"
+  echo "| \`$name\` | $rps | $ratio | >= $goal | $p99 | <= $goal_p99 | $errors | $non2xx | $ok | $(peak_rss) |"
 done
 echo
-echo "Peak RSS of serve: $(awk '/VmHWM/{printf "%.0f MB", $2/1024}' /proc/$serve_pid/status)"
+echo "Peak RSS of serve: $(peak_rss) MB"

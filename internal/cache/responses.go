@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"slices"
 	"sync"
 
 	"catalog/internal/httpx"
@@ -9,7 +10,7 @@ import (
 
 // DefaultMaxBytes bounds the encoded bytes (plain and gzip) one
 // Responses keeps.
-const DefaultMaxBytes = 64 << 20
+const DefaultMaxBytes = 32 << 20
 
 // entryOverhead approximates the bytes an entry costs beyond its bodies
 // (map slot, key, Payload header), so that many tiny entries still
@@ -99,6 +100,10 @@ func (c *Responses) fill(ctx context.Context, f func(context.Context) (*httpx.Pa
 	if err != nil {
 		return nil, err
 	}
+	if cap(p.Plain) > len(p.Plain)+len(p.Plain)/8 {
+		// Encoders over-allocate; a kept body should not keep the slack.
+		p = httpx.NewPayload(slices.Clone(p.Plain))
+	}
 	if len(p.Plain) > httpx.GzipMinSize {
 		p.Gzipped()
 	}
@@ -139,10 +144,12 @@ func (c *Responses) store(version int64, key string, p *httpx.Payload) {
 	}
 }
 
+// payloadSize counts capacities, not lengths: what the cache keeps
+// alive is the allocated memory.
 func payloadSize(p *httpx.Payload) int64 {
-	n := int64(len(p.Plain)) + entryOverhead
+	n := int64(cap(p.Plain)) + entryOverhead
 	if len(p.Plain) > httpx.GzipMinSize {
-		n += int64(len(p.Gzipped()))
+		n += int64(cap(p.Gzipped()))
 	}
 	return n
 }
