@@ -15,6 +15,14 @@ import (
 // context owns.
 const readTimeout = 5 * time.Second
 
+// batchWindow is the least time between the starts of two shared reads.
+// A version read costs CPU, not waiting (tens of microseconds on SQLite),
+// so back-to-back reads would batch almost nothing and keep a core busy
+// under load; holding the next read until the window has passed gathers
+// every caller that arrives meanwhile into it. It adds at most this much
+// latency, and only while reads are already in flight.
+const batchWindow = 250 * time.Microsecond
+
 // Versions reads the store's data version for every request, batching
 // concurrent requests into one database read without ever answering
 // with a value read before the request arrived.
@@ -23,16 +31,19 @@ const readTimeout = 5 * time.Second
 // caller gets comes from a read that started after the caller called
 // Current, so every write committed before that is counted. A caller
 // that arrives while a read is in flight does not take that read's
-// result (it may have started too early); it waits for the next read,
-// which starts when the current one ends and serves everyone who
-// arrived in between. Under load that is one database read per read
-// duration instead of one per request; an idle server reads inline.
+// result (it may have started too early); it joins the next read, which
+// starts after the current one ends (and batchWindow after it began)
+// and serves everyone who joined before it started. So reads start at
+// most once per batchWindow; a request that finds none in flight and
+// none begun within the window (an idle server) reads inline, without
+// delay.
 type Versions struct {
 	read func(context.Context) (int64, error)
 
-	mu       sync.Mutex
-	inflight bool
-	next     *round // joined by callers that arrive during a read
+	mu        sync.Mutex
+	inflight  bool
+	next      *round // joined by callers that arrive during a read
+	lastStart time.Time
 }
 
 type round struct {
@@ -52,12 +63,20 @@ func (g *Versions) Current(ctx context.Context) (int64, error) {
 	g.mu.Lock()
 	if !g.inflight {
 		g.inflight = true
-		g.mu.Unlock()
-		// No one else waits on this read, so the caller's context
-		// may cancel it.
-		v, err := g.read(ctx)
-		g.finish()
-		return v, err
+		now := time.Now()
+		if now.Sub(g.lastStart) >= batchWindow {
+			g.lastStart = now
+			g.mu.Unlock()
+			// No one else waits on this read, so the caller's context
+			// may cancel it.
+			v, err := g.read(ctx)
+			g.finish()
+			return v, err
+		}
+		// A read began moments ago: under load, wait for the next
+		// shared one instead of adding a read per request.
+		g.next = &round{done: make(chan struct{})}
+		go g.runNext()
 	}
 	r := g.next
 	if r == nil {
@@ -73,22 +92,35 @@ func (g *Versions) Current(ctx context.Context) (int64, error) {
 	}
 }
 
-// finish ends a read and starts the one that callers arrived for
-// meanwhile, if any.
+// finish ends a read and, when callers joined meanwhile, starts the read
+// they wait for.
 func (g *Versions) finish() {
 	g.mu.Lock()
-	r := g.next
-	g.next = nil
-	if r == nil {
+	waiting := g.next != nil
+	if !waiting {
 		g.inflight = false
 	}
 	g.mu.Unlock()
-	if r != nil {
-		go g.run(r)
+	if waiting {
+		go g.runNext()
 	}
 }
 
-func (g *Versions) run(r *round) {
+// runNext runs the read that the joined callers wait for; callers keep
+// joining it until it starts.
+func (g *Versions) runNext() {
+	g.mu.Lock()
+	wait := time.Until(g.lastStart.Add(batchWindow))
+	g.mu.Unlock()
+	if wait > 0 {
+		time.Sleep(wait)
+	}
+	g.mu.Lock()
+	r := g.next
+	g.next = nil // from here on, arrivals wait for a later read
+	g.lastStart = time.Now()
+	g.mu.Unlock()
+
 	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
 	r.v, r.err = g.read(ctx)
 	cancel()
