@@ -20,6 +20,17 @@ type KeysetStore interface {
 	// read transaction, and returns that transaction's data version.
 	MovieIDs(ctx context.Context, fn func(id int64)) (version int64, err error)
 	// MoviesFrom returns up to limit movies with an id at most from,
-	// highest first, after passing over skip of them.
-	MoviesFrom(ctx context.Context, from, skip, limit int64) ([]Movie, error)
+	// highest first, after passing over skip of them. Only the fields
+	// in fields need to be filled (UpdatedAt may be zero): when
+	// ShortFieldsOnly(fields), a store may skip the long columns.
+	MoviesFrom(ctx context.Context, from, skip, limit int64, fields FieldSet) ([]Movie, error)
 }
+
+// longFields are the movie fields with long stored values (the synopsis
+// and the list fields in both forms): a page that serves none of them
+// need not read them.
+const longFields = FieldSet(1<<FieldCategories | 1<<FieldActor | 1<<FieldDirector |
+	1<<FieldStudio | 1<<FieldGenre | 1<<FieldCountry | 1<<FieldSynopsis)
+
+// ShortFieldsOnly reports whether fields needs none of the long columns.
+func ShortFieldsOnly(fields FieldSet) bool { return fields&longFields == 0 }

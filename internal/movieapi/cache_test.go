@@ -1,10 +1,12 @@
 package movieapi_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"testing"
+	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/testdb"
@@ -65,6 +67,33 @@ func TestCachedReadsSeeWritesFromAnotherHandle(t *testing.T) {
 	for i := 1; i <= 3; i++ {
 		if e := read(fmt.Sprintf("/api/movies?limit=1&page=%d", i)); e.Total != 26 {
 			t.Errorf("page %d: got total %d, want 26", i, e.Total)
+		}
+	}
+}
+
+// Deep pages served by a seek from the id order equal the OFFSET pages,
+// for short and full field sets, on both list forms.
+func TestDeepPagesMatchOffsetPages(t *testing.T) {
+	store := newTestStore(t)
+	addNumbered(t, store, 700)
+	if err := store.UpsertMovies(context.Background(), []catalog.Movie{{ID: 650, Name: "Changed"}}); err != nil {
+		t.Fatal(err)
+	}
+	warm := newService(t, store, nil)
+	get(t, warm, "/api/movies", http.StatusOK) // starts the id order
+	time.Sleep(200 * time.Millisecond)
+	for _, target := range []string{
+		"/api/movies?fields=id,title,slug,poster2_url,year&limit=1&page=600",
+		"/api/movies?limit=2&page=300",
+		"/api/jav?fields=id,name,URL_player&pg=30",
+		"/api/movies?fields=id,synopsis&limit=1&page=555",
+		"/api/movies?limit=1&page=700",
+		"/api/movies?limit=1&page=701",
+	} {
+		cold := newService(t, store, nil) // no order yet: OFFSET
+		want := get(t, cold, target, http.StatusOK).body
+		if got := get(t, warm, target, http.StatusOK).body; string(got) != string(want) {
+			t.Errorf("%s: seek page\n%s\nwant the OFFSET page\n%s", target, got, want)
 		}
 	}
 }

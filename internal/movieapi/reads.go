@@ -44,7 +44,7 @@ func (s *server) movieOrder() *cache.Order {
 // pageOfMovies is ListMovies, with deep unfiltered pages served by a
 // seek when the id order is at version (the version read for this
 // request).
-func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
+func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
 	if s.reads.keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {
 		o := s.movieOrder() // a first page prepares it for the deep ones
 		if f.Paging.Offset() >= keysetMinOffset {
@@ -52,7 +52,7 @@ func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.Movi
 				if from == 0 {
 					return []catalog.Movie{}, total, nil
 				}
-				movies, err := s.reads.keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit)
+				movies, err := s.reads.keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit, fields)
 				return movies, total, err
 			}
 		}

@@ -75,9 +75,15 @@ func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limi
 }
 
 // MoviesFrom returns up to limit movies with id <= from, highest first,
-// after passing over skip of them.
-func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64) ([]catalog.Movie, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id <= $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, from, limit, skip)
+// after passing over skip of them. Pages without long fields read only
+// the short columns.
+func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64, fields catalog.FieldSet) ([]catalog.Movie, error) {
+	short := catalog.ShortFieldsOnly(fields)
+	columns := movieColumns
+	if short {
+		columns = `id, name, slug, year, poster1_url, poster2_url, id_code, release, link_embed`
+	}
+	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM movies WHERE id <= $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, from, limit, skip)
 	if err != nil {
 		return nil, translate(err, "list movies")
 	}
@@ -85,7 +91,12 @@ func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64) ([]cata
 	movies := make([]catalog.Movie, 0, limit)
 	for rows.Next() {
 		var m catalog.Movie
-		if err := scanMovie(rows, &m); err != nil {
+		if short {
+			err = rows.Scan(&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL, &m.IDCode, &m.Release, &m.LinkEmbed)
+		} else {
+			err = scanMovie(rows, &m)
+		}
+		if err != nil {
 			return nil, translate(err, "list movies")
 		}
 		movies = append(movies, m)

@@ -94,10 +94,21 @@ func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limi
 	return clips, translate(rows.Err(), "list clips")
 }
 
+// shortMovieColumns are the movie columns that ShortFieldsOnly pages
+// serve, in movieScan order without the long ones.
+const shortMovieColumns = `id, name, slug, year, poster1_url, poster2_url, id_code, release, link_embed`
+
 // MoviesFrom returns up to limit movies with id <= from, highest first,
-// after passing over skip of them.
-func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64) ([]catalog.Movie, error) {
-	rows, err := s.query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`,
+// after passing over skip of them. Pages without long fields read only
+// the short columns: decoding a synopsis and twelve list columns per row
+// was most of a deep page's cost.
+func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64, fields catalog.FieldSet) ([]catalog.Movie, error) {
+	short := catalog.ShortFieldsOnly(fields)
+	columns := movieColumns
+	if short {
+		columns = shortMovieColumns
+	}
+	rows, err := s.query(ctx, `SELECT `+columns+` FROM movies WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`,
 		[]any{from, limit, skip}, true)
 	if err != nil {
 		return nil, translate(err, "list movies")
@@ -106,6 +117,14 @@ func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64) ([]cata
 	movies := make([]catalog.Movie, 0, limit)
 	ms := newMovieScan()
 	for rows.Next() {
+		if short {
+			m := catalog.Movie{}
+			if err := rows.Scan(&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL, &m.IDCode, &m.Release, &m.LinkEmbed); err != nil {
+				return nil, translate(err, "list movies")
+			}
+			movies = append(movies, m)
+			continue
+		}
 		if err := ms.scan(rows); err != nil {
 			return nil, translate(err, "list movies")
 		}

@@ -97,7 +97,7 @@ func runKeyset(t *testing.T, open func(t *testing.T) catalog.Store) {
 
 		movies, _ := listMovies(t, s, catalog.MovieFilter{Paging: firstPage})
 		for start := range movies {
-			got, err := ks.MoviesFrom(context.Background(), movies[start], 1, 3)
+			got, err := ks.MoviesFrom(context.Background(), movies[start], 1, 3, catalog.AllFields(true))
 			noErr(t, err, "MoviesFrom")
 			want := movies[min(len(movies), start+1):]
 			want = want[:min(len(want), 3)]
@@ -109,8 +109,20 @@ func runKeyset(t *testing.T, open func(t *testing.T) catalog.Store) {
 				t.Errorf("movies from %d, skip 1: got %v, want %v", movies[start], ids, want)
 			}
 		}
-		if got, _ := ks.MoviesFrom(context.Background(), movies[0], 0, 1); len(got) != 1 || got[0].Synopsis == "" {
+		if got, _ := ks.MoviesFrom(context.Background(), movies[0], 0, 1, catalog.AllFields(false)); len(got) != 1 || got[0].Synopsis == "" {
 			t.Errorf("MoviesFrom returns whole movies: got %+v", got)
+		}
+		// A page of short fields only: those fields equal the stored ones.
+		short, err := catalog.ParseFields("id,title,slug,year,poster1_url,poster2_url,id_code,release", false)
+		noErr(t, err, "ParseFields")
+		got, err := ks.MoviesFrom(context.Background(), movies[0], 0, 2, short)
+		noErr(t, err, "MoviesFrom")
+		for _, m := range got {
+			want := getMovie(t, s, m.ID)
+			if string(m.AppendJSON(nil, short, false)) != string(want.AppendJSON(nil, short, false)) ||
+				string(m.AppendJSON(nil, short|1<<catalog.FieldURLPlayer, true)) != string(want.AppendJSON(nil, short|1<<catalog.FieldURLPlayer, true)) {
+				t.Errorf("short fields of movie %d: got %+v, want %+v", m.ID, m, want)
+			}
 		}
 	})
 }
