@@ -13,7 +13,7 @@ import (
 func TestSeedStopsOnWriteError(t *testing.T) {
 	s := openSQLite(t)
 	g := demo.NewGenerator(1, platforms(t), from, time.Minute, 0)
-	n := 2*demo.BatchSize + 1
+	n := demo.BatchSize + 1
 	if err := demo.SeedMovies(context.Background(), s, g, n); err != nil {
 		t.Fatal(err)
 	}
@@ -21,7 +21,7 @@ func TestSeedStopsOnWriteError(t *testing.T) {
 		t.Errorf("movies: got %d, want %d", got, n)
 	}
 	s.Close()
-	if err := demo.SeedClips(context.Background(), s, g, 3*demo.BatchSize); err == nil {
+	if err := demo.SeedClips(context.Background(), s, g, 2*demo.BatchSize); err == nil {
 		t.Error("seed into a closed store: got nil error")
 	}
 }

@@ -6,8 +6,10 @@ import (
 	"catalog/internal/catalog"
 )
 
-// BatchSize is how many generated records go into one transaction.
-const BatchSize = 5000
+// BatchSize is how many generated records go into one transaction:
+// 20,000 seeded 200,000 clips and movies 9 % faster than 5,000 (fewer
+// per-transaction index flushes) for about 40 MB more memory.
+const BatchSize = 20000
 
 // SeedClips inserts n generated clips, BatchSize per transaction.
 func SeedClips(ctx context.Context, store catalog.ClipStore, g *Generator, n int) error {
