@@ -77,33 +77,7 @@ func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.
 		countSQL = `SELECT coalesce(sum(n), 0)::bigint FROM clip_counts`
 	}
 
-	// One round trip for both queries.
-	batch := &pgx.Batch{}
-	batch.Queue(countSQL, countArgs...)
-	batch.Queue(pageSQL, w.args...)
-	br := s.pool.SendBatch(ctx, batch)
-	defer br.Close()
-	var total int64
-	if err := br.QueryRow().Scan(&total); err != nil {
-		return nil, 0, translate(err, "count clips")
-	}
-	rows, err := br.Query()
-	if err != nil {
-		return nil, 0, translate(err, "list clips")
-	}
-	clips := make([]catalog.Clip, 0, f.Paging.Limit)
-	for rows.Next() {
-		var c catalog.Clip
-		if err := scanClip(rows, &c); err != nil {
-			rows.Close()
-			return nil, 0, translate(err, "list clips")
-		}
-		clips = append(clips, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, translate(err, "list clips")
-	}
-	return clips, total, translate(br.Close(), "list clips")
+	return countAndPage(ctx, s.pool, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanClip, "clips")
 }
 
 // GetClip returns ENOTFOUND when no clip has the id.

@@ -75,32 +75,7 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 	}
 	pageSQL := `SELECT ` + movieColumns + ` FROM movies` + cond + ` ORDER BY id DESC` + w.page(f.Paging)
 
-	batch := &pgx.Batch{}
-	batch.Queue(countSQL, countArgs...)
-	batch.Queue(pageSQL, w.args...)
-	br := s.pool.SendBatch(ctx, batch)
-	defer br.Close()
-	var total int64
-	if err := br.QueryRow().Scan(&total); err != nil {
-		return nil, 0, translate(err, "count movies")
-	}
-	rows, err := br.Query()
-	if err != nil {
-		return nil, 0, translate(err, "list movies")
-	}
-	movies := make([]catalog.Movie, 0, f.Paging.Limit)
-	for rows.Next() {
-		var m catalog.Movie
-		if err := scanMovie(rows, &m); err != nil {
-			rows.Close()
-			return nil, 0, translate(err, "list movies")
-		}
-		movies = append(movies, m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, translate(err, "list movies")
-	}
-	return movies, total, translate(br.Close(), "list movies")
+	return countAndPage(ctx, s.pool, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanMovie, "movies")
 }
 
 // GetMovie returns ENOTFOUND when no movie has the id.

@@ -1,0 +1,41 @@
+package postgres
+
+import (
+	"context"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// countAndPage runs a list's count and page queries in one round trip
+// (a pgx batch) and scans the page with scan. what names the records in
+// error context ("clips", "movies").
+func countAndPage[T any](ctx context.Context, pool *pgxpool.Pool, countSQL string, countArgs []any,
+	pageSQL string, pageArgs []any, limit int64, scan func(pgx.Row, *T) error, what string) ([]T, int64, error) {
+	batch := &pgx.Batch{}
+	batch.Queue(countSQL, countArgs...)
+	batch.Queue(pageSQL, pageArgs...)
+	br := pool.SendBatch(ctx, batch)
+	defer br.Close()
+	var total int64
+	if err := br.QueryRow().Scan(&total); err != nil {
+		return nil, 0, translate(err, "count "+what)
+	}
+	rows, err := br.Query()
+	if err != nil {
+		return nil, 0, translate(err, "list "+what)
+	}
+	page := make([]T, 0, limit)
+	for rows.Next() {
+		var v T
+		if err := scan(rows, &v); err != nil {
+			rows.Close()
+			return nil, 0, translate(err, "list "+what)
+		}
+		page = append(page, v)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, translate(err, "list "+what)
+	}
+	return page, total, translate(br.Close(), "list "+what)
+}
