@@ -60,7 +60,7 @@ func TestWrite(t *testing.T) {
 	if err := Write(context.Background(), store, &buf, generated); err != nil {
 		t.Fatalf("write empty: %v", err)
 	}
-	want := `{"code":1,"msg":"data list","page":1,"pagecount":0,"limit":"0","total":0,"list":[],"generated_at":"2026-11-21T13:45:07Z"}`
+	want := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"0","total":0,"list":[],"generated_at":"2026-11-21T13:45:07Z"}`
 	if buf.String() != want {
 		t.Errorf("empty catalog: got %s, want %s", buf.String(), want)
 	}

@@ -39,22 +39,16 @@ const writeAttempts = 3
 // first; when the streamed rows do not match it Write returns ErrChanged
 // (the store interface offers no read transaction spanning both calls).
 //
-// An empty catalog gives page 1, pagecount 0 (ceil(0/limit), as on
-// /api/movies), limit "0", total 0 and an empty list.
+// Contract 4.4 fixes page 1 and pagecount 1 (the whole catalog is one
+// page), even for an empty catalog: limit "0", total 0, an empty list.
 func Write(ctx context.Context, movies catalog.MovieStore, w io.Writer, generatedAt time.Time) error {
 	total, err := movies.CountMovies(ctx)
 	if err != nil {
 		return fmt.Errorf("count movies: %w", err)
 	}
-	pageCount := 0
-	if total > 0 {
-		pageCount = 1
-	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	b := make([]byte, 0, 4<<10)
-	b = append(b, `{"code":1,"msg":"data list","page":1,"pagecount":`...)
-	b = strconv.AppendInt(b, int64(pageCount), 10)
-	b = append(b, `,"limit":"`...)
+	b = append(b, `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"`...)
 	b = strconv.AppendInt(b, total, 10)
 	b = append(b, `","total":`...)
 	b = strconv.AppendInt(b, total, 10)
