@@ -487,3 +487,19 @@ func TestInternalErrorIsSafe(t *testing.T) {
 		}
 	}
 }
+
+// Contract 2: unknown query parameters are ignored, so the answer is the
+// same byte for byte as without them.
+func TestUnknownQueryParametersIgnored(t *testing.T) {
+	e := newEnv(t)
+	for i := range 3 {
+		e.addClip(catalog.Clip{Title: fmt.Sprintf("clip %d", i)})
+	}
+	for _, path := range []string{"/api/clips?limit=2", "/api/clips/1?", "/api/platforms?", "/api/health?"} {
+		plain := e.get(path)
+		extra := e.get(path + "&sort=title&callback=x&foo")
+		if plain.Code != http.StatusOK || extra.Code != plain.Code || extra.Body.String() != plain.Body.String() {
+			t.Errorf("%s with unknown parameters: got %d %s, want %d %s", path, extra.Code, extra.Body, plain.Code, plain.Body)
+		}
+	}
+}

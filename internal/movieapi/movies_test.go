@@ -463,3 +463,18 @@ func TestLargePageIsNot500(t *testing.T) {
 		t.Errorf("got ids %v, want none", got)
 	}
 }
+
+// Contract 2: unknown query parameters are ignored, so the answer is the
+// same byte for byte as without them.
+func TestUnknownQueryParametersIgnored(t *testing.T) {
+	store := newTestStore(t)
+	addNumbered(t, store, 3)
+	h := newService(t, store, nil)
+	for _, path := range []string{"/api/movies?limit=2", "/api/movies/1?fields=id", "/api/jav?pg=1", "/api/jav/2?"} {
+		plain := get(t, h, path, http.StatusOK)
+		extra := get(t, h, path+"&sort=name&callback=x&foo", http.StatusOK)
+		if string(extra.body) != string(plain.body) {
+			t.Errorf("%s with unknown parameters: got %s, want %s", path, extra.body, plain.body)
+		}
+	}
+}
