@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -79,7 +80,9 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	log := p.logger()
+	logs := newLogWriter(p.Stderr, logFlushEvery)
+	defer logs.Close() // runs last: what the shutdown logs reaches stderr
+	log := p.logger(logs)
 
 	// Listen first: a taken port is the commonest reason not to start,
 	// and it should be reported before any database work.
@@ -153,6 +156,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	}
 	log.Info("listening", "version", version, "clips_addr", clipsLn.Addr().String(), "movies_addr", moviesLn.Addr().String(),
 		"database", safeDSN(c.db.dsn), "snapshot_dir", c.snapshotDir)
+	logs.Flush() // whoever watches the log for the start sees it at once
 	if c.demo {
 		fmt.Fprintf(p.Stdout, "Demo catalog: %d clips, %d movies in a temporary database (removed at exit).\n"+
 			"  clip service:  http://%s/api/clips   admin: http://%s/admin/login\n"+
@@ -215,12 +219,13 @@ func safeDSN(dsn string) string {
 	return "postgres://..."
 }
 
-// logger is JSON for machines, text for a person at a terminal.
-func (p *Program) logger() *slog.Logger {
+// logger writes to w: JSON for machines, text when stderr is a
+// terminal, for a person.
+func (p *Program) logger(w io.Writer) *slog.Logger {
 	if isTerminal(p.Stderr) {
-		return slog.New(slog.NewTextHandler(p.Stderr, nil))
+		return slog.New(slog.NewTextHandler(w, nil))
 	}
-	return slog.New(slog.NewJSONHandler(p.Stderr, nil))
+	return slog.New(slog.NewJSONHandler(w, nil))
 }
 
 // fillDemo loads the sample catalog and creates the admin "admin" with

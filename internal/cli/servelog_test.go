@@ -1,0 +1,77 @@
+package cli_test
+
+import (
+	"bufio"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"catalog/internal/testdb"
+)
+
+// logLines parses the JSON log lines serve wrote.
+func logLines(tb testing.TB, log string) []map[string]any {
+	tb.Helper()
+	var lines []map[string]any
+	sc := bufio.NewScanner(strings.NewReader(log))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l map[string]any
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			tb.Fatalf("log line is not one JSON object: %q: %v", sc.Text(), err)
+		}
+		lines = append(lines, l)
+	}
+	return lines
+}
+
+func requestLines(tb testing.TB, log, path string) int {
+	tb.Helper()
+	n := 0
+	for _, l := range logLines(tb, log) {
+		if l["msg"] == "request" && l["path"] == path {
+			n++
+		}
+	}
+	return n
+}
+
+// The request log is batched in memory (one write per batch, not per
+// request): every request still gets its line, while serving and at
+// shutdown.
+func TestServeLogsEveryRequestLine(t *testing.T) {
+	db := testdb.New(t)
+	env := map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_CLIPS_ADDR": "127.0.0.1:0", "CATALOG_MOVIES_ADDR": "127.0.0.1:0"}
+	srv := startServe(t, env)
+	clips := "http://" + srv.addrs.Clips.String()
+	c := &http.Client{Timeout: 10 * time.Second}
+
+	getJSON(t, c, clips+"/api/clips", nil)
+	// While serving, the line arrives without any further request.
+	deadline := time.Now().Add(30 * time.Second)
+	for requestLines(t, srv.stderr.String(), "/api/clips") != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("no request line for /api/clips while serving:\n%s", srv.stderr.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+
+	const n = 25
+	for range n {
+		getJSON(t, c, clips+"/api/clips/1", nil)
+	}
+	if err := srv.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	// Run has returned: whatever was still batched is written by now.
+	log := srv.stderr.String()
+	if got := requestLines(t, log, "/api/clips/1"); got != n {
+		t.Errorf("request lines for /api/clips/1 after shutdown: got %d, want %d", got, n)
+	}
+	lines := logLines(t, log)
+	if last := lines[len(lines)-1]; last["msg"] != "stopped" {
+		t.Errorf("last log line: got %v, want the shutdown's %q", last, "stopped")
+	}
+}
