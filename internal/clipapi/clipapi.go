@@ -61,6 +61,15 @@ func New(cfg Config) http.Handler {
 		CookieSecure: cfg.CookieSecure,
 	})
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
+	if s.reads.keyset != nil {
+		// Build the id orders now, not on the first list request: until
+		// an order is built every deep page is an OFFSET scan, and a
+		// burst of those on a cold server queues for seconds.
+		s.order("")
+		for _, p := range s.platforms.List() {
+			s.order(p)
+		}
+	}
 
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -36,6 +36,12 @@ func New(cfg Config) http.Handler {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.reads.keyset != nil {
+		// Build the id order now, not on the first list request: until
+		// it is built every deep page is an OFFSET scan, and a burst of
+		// those on a cold server queues for seconds.
+		s.movieOrder()
+	}
 	return s.routes(cfg.Version)
 }
 
