@@ -174,6 +174,7 @@ func (s *Store) count(ctx context.Context, query string, args []any, cache bool)
 
 // GetClip returns ENOTFOUND when no clip has the id.
 func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
+	ctx = pointRead(ctx)
 	var c catalog.Clip
 	st, err := s.prepared(ctx, `SELECT `+clipColumns+` FROM clips WHERE id = ?`)
 	if err != nil {

@@ -72,6 +72,7 @@ func (s *Store) walkIDs(ctx context.Context, what, query string, args []any, sor
 // after passing over skip of them: a seek on the primary key (or the
 // (platform, id) index), never a scan from the top.
 func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limit int64) ([]catalog.Clip, error) {
+	ctx = pointRead(ctx) // a seek passes over fewer than cache.Stride rows
 	query := `SELECT ` + clipColumns + ` FROM clips WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`
 	args := []any{from, limit, skip}
 	if platform != "" {
@@ -103,6 +104,7 @@ const shortMovieColumns = `id, name, slug, year, poster1_url, poster2_url, id_co
 // the short columns: decoding a synopsis and twelve list columns per row
 // was most of a deep page's cost.
 func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64, fields catalog.FieldSet) ([]catalog.Movie, error) {
+	ctx = pointRead(ctx) // a seek passes over fewer than cache.Stride rows
 	short := catalog.ShortFieldsOnly(fields)
 	columns := movieColumns
 	if short {

@@ -127,6 +127,7 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 
 // GetMovie returns ENOTFOUND when no movie has the id.
 func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
+	ctx = pointRead(ctx)
 	st, err := s.prepared(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = ?`)
 	if err != nil {
 		return catalog.Movie{}, err

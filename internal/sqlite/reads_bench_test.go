@@ -1,0 +1,70 @@
+package sqlite_test
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"catalog/internal/catalog"
+	"catalog/internal/sqlite"
+)
+
+// benchDB opens the seeded catalog named by CATALOG_BENCH_DB (for
+// example bench/results/.../bench-1000000-1000000.db), read as it is, or
+// skips: the per-request reads are only worth timing at full size.
+func benchDB(b *testing.B) (*sqlite.Store, int64) {
+	b.Helper()
+	path := os.Getenv("CATALOG_BENCH_DB")
+	if path == "" {
+		b.Skip("set CATALOG_BENCH_DB to a seeded catalog file")
+	}
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, path, sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	n, err := s.CountMovies(ctx)
+	if err != nil || n == 0 {
+		b.Fatalf("CountMovies: %d, %v", n, err)
+	}
+	return s, n
+}
+
+// The request's context is cancellable, as a server's is.
+func requestContext(b *testing.B) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	return ctx
+}
+
+func BenchmarkSeededReads(b *testing.B) {
+	s, n := benchDB(b)
+	ctx := requestContext(b)
+	short, err := catalog.ParseFields("id,title,slug,poster2_url,year", false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	all, _ := catalog.ParseFields("", false)
+	for _, bm := range []struct {
+		name string
+		read func(id int64) error
+	}{
+		{"DataVersion", func(int64) error { _, err := s.DataVersion(ctx); return err }},
+		{"GetClip", func(id int64) error { _, err := s.GetClip(ctx, id); return err }},
+		{"GetMovie", func(id int64) error { _, err := s.GetMovie(ctx, id); return err }},
+		{"ClipsFrom", func(id int64) error { _, err := s.ClipsFrom(ctx, "", id, 16, 20); return err }},
+		{"MoviesFrom/short", func(id int64) error { _, err := s.MoviesFrom(ctx, id, 16, 20, short); return err }},
+		{"MoviesFrom/all", func(id int64) error { _, err := s.MoviesFrom(ctx, id, 16, 20, all); return err }},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := bm.read(1 + rand.Int64N(n-100)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
