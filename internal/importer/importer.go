@@ -10,6 +10,7 @@ import (
 	"errors"
 	"io"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -17,7 +18,7 @@ import (
 )
 
 // DefaultBatchSize is how many records go into one transaction.
-const DefaultBatchSize = 2000
+const DefaultBatchSize = 10000
 
 // MaxReported bounds Summary.Rejects so that a file of a million bad
 // records does not hold a million messages; Summary.Rejected still
@@ -83,8 +84,8 @@ func Clips(ctx context.Context, store catalog.ClipStore, platforms *catalog.Plat
 // run drives one import: decode records, build and validate each one,
 // write the good ones in batches.
 func run[T any](ctx context.Context, name string, r io.Reader, opts Options, columns []string,
-	build func(record) (T, catalog.FieldErrors), write func(context.Context, []T) error) (Summary, error) {
-	sum := Summary{Name: name}
+	build func(record) (T, catalog.FieldErrors), write func(context.Context, []T) error) (sum Summary, err error) {
+	sum = Summary{Name: name}
 	decode, err := decoderFor(name)
 	if err != nil {
 		return sum, err
@@ -94,6 +95,15 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 		size = DefaultBatchSize
 	}
 	b := &batcher[T]{sum: &sum, size: size, dryRun: opts.DryRun, write: write}
+	// The last batch may still be writing when decoding stops, for
+	// whatever reason; its outcome belongs in the summary.
+	defer func() {
+		if werr := b.wait(); err == nil {
+			err = werr
+		}
+		// Batches finish out of step with decoding; report in line order.
+		slices.SortStableFunc(sum.Rejects, func(a, b Reject) int { return a.Line - b.Line })
+	}()
 	err = decode(r, columns, func(rec record) error {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -116,7 +126,9 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 	return sum, err
 }
 
-// batcher collects valid records and writes them a batch at a time.
+// batcher collects valid records and writes them a batch at a time. A
+// batch is written in the background while the next one is decoded (at
+// most one write in flight), so parsing and the database overlap.
 type batcher[T any] struct {
 	sum    *Summary
 	size   int
@@ -124,6 +136,17 @@ type batcher[T any] struct {
 	write  func(context.Context, []T) error
 	items  []T
 	lines  []int
+	// pending delivers the outcome of the batch being written, nil when
+	// none is in flight.
+	pending chan batchResult
+}
+
+// batchResult is what a background write did; only the decoding
+// goroutine applies it to the Summary.
+type batchResult struct {
+	imported int
+	rejects  []Reject
+	err      error
 }
 
 func (b *batcher[T]) add(ctx context.Context, line int, v T) error {
@@ -135,38 +158,69 @@ func (b *batcher[T]) add(ctx context.Context, line int, v T) error {
 	return nil
 }
 
+// flush starts writing the collected records once the previous write
+// has finished, and returns that previous write's error.
 func (b *batcher[T]) flush(ctx context.Context) error {
+	if err := b.wait(); err != nil {
+		return err
+	}
 	if len(b.items) == 0 {
 		return nil
 	}
-	defer func() { b.items, b.lines = b.items[:0], b.lines[:0] }()
 	if b.dryRun {
 		b.sum.Imported += len(b.items)
+		b.items, b.lines = b.items[:0], b.lines[:0]
 		return nil
 	}
-	err := b.write(ctx, b.items)
-	if err == nil {
-		b.sum.Imported += len(b.items)
+	// The writer owns these slices now; decoding fills new ones.
+	items, lines := b.items, b.lines
+	b.items, b.lines = make([]T, 0, b.size), make([]int, 0, b.size)
+	done := make(chan batchResult, 1)
+	b.pending = done
+	go func() { done <- b.writeBatch(ctx, items, lines) }()
+	return nil
+}
+
+// wait applies the outcome of the write in flight, if any.
+func (b *batcher[T]) wait() error {
+	if b.pending == nil {
 		return nil
 	}
-	if !isRecordError(err) {
-		return err
+	res := <-b.pending
+	b.pending = nil
+	b.sum.Imported += res.imported
+	for _, r := range res.rejects {
+		b.sum.reject(r.Line, r.Message)
 	}
-	// The store refused the batch because of some record in it (a
-	// unique key taken, say). Find it by writing one record at a time,
-	// so that the others still land and the culprit gets its line.
-	for i := range b.items {
-		err := b.write(ctx, b.items[i:i+1])
+	return res.err
+}
+
+// writeBatch writes items in one transaction. When the store refuses the
+// batch because of some record in it (a unique key taken, say), it finds
+// the culprit by writing one record at a time, so that the others still
+// land and the culprit is reported with its line.
+func (b *batcher[T]) writeBatch(ctx context.Context, items []T, lines []int) batchResult {
+	err := b.write(ctx, items)
+	if err == nil || !isRecordError(err) {
+		if err != nil {
+			return batchResult{err: err}
+		}
+		return batchResult{imported: len(items)}
+	}
+	var res batchResult
+	for i := range items {
+		err := b.write(ctx, items[i:i+1])
 		switch {
 		case err == nil:
-			b.sum.Imported++
+			res.imported++
 		case isRecordError(err):
-			b.sum.reject(b.lines[i], catalog.ErrorMessage(err))
+			res.rejects = append(res.rejects, Reject{Line: lines[i], Message: catalog.ErrorMessage(err)})
 		default:
-			return err
+			res.err = err
+			return res
 		}
 	}
-	return nil
+	return res
 }
 
 // isRecordError reports whether err blames the data rather than the

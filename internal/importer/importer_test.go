@@ -490,3 +490,49 @@ func TestStoreRefusalBlamesOneRecord(t *testing.T) {
 		t.Errorf("stored %d movies, want 2", n)
 	}
 }
+
+// failingStore answers EUNAVAILABLE from its failAt-th write on, as a
+// database that went away in the middle of an import.
+type failingStore struct {
+	catalog.MovieStore
+	calls  *int
+	failAt int
+}
+
+func (f failingStore) UpsertMovies(ctx context.Context, ms []catalog.Movie) error {
+	*f.calls++
+	if *f.calls >= f.failAt {
+		return catalog.Errorf(catalog.EUNAVAILABLE, "database unavailable")
+	}
+	return f.MovieStore.UpsertMovies(ctx, ms)
+}
+
+// Batches are written while the next one is decoded; what every write
+// did still reaches the summary, rejections come in line order, and a
+// database failure stops the import with its error.
+func TestPipelinedBatches(t *testing.T) {
+	s := openStore(t)
+	// Line 2 is refused by the store in the background, after line 4 was
+	// already rejected by validation.
+	input := `{"name": "A"}` + "\n" + `{"name": "Taken"}` + "\n" + `{"name": "C"}` + "\n" +
+		`{"name": ""}` + "\n" + `{"name": "E"}` + "\n"
+	sum := importMovies(t, conflictStore{s}, "m.jsonl", input, importer.Options{BatchSize: 2})
+	wantSummary(t, sum, 5, 3, 2)
+	if len(sum.Rejects) != 2 || sum.Rejects[0].Line != 2 || sum.Rejects[1].Line != 4 {
+		t.Errorf("rejects %+v, want lines 2 then 4", sum.Rejects)
+	}
+
+	calls := 0
+	down := failingStore{MovieStore: openStore(t), calls: &calls, failAt: 2}
+	input = `{"name": "A"}` + "\n" + `{"name": "B"}` + "\n" + `{"name": "C"}` + "\n" + `{"name": "D"}` + "\n" + `{"name": "E"}` + "\n"
+	sum, err := importer.Movies(context.Background(), down, "m.jsonl", strings.NewReader(input), importer.Options{BatchSize: 2})
+	if catalog.ErrorCode(err) != catalog.EUNAVAILABLE {
+		t.Fatalf("got error %v, want EUNAVAILABLE", err)
+	}
+	if sum.Imported != 2 {
+		t.Errorf("imported %d, want the 2 of the first batch", sum.Imported)
+	}
+	if n := len(allMovies(t, down.MovieStore)); n != 2 {
+		t.Errorf("stored %d movies, want 2", n)
+	}
+}
