@@ -10,10 +10,6 @@ import (
 	"catalog/internal/catalog"
 )
 
-// keysetMinOffset is where a list page stops using OFFSET: below it the
-// skipped rows cost less than a seek's bookkeeping.
-const keysetMinOffset = 500
-
 // reads holds what makes the public reads cheap: the response cache
 // (checked against the data version on every request) and the id
 // orders that turn deep pages into seeks.
@@ -54,15 +50,11 @@ func (s *server) pageOfClips(ctx context.Context, version int64, f catalog.ClipF
 	if s.reads.keyset != nil && len(f.Terms) == 0 {
 		// Even a first page prepares the order, so that the first deep
 		// page finds it built.
-		o := s.order(f.Platform)
-		if f.Paging.Offset() >= keysetMinOffset {
-			if from, skip, total, ok := o.Locate(version, f.Paging.Offset()); ok {
-				if from == 0 {
-					return []catalog.Clip{}, total, nil
-				}
-				clips, err := s.reads.keyset.ClipsFrom(ctx, f.Platform, from, skip, f.Paging.Limit)
-				return clips, total, err
-			}
+		page, total, ok, err := cache.SeekPage(s.order(f.Platform), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Clip, error) {
+			return s.reads.keyset.ClipsFrom(ctx, f.Platform, from, skip, f.Paging.Limit)
+		})
+		if ok {
+			return page, total, err
 		}
 	}
 	return s.store.ListClips(ctx, f)
@@ -79,14 +71,7 @@ func listKey(f catalog.ClipFilter) string {
 	b.WriteString(strconv.FormatInt(f.Paging.Limit, 10))
 	b.WriteByte(0)
 	b.WriteString(f.Platform)
-	// Terms are length-prefixed: a term may contain any byte, and
-	// ["a b"] must not meet ["a", "b"].
-	for _, t := range f.Terms {
-		b.WriteByte(0)
-		b.WriteString(strconv.Itoa(len(t)))
-		b.WriteByte(':')
-		b.WriteString(t)
-	}
+	cache.AppendTerms(&b, f.Terms)
 	return b.String()
 }
 

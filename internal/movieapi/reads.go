@@ -10,10 +10,6 @@ import (
 	"catalog/internal/catalog"
 )
 
-// keysetMinOffset is where a list page stops using OFFSET: below it the
-// skipped rows cost less than a seek's bookkeeping.
-const keysetMinOffset = 500
-
 // reads holds what makes the reads cheap: the response cache (checked
 // against the data version on every request) and the id order that
 // turns deep pages into seeks.
@@ -46,15 +42,11 @@ func (s *server) movieOrder() *cache.Order {
 // request).
 func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
 	if s.reads.keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {
-		o := s.movieOrder() // a first page prepares it for the deep ones
-		if f.Paging.Offset() >= keysetMinOffset {
-			if from, skip, total, ok := o.Locate(version, f.Paging.Offset()); ok {
-				if from == 0 {
-					return []catalog.Movie{}, total, nil
-				}
-				movies, err := s.reads.keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit, fields)
-				return movies, total, err
-			}
+		page, total, ok, err := cache.SeekPage(s.movieOrder(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Movie, error) {
+			return s.reads.keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit, fields)
+		})
+		if ok {
+			return page, total, err
 		}
 	}
 	return s.store.ListMovies(ctx, f)
@@ -79,14 +71,7 @@ func (lq listQuery) key() string {
 	b.WriteString(strconv.FormatInt(lq.filter.Paging.Page, 10))
 	b.WriteByte(0)
 	b.WriteString(strconv.FormatInt(lq.filter.Paging.Limit, 10))
-	// Terms are length-prefixed: a term may contain any byte, and
-	// ["a b"] must not meet ["a", "b"].
-	for _, t := range lq.filter.Terms {
-		b.WriteString("\x00t")
-		b.WriteString(strconv.Itoa(len(t)))
-		b.WriteByte(':')
-		b.WriteString(t)
-	}
+	cache.AppendTerms(&b, lq.filter.Terms)
 	for _, id := range lq.filter.IDs {
 		b.WriteString("\x00i")
 		b.WriteString(strconv.FormatInt(id, 10))
