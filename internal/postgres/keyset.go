@@ -62,16 +62,8 @@ func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limi
 	if err != nil {
 		return nil, translate(err, "list clips")
 	}
-	defer rows.Close()
-	clips := make([]catalog.Clip, 0, limit)
-	for rows.Next() {
-		var c catalog.Clip
-		if err := scanClip(rows, &c); err != nil {
-			return nil, translate(err, "list clips")
-		}
-		clips = append(clips, c)
-	}
-	return clips, translate(rows.Err(), "list clips")
+	clips, err := collect(rows, limit, scanClip)
+	return clips, translate(err, "list clips")
 }
 
 // MoviesFrom returns up to limit movies with id <= from, highest first,

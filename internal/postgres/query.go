@@ -25,17 +25,20 @@ func countAndPage[T any](ctx context.Context, pool *pgxpool.Pool, countSQL strin
 	if err != nil {
 		return nil, 0, translate(err, "list "+what)
 	}
-	page := make([]T, 0, limit)
-	for rows.Next() {
-		var v T
-		if err := scan(rows, &v); err != nil {
-			rows.Close()
-			return nil, 0, translate(err, "list "+what)
-		}
-		page = append(page, v)
-	}
-	if err := rows.Err(); err != nil {
+	page, err := collect(rows, limit, scan)
+	if err != nil {
 		return nil, 0, translate(err, "list "+what)
 	}
 	return page, total, translate(br.Close(), "list "+what)
+}
+
+// collect scans every row with scan (pgx.CollectRows closes rows). The
+// result is never nil, so an empty page encodes as [].
+func collect[T any](rows pgx.Rows, limit int64, scan func(pgx.Row, *T) error) ([]T, error) {
+	page, err := pgx.AppendRows(make([]T, 0, limit), rows, func(row pgx.CollectableRow) (T, error) {
+		var v T
+		err := scan(row, &v)
+		return v, err
+	})
+	return page, err
 }
