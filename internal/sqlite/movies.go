@@ -3,7 +3,11 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
+	"fmt"
+	"math"
 	"strconv"
+	"strings"
 	"time"
 
 	"catalog/internal/catalog"
@@ -45,7 +49,10 @@ func (ms *movieScan) scan(row scanner) error {
 // movieValues are the stored values of m after id, in column order
 // (name_fold included), ending with updated_at.
 func movieValues(m *catalog.Movie, updated int64) []any {
-	v := make([]any, 0, 24)
+	return appendMovieValues(make([]any, 0, 24), m, updated)
+}
+
+func appendMovieValues(v []any, m *catalog.Movie, updated int64) []any {
 	v = append(v, m.Name, catalog.Fold(m.Name), m.Slug, m.Year, m.Poster1URL, m.Poster2URL)
 	for _, l := range m.Lists {
 		v = append(v, l.JSON, l.Joined)
@@ -176,18 +183,79 @@ func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) 
 	return translate(rows.Err(), "read movies")
 }
 
+// UpsertMovies writes movies in one transaction, keyed by ID, else
+// IDCode, else Slug. A movie's UpdatedAt is set when it is inserted or
+// changes (to m.UpdatedAt when the caller gave one, else now); an
+// unchanged movie keeps its stored time. ID and UpdatedAt are written
+// back.
+//
+// The result is that of upserting the movies one by one, in order. Runs
+// of movies keyed by distinct id_codes (what an import file holds) are
+// written in bulk: one query finds the run's stored movies, and the new
+// ones go in with multi-row INSERTs. Within such a run no write can
+// change another movie's lookup, so the order of the writes does not
+// matter. Any other movie is written on its own.
+func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
+	if len(movies) == 0 {
+		return nil
+	}
+	stamp := now()
+	return s.writeTx(ctx, "upsert movies", func(tx *sql.Tx) error {
+		w := &movieWriter{tx: tx, stamp: stamp}
+		defer w.close()
+		run := make(map[string]struct{})
+		start := 0
+		for i := range movies {
+			m := &movies[i]
+			_, dup := run[m.IDCode]
+			if m.ID <= 0 && m.IDCode != "" && !dup {
+				run[m.IDCode] = struct{}{}
+				continue
+			}
+			if err := w.upsertByIDCode(ctx, movies[start:i]); err != nil {
+				return err
+			}
+			clear(run)
+			start = i
+			if m.ID > 0 || m.IDCode == "" {
+				if err := w.upsertOne(ctx, m); err != nil {
+					return err
+				}
+				start = i + 1
+			} else {
+				run[m.IDCode] = struct{}{}
+			}
+		}
+		if err := w.upsertByIDCode(ctx, movies[start:]); err != nil {
+			return err
+		}
+		return flushPending(ctx, tx, "movies", "name_fold")
+	})
+}
+
 // The upsert statements. The update changes nothing (and so bumps
 // neither updated_at nor the data version) when every value is equal.
 const (
 	movieByID     = `SELECT id, updated_at FROM movies WHERE id = ?`
 	movieByIDCode = `SELECT id, updated_at FROM movies WHERE id_code = ? AND id_code <> '' ORDER BY id LIMIT 1`
 	movieBySlug   = `SELECT id, updated_at FROM movies WHERE slug = ? ORDER BY id LIMIT 1`
-	insertMovie   = `INSERT INTO movies (id, name, name_fold, slug, year, poster1_url, poster2_url,
+	// moviesByIDCodes finds the stored movies of a JSON array of
+	// id_codes, lowest id last so that it wins.
+	moviesByIDCodes = `SELECT id_code, id, updated_at FROM movies
+WHERE id_code IN (SELECT value FROM json_each(?)) AND id_code <> '' ORDER BY id DESC`
+	// nextMovieID is the id SQLite would give the next movie inserted
+	// without one (AUTOINCREMENT: above both the highest id ever used
+	// and the highest id present).
+	nextMovieID = `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'movies'), 0),
+coalesce((SELECT max(id) FROM movies), 0))`
+	insertMovieHead = `INSERT INTO movies (id, name, name_fold, slug, year, poster1_url, poster2_url,
 categories_json, categories, actor_json, actor, director_json, director,
 studio_json, studio, genre_json, genre, country_json, country,
 synopsis, id_code, release, link_embed, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	updateMovie = `UPDATE movies SET name = ?2, name_fold = ?3, slug = ?4, year = ?5, poster1_url = ?6, poster2_url = ?7,
+VALUES `
+	insertMovieRow = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	insertMovie    = insertMovieHead + insertMovieRow
+	updateMovie    = `UPDATE movies SET name = ?2, name_fold = ?3, slug = ?4, year = ?5, poster1_url = ?6, poster2_url = ?7,
 categories_json = ?8, categories = ?9, actor_json = ?10, actor = ?11, director_json = ?12, director = ?13,
 studio_json = ?14, studio = ?15, genre_json = ?16, genre = ?17, country_json = ?18, country = ?19,
 synopsis = ?20, id_code = ?21, release = ?22, link_embed = ?23, updated_at = ?24
@@ -198,78 +266,212 @@ AND genre_json = ?16 AND genre = ?17 AND country_json = ?18 AND country = ?19
 AND synopsis = ?20 AND id_code = ?21 AND release = ?22 AND link_embed = ?23)`
 )
 
-// UpsertMovies writes movies in one transaction, keyed by ID, else
-// IDCode, else Slug. A movie's UpdatedAt is set when it is inserted or
-// changes (to m.UpdatedAt when the caller gave one, else now); an
-// unchanged movie keeps its stored time. ID and UpdatedAt are written
-// back.
-func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
-	if len(movies) == 0 {
+// movieInsertRows is how many movies one bulk INSERT writes: each
+// statement costs a trip through database/sql and the driver, and a
+// statement journal for the pages the row triggers touch.
+const movieInsertRows = 50
+
+// movieWriter holds one upsert transaction's statements, prepared on
+// first use.
+type movieWriter struct {
+	tx    *sql.Tx
+	stamp time.Time
+	stmts map[string]*sql.Stmt
+	args  []any // reused bulk INSERT arguments
+}
+
+func (w *movieWriter) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := w.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := w.tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, translate(err, "upsert movies")
+	}
+	if w.stmts == nil {
+		w.stmts = make(map[string]*sql.Stmt)
+	}
+	w.stmts[query] = st
+	return st, nil
+}
+
+func (w *movieWriter) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+// updatedAt is the time m gets if it is inserted or changed.
+func (w *movieWriter) updatedAt(m *catalog.Movie) time.Time {
+	if !m.UpdatedAt.IsZero() {
+		return m.UpdatedAt.UTC().Truncate(time.Second)
+	}
+	return w.stamp
+}
+
+// upsertOne looks m up by its key and inserts or updates it.
+func (w *movieWriter) upsertOne(ctx context.Context, m *catalog.Movie) error {
+	var query string
+	var key any
+	switch {
+	case m.ID > 0:
+		query, key = movieByID, m.ID
+	case m.IDCode != "":
+		query, key = movieByIDCode, m.IDCode
+	default:
+		query, key = movieBySlug, m.Slug
+	}
+	lookup, err := w.stmt(ctx, query)
+	if err != nil {
+		return err
+	}
+	var id, stored int64
+	err = lookup.QueryRowContext(ctx, key).Scan(&id, &stored)
+	if err != nil && err != sql.ErrNoRows {
+		return translate(err, "upsert movies")
+	}
+	if err == nil {
+		return w.update(ctx, m, id, stored)
+	}
+	updated := w.updatedAt(m)
+	insert, err := w.stmt(ctx, insertMovie)
+	if err != nil {
+		return err
+	}
+	var idArg any // NULL: let SQLite assign the next id
+	if m.ID > 0 {
+		idArg = m.ID
+	}
+	res, err := insert.ExecContext(ctx, append([]any{idArg}, movieValues(m, updated.Unix())...)...)
+	if err != nil {
+		return translate(err, "upsert movies")
+	}
+	if m.ID, err = res.LastInsertId(); err != nil {
+		return translate(err, "upsert movies")
+	}
+	m.UpdatedAt = updated
+	return nil
+}
+
+// update writes m over the stored movie id, whose updated_at is stored.
+func (w *movieWriter) update(ctx context.Context, m *catalog.Movie, id, stored int64) error {
+	update, err := w.stmt(ctx, updateMovie)
+	if err != nil {
+		return err
+	}
+	updated := w.updatedAt(m)
+	res, err := update.ExecContext(ctx, append([]any{id}, movieValues(m, updated.Unix())...)...)
+	if err != nil {
+		return translate(err, "upsert movies")
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return translate(err, "upsert movies")
+	}
+	m.ID = id
+	if n > 0 {
+		m.UpdatedAt = updated
+	} else {
+		m.UpdatedAt = unixTime(stored)
+	}
+	return nil
+}
+
+// upsertByIDCode upserts movies that have no ID and distinct, non-empty
+// id_codes. A lone movie takes the one-at-a-time path, which costs one
+// query instead of two.
+func (w *movieWriter) upsertByIDCode(ctx context.Context, movies []catalog.Movie) error {
+	switch len(movies) {
+	case 0:
+		return nil
+	case 1:
+		return w.upsertOne(ctx, &movies[0])
+	}
+	codes := make([]string, len(movies))
+	for i := range movies {
+		codes[i] = movies[i].IDCode
+	}
+	codesJSON, err := json.Marshal(codes)
+	if err != nil {
+		return fmt.Errorf("sqlite: upsert movies: %w", err)
+	}
+	type storedMovie struct{ id, updated int64 }
+	found := make(map[string]storedMovie)
+	rows, err := w.tx.QueryContext(ctx, moviesByIDCodes, string(codesJSON))
+	if err != nil {
+		return translate(err, "upsert movies")
+	}
+	for rows.Next() {
+		var code string
+		var sm storedMovie
+		if err := rows.Scan(&code, &sm.id, &sm.updated); err != nil {
+			rows.Close()
+			return translate(err, "upsert movies")
+		}
+		found[code] = sm
+	}
+	if err := rows.Close(); err != nil {
+		return translate(err, "upsert movies")
+	}
+	if err := rows.Err(); err != nil {
+		return translate(err, "upsert movies")
+	}
+
+	var last int64
+	if err := w.tx.QueryRowContext(ctx, nextMovieID).Scan(&last); err != nil {
+		return translate(err, "upsert movies")
+	}
+	fresh := make([]*catalog.Movie, 0, len(movies)-len(found))
+	for i := range movies {
+		m := &movies[i]
+		if sm, ok := found[m.IDCode]; ok {
+			if err := w.update(ctx, m, sm.id, sm.updated); err != nil {
+				return err
+			}
+			continue
+		}
+		fresh = append(fresh, m)
+	}
+	if last > math.MaxInt64-int64(len(fresh)) {
+		// SQLite itself would fail with SQLITE_FULL; let it say so.
+		for _, m := range fresh {
+			if err := w.upsertOne(ctx, m); err != nil {
+				return err
+			}
+		}
 		return nil
 	}
-	stamp := now()
-	return s.writeTx(ctx, "upsert movies", func(tx *sql.Tx) error {
-		var stmts [5]*sql.Stmt
-		for i, q := range []string{movieByID, movieByIDCode, movieBySlug, insertMovie, updateMovie} {
-			st, err := tx.PrepareContext(ctx, q)
-			if err != nil {
-				return translate(err, "upsert movies")
-			}
-			defer st.Close()
-			stmts[i] = st
+	for len(fresh) > 0 {
+		n := min(len(fresh), movieInsertRows)
+		if err := w.insertMany(ctx, fresh[:n], last); err != nil {
+			return err
 		}
-		byID, byIDCode, bySlug, insert, update := stmts[0], stmts[1], stmts[2], stmts[3], stmts[4]
-		for i := range movies {
-			m := &movies[i]
-			updated := stamp
-			if !m.UpdatedAt.IsZero() {
-				updated = m.UpdatedAt.UTC().Truncate(time.Second)
-			}
-			var row *sql.Row
-			switch {
-			case m.ID > 0:
-				row = byID.QueryRowContext(ctx, m.ID)
-			case m.IDCode != "":
-				row = byIDCode.QueryRowContext(ctx, m.IDCode)
-			default:
-				row = bySlug.QueryRowContext(ctx, m.Slug)
-			}
-			var id, stored int64
-			err := row.Scan(&id, &stored)
-			if err != nil && err != sql.ErrNoRows {
-				return translate(err, "upsert movies")
-			}
-			vals := movieValues(m, updated.Unix())
-			if err == sql.ErrNoRows {
-				var idArg any // NULL: let SQLite assign the next id
-				if m.ID > 0 {
-					idArg = m.ID
-				}
-				res, err := insert.ExecContext(ctx, append([]any{idArg}, vals...)...)
-				if err != nil {
-					return translate(err, "upsert movies")
-				}
-				if m.ID, err = res.LastInsertId(); err != nil {
-					return translate(err, "upsert movies")
-				}
-				m.UpdatedAt = updated
-				continue
-			}
-			res, err := update.ExecContext(ctx, append([]any{id}, vals...)...)
-			if err != nil {
-				return translate(err, "upsert movies")
-			}
-			n, err := res.RowsAffected()
-			if err != nil {
-				return translate(err, "upsert movies")
-			}
-			m.ID = id
-			if n > 0 {
-				m.UpdatedAt = updated
-			} else {
-				m.UpdatedAt = unixTime(stored)
-			}
-		}
-		return flushPending(ctx, tx, "movies", "name_fold")
-	})
+		last += int64(n)
+		fresh = fresh[n:]
+	}
+	return nil
+}
+
+// insertMany inserts movies with ids after last, in order, which are the
+// ids SQLite would have assigned them one at a time.
+func (w *movieWriter) insertMany(ctx context.Context, movies []*catalog.Movie, last int64) error {
+	insert, err := w.stmt(ctx, insertMovieHead+strings.Repeat(insertMovieRow+",", len(movies)-1)+insertMovieRow)
+	if err != nil {
+		return err
+	}
+	args := w.args[:0]
+	updated := make([]time.Time, len(movies))
+	for i, m := range movies {
+		updated[i] = w.updatedAt(m)
+		args = append(args, last+int64(i)+1)
+		args = appendMovieValues(args, m, updated[i].Unix())
+	}
+	w.args = args
+	if _, err := insert.ExecContext(ctx, args...); err != nil {
+		return translate(err, "upsert movies")
+	}
+	for i, m := range movies {
+		m.ID, m.UpdatedAt = last+int64(i)+1, updated[i]
+	}
+	return nil
 }
