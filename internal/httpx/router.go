@@ -64,4 +64,11 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.Ser
 // here rather than in the domain.
 const EMETHOD = "method_not_allowed"
 
-func init() { codeStatus[EMETHOD] = http.StatusMethodNotAllowed }
+// ERANGE is the code of a 416 (a Range outside the content); only
+// file serving produces it.
+const ERANGE = "range_not_satisfiable"
+
+func init() {
+	codeStatus[EMETHOD] = http.StatusMethodNotAllowed
+	codeStatus[ERANGE] = http.StatusRequestedRangeNotSatisfiable
+}

@@ -39,6 +39,17 @@ func TestSnapshotRoute(t *testing.T) {
 		time.Sleep(5 * time.Millisecond)
 	}
 
+	// Contract 4.2: errors are {"code":0,"msg"}, a refused Range too.
+	t.Run("range past the end", func(t *testing.T) {
+		for _, enc := range []string{"", "gzip"} {
+			r := do(t, h, http.MethodGet, "/api/movies/snapshot", "Range", "bytes=99999999-", "Accept-Encoding", enc)
+			checkError(t, r, http.StatusRequestedRangeNotSatisfiable, "range not satisfiable")
+			if !strings.HasPrefix(r.header.Get("Content-Range"), "bytes */") {
+				t.Errorf("Accept-Encoding %q: Content-Range %q, want bytes */size", enc, r.header.Get("Content-Range"))
+			}
+		}
+	})
+
 	t.Run("ready", func(t *testing.T) {
 		r := get(t, h, "/api/movies/snapshot", http.StatusOK)
 		if !strings.HasPrefix(string(r.body), `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"3","total":3,"list":[{"id":3,`) {

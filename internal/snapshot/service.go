@@ -248,14 +248,19 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request) error {
 			f.Close()
 			continue
 		}
-		s.serveFile(w, r, b, f)
+		err = s.serveFile(w, r, b, f)
 		f.Close()
-		return nil
+		return err
 	}
 	return errors.New("snapshot: file kept changing while opening it")
 }
 
-func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f *os.File) {
+// serveFile serves one snapshot file. A Range outside the content comes
+// back as an ERANGE error, so that the 416 is written in the movie
+// service's error shape rather than ServeContent's plain text.
+func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f *os.File) error {
+	guard := &rangeGuard{ResponseWriter: w}
+	w = guard
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Add("Vary", "Accept-Encoding")
@@ -269,7 +274,7 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 		// Content-Encoding is set; ranges and 304 replace or drop it.
 		h.Set("Content-Length", strconv.FormatInt(b.gzipSize, 10))
 		http.ServeContent(w, r, "", b.generatedAt, f)
-		return
+		return guard.err()
 	}
 	h.Set("ETag", b.plainTag)
 	if strings.Contains(r.Header.Get("Range"), ",") {
@@ -282,6 +287,36 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 		r = &r2
 	}
 	http.ServeContent(w, r, "", b.generatedAt, &gunzipSeeker{f: f, size: b.plainSize})
+	return guard.err()
+}
+
+// rangeGuard holds back ServeContent's plain-text 416 (its Content-Range
+// header stays, as RFC 9110 wants on a 416).
+type rangeGuard struct {
+	http.ResponseWriter
+	refused bool
+}
+
+func (g *rangeGuard) WriteHeader(code int) {
+	if code == http.StatusRequestedRangeNotSatisfiable {
+		g.refused = true
+		return
+	}
+	g.ResponseWriter.WriteHeader(code)
+}
+
+func (g *rangeGuard) Write(p []byte) (int, error) {
+	if g.refused {
+		return len(p), nil
+	}
+	return g.ResponseWriter.Write(p)
+}
+
+func (g *rangeGuard) err() error {
+	if !g.refused {
+		return nil
+	}
+	return catalog.Errorf(httpx.ERANGE, "range not satisfiable")
 }
 
 // gunzipSeeker presents a gzip file as its uncompressed content with
