@@ -132,7 +132,7 @@ func WritePayload(w http.ResponseWriter, r *http.Request, status int, p *Payload
 	}
 	if status == http.StatusOK && h.Get("ETag") != "" {
 		if inm := r.Header.Get("If-None-Match"); inm != "" {
-			if ETagMatches(inm, p.ETag, p.gzipTag()) {
+			if ETagMatches(inm, tag) {
 				h.Del("Content-Type")
 				h.Del("Content-Encoding")
 				w.WriteHeader(http.StatusNotModified)

@@ -266,3 +266,34 @@ func TestETagMatches(t *testing.T) {
 		}
 	}
 }
+
+// A tag validates only the representation it names: a cache that holds
+// the gzip body must not get a 304 for a request that wants plain bytes.
+func TestIfNoneMatchPerRepresentation(t *testing.T) {
+	p := httpx.NewPayload(jsonBody(4096))
+	plainTag := serve(t, p, http.StatusOK, http.MethodGet, nil).Header().Get("ETag")
+	gzipTag := serve(t, p, http.StatusOK, http.MethodGet, http.Header{"Accept-Encoding": {"gzip"}}).Header().Get("ETag")
+	if plainTag == gzipTag {
+		t.Fatalf("plain and gzip share the tag %s", plainTag)
+	}
+	tests := []struct {
+		name, accept, tag string
+		want              int
+	}{
+		{"plain with its tag", "", plainTag, http.StatusNotModified},
+		{"gzip with its tag", "gzip", gzipTag, http.StatusNotModified},
+		{"plain with the gzip tag", "", gzipTag, http.StatusOK},
+		{"gzip with the plain tag", "gzip", plainTag, http.StatusOK},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{"If-None-Match": {tt.tag}}
+			if tt.accept != "" {
+				h.Set("Accept-Encoding", tt.accept)
+			}
+			if got := serve(t, p, http.StatusOK, http.MethodGet, h).Code; got != tt.want {
+				t.Errorf("got %d, want %d", got, tt.want)
+			}
+		})
+	}
+}
