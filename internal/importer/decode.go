@@ -160,8 +160,17 @@ func skipBOM(r io.Reader) io.Reader {
 
 // objectRecord decodes one JSON object.
 func objectRecord(line int, b []byte) record {
-	rec := record{line: line}
 	b = bytes.TrimPrefix(b, utf8BOM)
+	if rec, ok := fastObject(line, b); ok {
+		return rec
+	}
+	return generalObject(line, b)
+}
+
+// generalObject decodes any JSON value, and says what is wrong with it
+// when it is not an object.
+func generalObject(line int, b []byte) record {
+	rec := record{line: line}
 	var raw map[string]json.RawMessage
 	if err := json.Unmarshal(b, &raw); err != nil {
 		var te *json.UnmarshalTypeError
