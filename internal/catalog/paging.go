@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math"
 	"net/url"
 	"strconv"
 )
@@ -9,8 +10,6 @@ import (
 const (
 	DefaultLimit = 20
 	MaxLimit     = 100
-	// maxPage keeps (page-1)*limit inside int64 with room to spare.
-	maxPage = 1 << 40
 )
 
 // Paging is a validated page request.
@@ -19,8 +18,15 @@ type Paging struct {
 	Limit int64
 }
 
-// Offset is the number of records before this page.
-func (p Paging) Offset() int64 { return (p.Page - 1) * p.Limit }
+// Offset is the number of records before this page. Pages far past any
+// catalog (contract 2 allows any page: past the end is an empty list)
+// saturate at MaxInt64 instead of overflowing.
+func (p Paging) Offset() int64 {
+	if p.Page-1 > math.MaxInt64/p.Limit {
+		return math.MaxInt64
+	}
+	return (p.Page - 1) * p.Limit
+}
 
 // PageCount is ceil(total/limit), 0 when total is 0.
 func (p Paging) PageCount(total int64) int64 {
@@ -42,12 +48,9 @@ func ParsePaging(q url.Values, pageKeys ...string) (Paging, error) {
 	}
 	for _, key := range pageKeys {
 		if vs, ok := q[key]; ok {
-			n, ok := parsePositive(vs[0])
-			if !ok {
-				return p, Errorf(EINVALID, "%s must be a positive integer", key)
-			}
-			if n > maxPage {
-				return p, Errorf(EINVALID, "%s must be at most %d", key, int64(maxPage))
+			n, err := ParseID(vs[0])
+			if err != nil {
+				return p, Errorf(EINVALID, "%s must be a positive integer no larger than %d", key, int64(math.MaxInt64))
 			}
 			p.Page = n
 			break

@@ -41,8 +41,11 @@ func TestParsePaging(t *testing.T) {
 		{"page hex", "page=0x10", nil, catalog.Paging{}, "page"},
 		{"page exponent", "page=1e3", nil, catalog.Paging{}, "page"},
 		{"page arabic-indic digit", "page=%D9%A1", nil, catalog.Paging{}, "page"},
+		// Contract 2: any page past the end is a 200 with an empty list,
+		// so every page that fits int64 is valid; beyond it, a 400.
 		{"page huge", "page=99999999999999999999", nil, catalog.Paging{}, "page"},
-		{"page max int64", "page=9223372036854775807", nil, catalog.Paging{}, "page"},
+		{"page max int64", "page=9223372036854775807", nil, catalog.Paging{Page: 9223372036854775807, Limit: 20}, ""},
+		{"page past 2^40", "page=1099511627777", nil, catalog.Paging{Page: 1099511627777, Limit: 20}, ""},
 		{"limit abc", "limit=abc", nil, catalog.Paging{}, "limit"},
 		{"limit 0", "limit=0", nil, catalog.Paging{}, "limit"},
 		{"limit -1", "limit=-1", nil, catalog.Paging{}, "limit"},
@@ -186,5 +189,25 @@ func TestParseID(t *testing.T) {
 				t.Errorf("ParseID(%q) = %d, %v, want %d", tt.in, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// Offsets of pages far past any catalog saturate instead of overflowing
+// into negative numbers.
+func TestOffset(t *testing.T) {
+	tests := []struct {
+		p    catalog.Paging
+		want int64
+	}{
+		{catalog.Paging{Page: 1, Limit: 20}, 0},
+		{catalog.Paging{Page: 3, Limit: 20}, 40},
+		{catalog.Paging{Page: 1 << 40, Limit: 100}, (1<<40 - 1) * 100},
+		{catalog.Paging{Page: 9223372036854775807, Limit: 20}, 9223372036854775807},
+		{catalog.Paging{Page: 9223372036854775807 / 100, Limit: 100}, (9223372036854775807/100 - 1) * 100},
+	}
+	for _, tt := range tests {
+		if got := tt.p.Offset(); got != tt.want {
+			t.Errorf("%+v.Offset() = %d, want %d", tt.p, got, tt.want)
+		}
 	}
 }

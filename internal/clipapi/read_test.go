@@ -503,3 +503,21 @@ func TestUnknownQueryParametersIgnored(t *testing.T) {
 		}
 	}
 }
+
+// Contract 2: a page past the last one is a 200 with an empty list and
+// the true total, however far past (up to what int64 holds).
+func TestPageFarPastTheEnd(t *testing.T) {
+	e := newEnv(t)
+	for i := range 3 {
+		e.addClip(catalog.Clip{Title: fmt.Sprintf("clip %d", i), Platform: "JAV"})
+	}
+	for _, q := range []string{"", "&platform=JAV", "&q=clip"} {
+		for _, page := range []string{"1099511627777", "9223372036854775807"} {
+			w := e.get("/api/clips?page=" + page + q)
+			want := `{"meta":{"page":` + page + `,"limit":20,"total":3},"data":[]}`
+			if w.Code != http.StatusOK || w.Body.String() != want {
+				t.Errorf("page %s%s: got %d %s, want 200 %s", page, q, w.Code, w.Body, want)
+			}
+		}
+	}
+}

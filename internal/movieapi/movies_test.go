@@ -478,3 +478,17 @@ func TestUnknownQueryParametersIgnored(t *testing.T) {
 		}
 	}
 }
+
+// Contract 2: a page past the last one is a 200 with an empty list and
+// the true total, however far past (up to what int64 holds).
+func TestPageFarPastTheEnd(t *testing.T) {
+	store := newTestStore(t)
+	addNumbered(t, store, 3)
+	h := newService(t, store, nil)
+	for _, path := range []string{"/api/movies?fields=id&page=", "/api/jav?fields=id&pg=", "/api/movies?q=movie&fields=id&page="} {
+		r := get(t, h, path+"9223372036854775807", http.StatusOK)
+		if !strings.Contains(string(r.body), `"page":9223372036854775807,"pagecount":1,"limit":"20","total":3,"list":[]}`) {
+			t.Errorf("%s: got %s", path, r.body)
+		}
+	}
+}
