@@ -206,3 +206,37 @@ func TestLogError(t *testing.T) {
 }
 
 func itoaInt(n int) string { return strconv.Itoa(n) }
+
+// A query that url.Values cannot hold whole is a 400 in the service's
+// shape, so that ids=1;2 is refused instead of silently meaning nothing.
+// (In middleware_test.go beside the other request-wide rules.)
+func TestRouterMalformedQuery(t *testing.T) {
+	reached := false
+	h := httpx.NewRouter(writeTestError)
+	h.HandleFunc(http.MethodGet, "/api/x", func(w http.ResponseWriter, r *http.Request) {
+		reached = true
+		httpx.WriteJSON(w, r, 200, []byte(`{}`))
+	})
+	tests := []struct {
+		query string
+		want  int
+	}{
+		{"ids=1;2", http.StatusBadRequest},
+		{"q=%zz", http.StatusBadRequest},
+		{"q=a%", http.StatusBadRequest},
+		{"q=%E0%B8%97&ids=1,2", http.StatusOK},
+		{"q=a%3Bb", http.StatusOK},
+		{"page=2&limit=3", http.StatusOK},
+	}
+	for _, tt := range tests {
+		reached = false
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/x?"+tt.query, nil))
+		if rec.Code != tt.want || reached != (tt.want == http.StatusOK) {
+			t.Errorf("?%s: got %d (handler reached %v), want %d", tt.query, rec.Code, reached, tt.want)
+		}
+		if tt.want == http.StatusBadRequest && !strings.Contains(rec.Body.String(), "malformed query string") {
+			t.Errorf("?%s: body %s does not say the query is malformed", tt.query, rec.Body)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 
@@ -57,8 +58,30 @@ func (rt *Router) Handle(method, path string, h http.Handler) {
 // HandleFunc is Handle for a function.
 func (rt *Router) HandleFunc(method, path string, h http.HandlerFunc) { rt.Handle(method, path, h) }
 
-// ServeHTTP dispatches to the registered handlers.
-func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) { rt.mux.ServeHTTP(w, r) }
+// ServeHTTP dispatches to the registered handlers, after refusing a
+// malformed query string. (Inside each service's header middleware, so
+// the 400 carries the service's CORS and cache headers.)
+func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if err := checkQuery(r.URL.RawQuery); err != nil {
+		rt.writeErr(w, r, err)
+		return
+	}
+	rt.mux.ServeHTTP(w, r)
+}
+
+// checkQuery refuses a query string that url.Values cannot hold whole: a
+// raw ";" or a broken %-escape would otherwise drop its parameter
+// silently (ids=1;2 would list everything). Only queries with such a
+// character are parsed twice.
+func checkQuery(raw string) error {
+	if !strings.ContainsAny(raw, ";%") {
+		return nil
+	}
+	if _, err := url.ParseQuery(raw); err != nil {
+		return catalog.Errorf(catalog.EINVALID, "malformed query string: %v", err)
+	}
+	return nil
+}
 
 // EMETHOD is the code of a 405; only routing produces it, so it lives
 // here rather than in the domain.

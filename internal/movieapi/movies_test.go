@@ -492,3 +492,17 @@ func TestPageFarPastTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// A malformed query string (a raw ";" would drop ids silently) is a 400
+// in the movie shape, with the service's headers.
+func TestMalformedQuery(t *testing.T) {
+	store := newTestStore(t)
+	addNumbered(t, store, 3)
+	h := newService(t, store, nil)
+	r := do(t, h, http.MethodGet, "/api/jav?ids=1;2")
+	if r.status != http.StatusBadRequest || !strings.Contains(string(r.body), `"code":0`) || !strings.Contains(string(r.body), "malformed query string") {
+		t.Errorf("got %d %s, want 400 in the movie error shape", r.status, r.body)
+	}
+	checkHeader(t, r, "Access-Control-Allow-Origin", "*")
+	checkHeader(t, r, "Cache-Control", "no-store")
+}
