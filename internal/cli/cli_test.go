@@ -535,3 +535,18 @@ func TestPostgres(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// A database that cannot be opened stops serve with one line, and leaves
+// nothing behind: no snapshot folder, no created parent folders.
+func TestServeBadDatabasePathLeavesNothing(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "missing", "sub", "catalog.db")
+	r := run(t, nil, "", "serve", "--db", db, "--clips-addr", "127.0.0.1:0", "--movies-addr", "127.0.0.1:0")
+	wantExit(t, r, 1)
+	if !strings.Contains(r.err.Error(), "does not exist") {
+		t.Errorf("error %q does not say the folder is missing", r.err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "missing")); !os.IsNotExist(err) {
+		t.Errorf("serve created %s (stat err %v)", filepath.Join(dir, "missing"), err)
+	}
+}

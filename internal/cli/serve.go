@@ -107,6 +107,13 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: c.db.maxConns}
 		c.snapshotDir = filepath.Join(dir, "snapshots")
 	}
+	// The database first: a path that cannot be opened must not leave a
+	// snapshot folder (or its missing parents) behind.
+	st, err := openStore(ctx, c.db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
 	if c.snapshotDir == "" {
 		dir, cleanup, err := snapshotDir(c.db.dsn)
 		if err != nil {
@@ -118,11 +125,6 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	if err := os.MkdirAll(c.snapshotDir, 0o755); err != nil {
 		return fmt.Errorf("snapshot folder: %w", err)
 	}
-	st, err := openStore(ctx, c.db)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
 	if c.demo {
 		if demoPassword, err = fillDemo(ctx, st, platforms); err != nil {
 			return fmt.Errorf("demo: %s", message(err))
