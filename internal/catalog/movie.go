@@ -203,6 +203,11 @@ func (m *Movie) Normalize() error {
 	return fe.Err()
 }
 
+// latinLetters spells the Latin letters that have no decomposition into
+// a base letter and marks, so that the slug keeps them as ASCII.
+var latinLetters = strings.NewReplacer("ß", "ss", "æ", "ae", "œ", "oe", "ø", "o", "ł", "l",
+	"đ", "d", "ð", "d", "þ", "th", "ı", "i", "ħ", "h", "ŧ", "t", "ŀ", "l")
+
 // Slugify derives a URL slug: lower case, letters and digits kept,
 // everything else a single dash. Latin letters lose their accents
 // (é -> e); letters of other scripts are kept with their marks.
@@ -210,7 +215,7 @@ func Slugify(name string) string {
 	var b strings.Builder
 	dash := false
 	lastLatin := false
-	for _, r := range norm.NFD.String(strings.ToLower(name)) {
+	for _, r := range norm.NFD.String(latinLetters.Replace(strings.ToLower(name))) {
 		switch {
 		case unicode.Is(unicode.Mn, r) || unicode.Is(unicode.Mc, r):
 			if !lastLatin {

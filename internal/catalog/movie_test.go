@@ -321,6 +321,8 @@ func TestSlugify(t *testing.T) {
 		{"  --Leading and trailing--  ", "leading-and-trailing"},
 		{"Mission: Impossible 2", "mission-impossible-2"},
 		{"ÀÉÎÕÜ ñ", "aeiou-n"},
+		{"Ærø Straße Łódź", "aero-strasse-lodz"}, // letters without a decomposition
+		{"Þór Đurić", "thor-duric"},
 		{"สวัสดีชาวโลก", "สวัสดีชาวโลก"},   // Thai letters and vowel marks kept
 		{"ผีเสื้อ สมุทร", "ผีเสื้อ-สมุทร"}, // tone marks kept
 		{"東京タワー", "東京タワー"},                 // CJK kept
