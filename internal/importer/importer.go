@@ -17,8 +17,12 @@ import (
 	"catalog/internal/catalog"
 )
 
-// DefaultBatchSize is how many records go into one transaction.
-const DefaultBatchSize = 10000
+// DefaultBatchSize is how many records go into one transaction. Larger
+// transactions rewrite fewer index pages per record once the file is
+// large (SQLite's slug index takes its inserts all over the tree): a
+// million movies took 61.5 s in batches of 10,000 and 52.6 s in batches
+// of 25,000; 50,000 saved little more and took half again the memory.
+const DefaultBatchSize = 25000
 
 // MaxReported bounds Summary.Rejects so that a file of a million bad
 // records does not hold a million messages; Summary.Rejected still
