@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -258,27 +259,18 @@ func (s *Store) DeleteClip(ctx context.Context, id int64) error {
 // ImportClips inserts clips in one transaction. A clip with ID set
 // replaces the clip with that id (an upsert, so the triggers keep the
 // index and counts right); a zero CreatedAt means now. The assigned ID
-// and CreatedAt are written back into the slice.
+// and CreatedAt are written back into the slice. Runs of clips without
+// an ID go in with multi-row INSERTs, given the ids SQLite would have
+// assigned them one at a time.
 func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	if len(clips) == 0 {
 		return nil
 	}
 	created := now()
 	return s.writeTx(ctx, "import clips", func(tx *sql.Tx) error {
-		insert, err := tx.PrepareContext(ctx, insertClip)
-		if err != nil {
-			return translate(err, "import clips")
-		}
-		defer insert.Close()
-		upsert, err := tx.PrepareContext(ctx, `INSERT INTO clips (id, title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-ON CONFLICT (id) DO UPDATE SET title = excluded.title, title_fold = excluded.title_fold,
-iframe_url = excluded.iframe_url, cover_url = excluded.cover_url, actor = excluded.actor,
-studio = excluded.studio, platform = excluded.platform, notes = excluded.notes, created_at = excluded.created_at`)
-		if err != nil {
-			return translate(err, "import clips")
-		}
-		defer upsert.Close()
+		w := &clipWriter{tx: tx}
+		defer w.close()
+		start := 0
 		for i := range clips {
 			c := &clips[i]
 			if c.CreatedAt.IsZero() {
@@ -286,14 +278,98 @@ studio = excluded.studio, platform = excluded.platform, notes = excluded.notes, 
 			} else {
 				c.CreatedAt = c.CreatedAt.UTC().Truncate(time.Second)
 			}
-			fold := catalog.Fold(c.Title)
 			if c.ID > 0 {
-				if _, err := upsert.ExecContext(ctx, c.ID, c.Title, fold, c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt.Unix()); err != nil {
-					return translate(err, "import clips")
+				if err := w.insertNew(ctx, clips[start:i]); err != nil {
+					return err
 				}
-				continue
+				if err := w.replace(ctx, c); err != nil {
+					return err
+				}
+				start = i + 1
 			}
-			res, err := insert.ExecContext(ctx, c.Title, fold, c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt.Unix())
+		}
+		if err := w.insertNew(ctx, clips[start:]); err != nil {
+			return err
+		}
+		return flushPending(ctx, tx, "clips", "title_fold")
+	})
+}
+
+const (
+	insertClipHead = `INSERT INTO clips (id, title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
+VALUES `
+	insertClipRow = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	replaceClip   = insertClipHead + insertClipRow + `
+ON CONFLICT (id) DO UPDATE SET title = excluded.title, title_fold = excluded.title_fold,
+iframe_url = excluded.iframe_url, cover_url = excluded.cover_url, actor = excluded.actor,
+studio = excluded.studio, platform = excluded.platform, notes = excluded.notes, created_at = excluded.created_at`
+)
+
+// clipInsertRows is how many clips one bulk INSERT writes (see
+// movieInsertRows).
+const clipInsertRows = 50
+
+// clipWriter holds one import transaction's statements, prepared on
+// first use.
+type clipWriter struct {
+	tx    *sql.Tx
+	stmts map[string]*sql.Stmt
+	args  []any // reused bulk INSERT arguments
+}
+
+func (w *clipWriter) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := w.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := w.tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, translate(err, "import clips")
+	}
+	if w.stmts == nil {
+		w.stmts = make(map[string]*sql.Stmt)
+	}
+	w.stmts[query] = st
+	return st, nil
+}
+
+func (w *clipWriter) close() {
+	for _, st := range w.stmts {
+		st.Close()
+	}
+}
+
+// replace upserts c, which has an ID.
+func (w *clipWriter) replace(ctx context.Context, c *catalog.Clip) error {
+	st, err := w.stmt(ctx, replaceClip)
+	if err != nil {
+		return err
+	}
+	_, err = st.ExecContext(ctx, c.ID, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt.Unix())
+	return translate(err, "import clips")
+}
+
+// insertNew inserts clips that have no ID. A lone clip lets SQLite
+// assign its id; more get the ids SQLite would have assigned them, in
+// order, so that they can share statements.
+func (w *clipWriter) insertNew(ctx context.Context, clips []catalog.Clip) error {
+	if len(clips) == 0 {
+		return nil
+	}
+	var last int64
+	if len(clips) > 1 {
+		var err error
+		if last, err = lastID(ctx, w.tx, "clips"); err != nil {
+			return translate(err, "import clips")
+		}
+	}
+	if len(clips) == 1 || last > math.MaxInt64-int64(len(clips)) {
+		st, err := w.stmt(ctx, insertClip)
+		if err != nil {
+			return err
+		}
+		for i := range clips {
+			c := &clips[i]
+			res, err := st.ExecContext(ctx, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt.Unix())
 			if err != nil {
 				return translate(err, "import clips")
 			}
@@ -301,6 +377,28 @@ studio = excluded.studio, platform = excluded.platform, notes = excluded.notes, 
 				return translate(err, "import clips")
 			}
 		}
-		return flushPending(ctx, tx, "clips", "title_fold")
-	})
+		return nil
+	}
+	for len(clips) > 0 {
+		n := min(len(clips), clipInsertRows)
+		st, err := w.stmt(ctx, insertClipHead+strings.Repeat(insertClipRow+",", n-1)+insertClipRow)
+		if err != nil {
+			return err
+		}
+		args := w.args[:0]
+		for i := range clips[:n] {
+			c := &clips[i]
+			args = append(args, last+int64(i)+1, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt.Unix())
+		}
+		w.args = args
+		if _, err := st.ExecContext(ctx, args...); err != nil {
+			return translate(err, "import clips")
+		}
+		for i := range clips[:n] {
+			clips[i].ID = last + int64(i) + 1
+		}
+		last += int64(n)
+		clips = clips[n:]
+	}
+	return nil
 }

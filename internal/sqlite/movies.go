@@ -243,11 +243,6 @@ const (
 	// id_codes, lowest id last so that it wins.
 	moviesByIDCodes = `SELECT id_code, id, updated_at FROM movies
 WHERE id_code IN (SELECT value FROM json_each(?)) AND id_code <> '' ORDER BY id DESC`
-	// nextMovieID is the id SQLite would give the next movie inserted
-	// without one (AUTOINCREMENT: above both the highest id ever used
-	// and the highest id present).
-	nextMovieID = `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = 'movies'), 0),
-coalesce((SELECT max(id) FROM movies), 0))`
 	insertMovieHead = `INSERT INTO movies (id, name, name_fold, slug, year, poster1_url, poster2_url,
 categories_json, categories, actor_json, actor, director_json, director,
 studio_json, studio, genre_json, genre, country_json, country,
@@ -417,8 +412,8 @@ func (w *movieWriter) upsertByIDCode(ctx context.Context, movies []catalog.Movie
 		return translate(err, "upsert movies")
 	}
 
-	var last int64
-	if err := w.tx.QueryRowContext(ctx, nextMovieID).Scan(&last); err != nil {
+	last, err := lastID(ctx, w.tx, "movies")
+	if err != nil {
 		return translate(err, "upsert movies")
 	}
 	fresh := make([]*catalog.Movie, 0, len(movies)-len(found))

@@ -276,3 +276,13 @@ func (s *Store) writeTx(ctx context.Context, what string, fn func(tx *sql.Tx) er
 	}
 	return nil
 }
+
+// lastID is the id after which SQLite would number the next row inserted
+// into table without one: with AUTOINCREMENT, above both the highest id
+// ever used and the highest id present.
+func lastID(ctx context.Context, tx *sql.Tx, table string) (int64, error) {
+	var last int64
+	err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '`+table+`'), 0),
+coalesce((SELECT max(id) FROM `+table+`), 0))`).Scan(&last)
+	return last, err
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlite"
 )
 
 // TestUpsertMoviesBatchIsOneByOne checks that a batch, whatever keys it
@@ -151,5 +152,86 @@ func TestUpsertMoviesBatchIsOneByOne(t *testing.T) {
 	}
 	if gotNext[0].ID != wantNext[0].ID {
 		t.Fatalf("next assigned id: got %d, want %d", gotNext[0].ID, wantNext[0].ID)
+	}
+}
+
+// TestImportClipsBatchIsOneByOne checks the same for ImportClips, which
+// writes runs of clips without an ID in bulk.
+func TestImportClipsBatchIsOneByOne(t *testing.T) {
+	ctx := context.Background()
+	base := time.Date(2022, 3, 4, 5, 6, 7, 0, time.UTC)
+	clip := func(i int, id int64) catalog.Clip {
+		platforms := []string{"", "JAV", "Thai"}
+		return catalog.Clip{ID: id, Title: fmt.Sprintf("Clip %d", i), IframeURL: "https://example.com/v",
+			Platform: platforms[i%len(platforms)], CreatedAt: base.Add(time.Duration(i) * time.Minute)}
+	}
+	batch := func() []catalog.Clip {
+		var b []catalog.Clip
+		add := func(id int64) { b = append(b, clip(len(b), id)) }
+		for range 120 { // more than one bulk INSERT
+			add(0)
+		}
+		add(500) // a new explicit id: the next assigned ones follow it
+		add(0)
+		add(0)
+		add(2) // replaces a stored clip
+		add(0)
+		add(130) // replaces a clip of this batch
+		return b
+	}
+	oneByOne := openStore(t, filepath.Join(t.TempDir(), "one.db"))
+	together := openStore(t, filepath.Join(t.TempDir(), "batch.db"))
+	for _, s := range []*sqlite.Store{oneByOne, together} {
+		if err := s.ImportClips(ctx, []catalog.Clip{clip(900, 0), clip(901, 0), clip(902, 0)}); err != nil {
+			t.Fatalf("ImportClips stored: %v", err)
+		}
+	}
+	want := batch()
+	for i := range want {
+		if err := oneByOne.ImportClips(ctx, want[i:i+1]); err != nil {
+			t.Fatalf("ImportClips one by one, clip %d: %v", i, err)
+		}
+	}
+	got := batch()
+	if err := together.ImportClips(ctx, got); err != nil {
+		t.Fatalf("ImportClips batch: %v", err)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Fatalf("clip %d written back:\n got %+v\nwant %+v", i, got[i], want[i])
+		}
+	}
+	for _, f := range []catalog.ClipFilter{
+		{Paging: catalog.Paging{Page: 1, Limit: 500}},
+		{Platform: "JAV", Paging: catalog.Paging{Page: 1, Limit: 500}},
+		{Terms: catalog.SearchTerms("clip 1"), Paging: catalog.Paging{Page: 1, Limit: 500}},
+	} {
+		wantClips, wantTotal, err := oneByOne.ListClips(ctx, f)
+		if err != nil {
+			t.Fatalf("ListClips %+v: %v", f, err)
+		}
+		gotClips, gotTotal, err := together.ListClips(ctx, f)
+		if err != nil {
+			t.Fatalf("ListClips %+v: %v", f, err)
+		}
+		if gotTotal != wantTotal || len(gotClips) != len(wantClips) {
+			t.Fatalf("ListClips %+v: got %d clips, total %d; want %d, %d", f, len(gotClips), gotTotal, len(wantClips), wantTotal)
+		}
+		for i := range wantClips {
+			if gotClips[i] != wantClips[i] {
+				t.Fatalf("ListClips %+v clip %d:\n got %+v\nwant %+v", f, i, gotClips[i], wantClips[i])
+			}
+		}
+	}
+	wantVersion, err := oneByOne.DataVersion(ctx)
+	if err != nil {
+		t.Fatalf("DataVersion: %v", err)
+	}
+	gotVersion, err := together.DataVersion(ctx)
+	if err != nil {
+		t.Fatalf("DataVersion: %v", err)
+	}
+	if gotVersion != wantVersion {
+		t.Fatalf("DataVersion: got %d, want %d", gotVersion, wantVersion)
 	}
 }
