@@ -268,7 +268,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	}
 	created := now()
 	return s.writeTx(ctx, "import clips", func(tx *sql.Tx) error {
-		w := &clipWriter{tx: tx}
+		w := &clipWriter{txStmts: txStmts{tx: tx, what: "import clips"}}
 		defer w.close()
 		start := 0
 		for i := range clips {
@@ -309,33 +309,10 @@ studio = excluded.studio, platform = excluded.platform, notes = excluded.notes, 
 // movieInsertRows).
 const clipInsertRows = 50
 
-// clipWriter holds one import transaction's statements, prepared on
-// first use.
+// clipWriter holds one import transaction's statements.
 type clipWriter struct {
-	tx    *sql.Tx
-	stmts map[string]*sql.Stmt
-	args  []any // reused bulk INSERT arguments
-}
-
-func (w *clipWriter) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if st, ok := w.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := w.tx.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, translate(err, "import clips")
-	}
-	if w.stmts == nil {
-		w.stmts = make(map[string]*sql.Stmt)
-	}
-	w.stmts[query] = st
-	return st, nil
-}
-
-func (w *clipWriter) close() {
-	for _, st := range w.stmts {
-		st.Close()
-	}
+	txStmts
+	args []any // reused bulk INSERT arguments
 }
 
 // replace upserts c, which has an ID.

@@ -201,7 +201,7 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 	}
 	stamp := now()
 	return s.writeTx(ctx, "upsert movies", func(tx *sql.Tx) error {
-		w := &movieWriter{tx: tx, stamp: stamp}
+		w := &movieWriter{txStmts: txStmts{tx: tx, what: "upsert movies"}, stamp: stamp}
 		defer w.close()
 		run := make(map[string]struct{})
 		start := 0
@@ -266,34 +266,11 @@ AND synopsis = ?20 AND id_code = ?21 AND release = ?22 AND link_embed = ?23)`
 // statement journal for the pages the row triggers touch.
 const movieInsertRows = 50
 
-// movieWriter holds one upsert transaction's statements, prepared on
-// first use.
+// movieWriter holds one upsert transaction's statements.
 type movieWriter struct {
-	tx    *sql.Tx
+	txStmts
 	stamp time.Time
-	stmts map[string]*sql.Stmt
 	args  []any // reused bulk INSERT arguments
-}
-
-func (w *movieWriter) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
-	if st, ok := w.stmts[query]; ok {
-		return st, nil
-	}
-	st, err := w.tx.PrepareContext(ctx, query)
-	if err != nil {
-		return nil, translate(err, "upsert movies")
-	}
-	if w.stmts == nil {
-		w.stmts = make(map[string]*sql.Stmt)
-	}
-	w.stmts[query] = st
-	return st, nil
-}
-
-func (w *movieWriter) close() {
-	for _, st := range w.stmts {
-		st.Close()
-	}
 }
 
 // updatedAt is the time m gets if it is inserted or changed.

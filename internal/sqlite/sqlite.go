@@ -286,3 +286,32 @@ func lastID(ctx context.Context, tx *sql.Tx, table string) (int64, error) {
 coalesce((SELECT max(id) FROM `+table+`), 0))`).Scan(&last)
 	return last, err
 }
+
+// txStmts prepares each statement of one write transaction once, on
+// first use; what names the write in errors.
+type txStmts struct {
+	tx    *sql.Tx
+	what  string
+	stmts map[string]*sql.Stmt
+}
+
+func (t *txStmts) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st, ok := t.stmts[query]; ok {
+		return st, nil
+	}
+	st, err := t.tx.PrepareContext(ctx, query)
+	if err != nil {
+		return nil, translate(err, t.what)
+	}
+	if t.stmts == nil {
+		t.stmts = make(map[string]*sql.Stmt)
+	}
+	t.stmts[query] = st
+	return st, nil
+}
+
+func (t *txStmts) close() {
+	for _, st := range t.stmts {
+		st.Close()
+	}
+}

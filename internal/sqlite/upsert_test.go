@@ -129,17 +129,7 @@ func TestUpsertMoviesBatchIsOneByOne(t *testing.T) {
 	}
 
 	// The triggers count writes per row, so both saw as many.
-	wantVersion, err := oneByOne.DataVersion(ctx)
-	if err != nil {
-		t.Fatalf("DataVersion: %v", err)
-	}
-	gotVersion, err := together.DataVersion(ctx)
-	if err != nil {
-		t.Fatalf("DataVersion: %v", err)
-	}
-	if gotVersion != wantVersion {
-		t.Fatalf("DataVersion: got %d, want %d", gotVersion, wantVersion)
-	}
+	sameDataVersion(t, together, oneByOne)
 
 	// The next id SQLite assigns follows the bulk-assigned ones.
 	wantNext := []catalog.Movie{movie(t, 999, "Next Assigned", "", 0)}
@@ -223,15 +213,21 @@ func TestImportClipsBatchIsOneByOne(t *testing.T) {
 			}
 		}
 	}
-	wantVersion, err := oneByOne.DataVersion(ctx)
+	sameDataVersion(t, together, oneByOne)
+}
+
+func sameDataVersion(tb testing.TB, got, want *sqlite.Store) {
+	tb.Helper()
+	ctx := context.Background()
+	wantVersion, err := want.DataVersion(ctx)
 	if err != nil {
-		t.Fatalf("DataVersion: %v", err)
+		tb.Fatalf("DataVersion: %v", err)
 	}
-	gotVersion, err := together.DataVersion(ctx)
+	gotVersion, err := got.DataVersion(ctx)
 	if err != nil {
-		t.Fatalf("DataVersion: %v", err)
+		tb.Fatalf("DataVersion: %v", err)
 	}
 	if gotVersion != wantVersion {
-		t.Fatalf("DataVersion: got %d, want %d", gotVersion, wantVersion)
+		tb.Fatalf("DataVersion: got %d, want %d", gotVersion, wantVersion)
 	}
 }
