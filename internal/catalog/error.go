@@ -81,6 +81,12 @@ func (f FieldErrors) Err() error {
 	if len(f) == 0 {
 		return nil
 	}
+	return &Error{Code: EINVALID, Message: f.Describe(" "), Fields: map[string]string(f)}
+}
+
+// Describe lists every failure as field, sep, problem, in field order,
+// joined with "; " ("title is required; year must be ...").
+func (f FieldErrors) Describe(sep string) string {
 	names := make([]string, 0, len(f))
 	for k := range f {
 		names = append(names, k)
@@ -88,7 +94,7 @@ func (f FieldErrors) Err() error {
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, n := range names {
-		parts[i] = n + " " + f[n]
+		parts[i] = n + sep + f[n]
 	}
-	return &Error{Code: EINVALID, Message: strings.Join(parts, "; "), Fields: map[string]string(f)}
+	return strings.Join(parts, "; ")
 }

@@ -11,7 +11,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"catalog/internal/catalog"
@@ -119,7 +118,7 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 		}
 		v, fe := build(rec)
 		if len(fe) > 0 {
-			sum.reject(rec.line, describe(fe))
+			sum.reject(rec.line, fe.Describe(": "))
 			return nil
 		}
 		return b.add(ctx, rec.line, v)
@@ -235,20 +234,6 @@ func isRecordError(err error) bool {
 		return true
 	}
 	return false
-}
-
-// describe formats field errors as "field: problem; field: problem".
-func describe(fe catalog.FieldErrors) string {
-	names := make([]string, 0, len(fe))
-	for k := range fe {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = n + ": " + fe[n]
-	}
-	return strings.Join(parts, "; ")
 }
 
 // mergeErr adds the field errors of a validation error to fe.
