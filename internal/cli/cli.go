@@ -75,6 +75,7 @@ Commands:
   serve [--demo]                     run both services (migrates the database first)
   migrate                            bring the database schema up to date
   admin create --username NAME       create an administrator (password on stdin)
+  admin unlock --username NAME       clear an administrator's failed-login counts
   import movies|clips [--dry-run] FILE...
                                      import .jsonl, .json or .csv files; - is JSON Lines on stdin
   seed --clips N --movies N          insert synthetic sample records
