@@ -118,7 +118,9 @@ func (s *Service) Logout(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, "/admin/login")
 }
 
-// clientAddr is the peer address without its port. Behind a proxy all
+// clientAddr is the peer address without its port: the connection's,
+// or the client's when internal/cli has taken it from X-Forwarded-For
+// of a --trusted-proxies peer. Behind a proxy that is not trusted all
 // clients share the proxy's address, which then throttles as one.
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
