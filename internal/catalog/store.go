@@ -86,6 +86,7 @@ type Store interface {
 	ClipStore
 	MovieStore
 	AdminStore
+	TokenStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// DataVersion changes whenever any clip or movie changes, in any

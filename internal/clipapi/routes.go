@@ -20,6 +20,7 @@ func (s *server) routes() http.Handler {
 	rt.Handle("POST", "/api/clips", s.api(s.createClip))
 	rt.Handle("PATCH", "/api/clips/{id}", s.api(s.updateClip))
 	rt.Handle("DELETE", "/api/clips/{id}", s.api(s.deleteClip))
+	rt.Handle("POST", "/api/import/{kind}", s.api(s.importRecords))
 
 	rt.HandleFunc("GET", "/admin/login", s.admin.LoginPage)
 	rt.HandleFunc("POST", "/admin/login", s.admin.Login)
