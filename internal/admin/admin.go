@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/importer"
+	"catalog/internal/snapshot"
 	"catalog/internal/web"
 )
 
@@ -54,6 +56,7 @@ type Store interface {
 	catalog.AdminStore
 	catalog.ClipStore
 	catalog.MovieStore
+	catalog.TokenStore
 }
 
 // Config configures New.
@@ -64,6 +67,12 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure even on plain-HTTP
 	// requests (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// Imports is shared with the import API, so that one upload runs at
+	// a time in the process; nil gives the console a slot of its own.
+	Imports *importer.Slot
+	// Snapshots, when set, is the movie snapshot the console's panel
+	// shows and rebuilds.
+	Snapshots *snapshot.Service
 }
 
 // Service serves the admin pages and authenticates API requests.
@@ -73,6 +82,8 @@ type Service struct {
 	log          *slog.Logger
 	cookieSecure bool
 	views        *web.Views
+	imports      *importer.Slot
+	snapshots    *snapshot.Service
 }
 
 // New parses the embedded templates once; a broken template is a
@@ -82,7 +93,13 @@ func New(cfg Config) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	imports := cfg.Imports
+	if imports == nil {
+		imports = new(importer.Slot)
+	}
 	return &Service{
+		imports:      imports,
+		snapshots:    cfg.Snapshots,
 		store:        cfg.Store,
 		platforms:    cfg.Platforms,
 		log:          log,

@@ -11,6 +11,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 	"catalog/internal/importer"
+	"catalog/internal/snapshot"
 )
 
 // Config configures New.
@@ -22,6 +23,9 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure on plain-HTTP
 	// requests too (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// Snapshots, when set, is the movie snapshot the console shows and
+	// rebuilds (contract 8).
+	Snapshots *snapshot.Service
 }
 
 // server holds the dependencies of the clip handlers.
@@ -32,8 +36,9 @@ type server struct {
 	version   string
 	admin     *admin.Service
 	tokens    *auth.Tokens
-	// imports lets one import upload run at a time in this process.
-	imports importer.Slot
+	// imports lets one import upload run at a time in this process,
+	// through the API or the console.
+	imports *importer.Slot
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *reads
@@ -60,7 +65,10 @@ func New(cfg Config) http.Handler {
 		}
 		s.platforms = p
 	}
+	s.imports = new(importer.Slot)
 	s.admin = admin.New(admin.Config{
+		Imports:      s.imports,
+		Snapshots:    cfg.Snapshots,
 		Store:        cfg.Store,
 		Platforms:    s.platforms,
 		Logger:       s.log,
