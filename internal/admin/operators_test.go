@@ -17,6 +17,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
+	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
 	"catalog/internal/testdb"
 )
@@ -84,11 +85,25 @@ func TestConsoleMovies(t *testing.T) {
 	if !strings.Contains(body, "Drama\nRomance</textarea>") {
 		t.Errorf("edit form does not show the categories one per line")
 	}
+	// The movie service answers from its response cache; a console edit
+	// shows in its very next answer.
+	movies := movieapi.New(movieapi.Config{Store: c.store})
+	readTitle := func() string {
+		w := httptest.NewRecorder()
+		movies.ServeHTTP(w, httptest.NewRequest("GET", "/api/movies/"+itoa(id)+"?fields=title", nil))
+		return w.Body.String()
+	}
+	if got := readTitle(); !strings.Contains(got, "d’été") {
+		t.Fatalf("movie API before the edit: %s", got)
+	}
 	form.Set("name", "Summer night")
 	form.Set("categories", "Comedy")
 	res, _ = c.post("/admin/movies/"+itoa(id), form)
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("save: got %d", res.StatusCode)
+	}
+	if got := readTitle(); !strings.Contains(got, `"title":"Summer night"`) {
+		t.Errorf("movie API right after the edit: %s", got)
 	}
 	if m, _ := c.store.GetMovie(ctx, id); m.Name != "Summer night" || m.Lists[0].JSON != `["Comedy"]` {
 		t.Errorf("after save: %q %s", m.Name, m.Lists[0].JSON)
