@@ -18,6 +18,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"catalog/internal/catalog"
+	"catalog/internal/importer"
+	"catalog/internal/snapshot"
 	"catalog/internal/web"
 )
 
@@ -48,6 +50,7 @@ type Store interface {
 	catalog.AdminStore
 	catalog.ClipStore
 	catalog.MovieStore
+	catalog.TokenStore
 }
 
 // Config configures New.
@@ -58,6 +61,12 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure even on plain-HTTP
 	// requests (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// Imports is shared with the import API, so that one upload runs at
+	// a time in the process; nil gives the console a slot of its own.
+	Imports *importer.Slot
+	// Snapshots, when set, is the movie snapshot the console's panel
+	// shows and rebuilds.
+	Snapshots *snapshot.Service
 }
 
 // Service serves the admin pages and authenticates API requests.
@@ -71,6 +80,8 @@ type Service struct {
 	// bcrypt.CompareHashAndPassword, which tests wrap to count the
 	// checks that guesses reach.
 	checkPassword func(hash, password []byte) error
+	imports       *importer.Slot
+	snapshots     *snapshot.Service
 }
 
 // New parses the embedded templates once; a broken template is a
@@ -80,6 +91,10 @@ func New(cfg Config) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	imports := cfg.Imports
+	if imports == nil {
+		imports = new(importer.Slot)
+	}
 	return &Service{
 		store:         cfg.Store,
 		platforms:     cfg.Platforms,
@@ -87,6 +102,8 @@ func New(cfg Config) *Service {
 		cookieSecure:  cfg.CookieSecure,
 		views:         web.NewViews(web.NewAssets(), templateFS, "templates"),
 		checkPassword: bcrypt.CompareHashAndPassword,
+		imports:       imports,
+		snapshots:     cfg.Snapshots,
 	}
 }
 

@@ -55,6 +55,12 @@ type MovieStore interface {
 	EachMovie(ctx context.Context, fn func(m *Movie) error) error
 	// CountMovies is the exact number of movies.
 	CountMovies(ctx context.Context) (int64, error)
+	// MovieIDByKey returns the movie an UpsertMovies record without an
+	// ID would replace: by idCode when not empty, else by slug.
+	// ENOTFOUND when there is none.
+	MovieIDByKey(ctx context.Context, idCode, slug string) (int64, error)
+	// DeleteMovie returns ENOTFOUND when no movie has the id.
+	DeleteMovie(ctx context.Context, id int64) error
 }
 
 // AdminStore keeps administrators, sessions and failed-login counts.
@@ -95,6 +101,7 @@ type Store interface {
 	ClipStore
 	MovieStore
 	AdminStore
+	TokenStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// DataVersion changes whenever any clip or movie changes, in any

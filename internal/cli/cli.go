@@ -80,6 +80,7 @@ Commands:
                                      import .jsonl, .json or .csv files; - is JSON Lines on stdin
   seed --clips N --movies N          insert synthetic sample records
   snapshot --out FILE                write one movie snapshot
+  token create|list|revoke           API tokens for scripts (create --name NAME --scope SCOPES)
   version                            print the version
 
 Run "catalog COMMAND -h" for the flags of a command; every flag can also
@@ -111,6 +112,8 @@ func (p *Program) Run(ctx context.Context, args []string) error {
 		err = p.seed(ctx, rest)
 	case "snapshot":
 		err = p.snapshot(ctx, rest)
+	case "token":
+		err = p.token(ctx, rest)
 	case "version", "-version", "--version":
 		err = p.version(rest)
 	default:
