@@ -79,6 +79,9 @@ Commands:
                                      import .jsonl, .json or .csv files; - is JSON Lines on stdin
   seed --clips N --movies N          insert synthetic sample records
   snapshot --out FILE                write one movie snapshot
+  export movies|clips [--out FILE] [--format jsonl|csv]
+                                     write every record in import form
+  backup --out FILE                  copy a live SQLite database consistently
   version                            print the version
 
 Run "catalog COMMAND -h" for the flags of a command; every flag can also
@@ -110,6 +113,10 @@ func (p *Program) Run(ctx context.Context, args []string) error {
 		err = p.seed(ctx, rest)
 	case "snapshot":
 		err = p.snapshot(ctx, rest)
+	case "export":
+		err = p.exportCmd(ctx, rest)
+	case "backup":
+		err = p.backup(ctx, rest)
 	case "version", "-version", "--version":
 		err = p.version(rest)
 	default:
