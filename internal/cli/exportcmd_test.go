@@ -129,7 +129,7 @@ func wantSameCatalog(t *testing.T, a, b catalog.Store) {
 	}
 	for i := range am {
 		want, got := am[i], bm[i]
-		want.UpdatedAt, got.UpdatedAt = got.UpdatedAt, got.UpdatedAt
+		want.UpdatedAt = got.UpdatedAt
 		// SQLite keeps a list that an import left out as "", which
 		// serves as [] like a stored "[]".
 		for _, m := range []*catalog.Movie{&want, &got} {
