@@ -89,15 +89,17 @@ func (r *Reporter) newBar() *progressbar.ProgressBar {
 		progressbar.OptionSetWriter(r.out),
 		progressbar.OptionSetDescription(r.label),
 		progressbar.OptionSetWidth(30),
-		progressbar.OptionShowIts(),
+		progressbar.OptionShowCount(),
 		progressbar.OptionSetPredictTime(true),
 		progressbar.OptionSetRenderBlankState(true),
 		progressbar.OptionOnCompletion(r.endLine),
 	}
 	if r.bytes {
+		// Bytes of input and their rate; the records and their rate go
+		// in the description.
 		opts = append(opts, progressbar.OptionShowBytes(true))
 	} else {
-		opts = append(opts, progressbar.OptionShowCount(), progressbar.OptionSetItsString("records"))
+		opts = append(opts, progressbar.OptionShowIts(), progressbar.OptionSetItsString("records"))
 	}
 	max := r.total
 	if max == 0 {
@@ -121,7 +123,12 @@ func (r *Reporter) Restart() {
 		return
 	}
 	r.records = 0
-	r.update(true)
+	r.start = r.now()
+	r.shown = r.start
+	if r.bar != nil {
+		r.bar.Reset()
+		r.update(true)
+	}
 }
 
 // Add counts n more records done.
@@ -160,6 +167,11 @@ func (r *Reporter) Close() {
 		return
 	}
 	r.update(true)
+	if r.total == 0 {
+		// A spinner is redrawn by the library's own goroutine until the
+		// bar counts as finished, so finish it.
+		r.bar.Finish()
+	}
 	r.bar.Exit() // ends the line unless the bar completed and did
 }
 
@@ -180,7 +192,11 @@ func (r *Reporter) update(force bool) {
 	pos := r.records
 	if r.bytes {
 		pos = r.read
-		r.bar.Describe(r.label + ": " + strconv.FormatInt(r.records, 10) + " records")
+		desc := r.label + ": " + strconv.FormatInt(r.records, 10) + " records"
+		if elapsed := now.Sub(r.start); elapsed > 0 {
+			desc += ", " + strconv.FormatInt(int64(float64(r.records)/elapsed.Seconds()), 10) + "/s"
+		}
+		r.bar.Describe(desc)
 	}
 	if r.total > 0 && pos > r.bar.GetMax64() {
 		r.bar.ChangeMax64(pos) // the catalog grew while it was read
