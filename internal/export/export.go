@@ -185,10 +185,9 @@ func appendMember(b []byte, name, value string) []byte {
 
 // csvEncoder writes a header row and one row per record.
 type csvEncoder[T any] struct {
-	w       *csv.Writer
-	header  []string
-	cells   func(*T) []string
-	scratch []string
+	w      *csv.Writer
+	header []string
+	cells  func(*T) []string
 }
 
 func newCSV[T any](w io.Writer, header []string, cells func(*T) []string) *csvEncoder[T] {
