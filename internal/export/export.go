@@ -190,6 +190,9 @@ type csvEncoder[T any] struct {
 	cells  func(*T) []string
 }
 
+// newCSV writes through a 256 KB buffer: csv.NewWriter's own
+// bufio.NewWriter returns a *bufio.Writer of at least 4 KB as it is, so
+// csv.Writer.Flush empties this one.
 func newCSV[T any](w io.Writer, header []string, cells func(*T) []string) *csvEncoder[T] {
 	return &csvEncoder[T]{w: csv.NewWriter(bufio.NewWriterSize(w, 256<<10)), header: header, cells: cells}
 }
@@ -198,8 +201,7 @@ func (c *csvEncoder[T]) start() error { return c.w.Write(c.header) }
 
 func (c *csvEncoder[T]) write(v *T) error { return c.w.Write(c.cells(v)) }
 
-// flush empties the csv.Writer and the buffer under it (csv.Writer
-// flushes its bufio.Writer).
+// flush empties the buffer (see newCSV).
 func (c *csvEncoder[T]) flush() error {
 	c.w.Flush()
 	return c.w.Error()
