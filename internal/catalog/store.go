@@ -31,6 +31,10 @@ type ClipStore interface {
 	// ImportClips inserts clips in one transaction; a clip with ID set
 	// replaces the clip with that id, a zero CreatedAt means now.
 	ImportClips(ctx context.Context, clips []Clip) error
+	// ExportClips streams every clip, lowest id first, from one
+	// consistent read, without holding the table in memory. fn must not
+	// keep c after it returns.
+	ExportClips(ctx context.Context, fn func(c *Clip) error) error
 }
 
 // MovieFilter selects one page of movies, highest id first.
@@ -53,6 +57,8 @@ type MovieStore interface {
 	// EachMovie streams every movie, highest id first, without holding
 	// the catalog in memory. fn must not keep m after it returns.
 	EachMovie(ctx context.Context, fn func(m *Movie) error) error
+	// ExportMovies is EachMovie lowest id first (export's order).
+	ExportMovies(ctx context.Context, fn func(m *Movie) error) error
 	// CountMovies is the exact number of movies.
 	CountMovies(ctx context.Context) (int64, error)
 	// MovieIDByKey returns the movie an UpsertMovies record without an

@@ -99,21 +99,7 @@ func (s *Store) CountMovies(ctx context.Context) (int64, error) {
 // consistent snapshot); rows arrive as fn consumes them, so memory does
 // not grow with the catalog.
 func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
-	rows, err := s.pool.Query(ctx, `SELECT `+movieColumns+` FROM movies ORDER BY id DESC`)
-	if err != nil {
-		return translate(err, "read movies")
-	}
-	defer rows.Close()
-	var m catalog.Movie
-	for rows.Next() {
-		if err := scanMovie(rows, &m); err != nil {
-			return translate(err, "read movies")
-		}
-		if err := fn(&m); err != nil {
-			return err
-		}
-	}
-	return translate(rows.Err(), "read movies")
+	return s.eachMovie(ctx, "DESC", fn)
 }
 
 // movieKey is what an imported movie without an id is matched by.
