@@ -1,0 +1,94 @@
+package clipapi_test
+
+import (
+	"fmt"
+	"html"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"catalog/internal/catalog"
+)
+
+// searchCase is one search text sent to every search box of a service.
+type searchCase struct {
+	name    string
+	q       string
+	wantMsg string // "" = accepted (200)
+}
+
+// distinctWords returns n distinct words "w1 ... wn".
+func distinctWords(n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = fmt.Sprintf("w%d", i+1)
+	}
+	return strings.Join(w, " ")
+}
+
+// searchCases pins contract 2's limits as literals: 256 characters after
+// trimming, 16 distinct words, no control characters, valid UTF-8.
+func searchCases(param string) []searchCase {
+	return []searchCase{
+		{"256 characters", strings.Repeat("a", 256), ""},
+		{"256 characters inside spaces", "  " + strings.Repeat("a", 256) + "  ", ""},
+		{"256 Thai characters", strings.Repeat("ก", 256), ""},
+		{"257 characters", strings.Repeat("a", 257), param + " must be at most 256 characters"},
+		{"16 distinct words", distinctWords(16), ""},
+		{"16 distinct words, each twice", distinctWords(16) + " " + strings.ToUpper(distinctWords(16)), ""},
+		{"17 distinct words", distinctWords(17), param + " must have at most 16 distinct words"},
+		{"100 KB of words", strings.Repeat("abcd ", 20000), param + " must be at most 256 characters"},
+		{"NUL", "abc\x00def", param + " must not contain control characters"},
+		{"tab", "abc\tdef", param + " must not contain control characters"},
+		{"DEL", "abc\x7f", param + " must not contain control characters"},
+		{"invalid UTF-8", "abc\xff", param + " must be valid UTF-8"},
+	}
+}
+
+func TestSearchTextLimitsAPI(t *testing.T) {
+	e := newEnv(t)
+	e.addClip(catalog.Clip{Title: "Sunset"})
+	for _, tc := range searchCases("q") {
+		t.Run(tc.name, func(t *testing.T) {
+			w := e.get("/api/clips?q=" + url.QueryEscape(tc.q))
+			if tc.wantMsg == "" {
+				decodeList(t, w)
+				return
+			}
+			got := wantError(t, w, http.StatusBadRequest)
+			if got.Error.Message != tc.wantMsg {
+				t.Errorf("message %q, want %q", got.Error.Message, tc.wantMsg)
+			}
+		})
+	}
+}
+
+// The HTML search boxes (public index, admin clips, admin movies) show
+// the message on a page with status 400.
+func TestSearchTextLimitsPages(t *testing.T) {
+	e := newEnv(t)
+	cookie := e.login()
+	for _, page := range []string{"/", "/admin", "/admin/movies"} {
+		for _, tc := range searchCases("q") {
+			t.Run(page+" "+tc.name, func(t *testing.T) {
+				w := e.do(request{target: page + "?q=" + url.QueryEscape(tc.q), cookie: cookie})
+				if tc.wantMsg == "" {
+					if w.Code != http.StatusOK {
+						t.Fatalf("got status %d, want 200", w.Code)
+					}
+					return
+				}
+				if w.Code != http.StatusBadRequest {
+					t.Fatalf("got status %d, want 400", w.Code)
+				}
+				if ct := w.Header().Get("Content-Type"); !strings.HasPrefix(ct, "text/html") {
+					t.Errorf("Content-Type %q, want an HTML page", ct)
+				}
+				if !strings.Contains(w.Body.String(), html.EscapeString(tc.wantMsg)) {
+					t.Errorf("page does not show %q", tc.wantMsg)
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,58 @@
+package movieapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+)
+
+func distinctWords(n int) string {
+	w := make([]string, n)
+	for i := range w {
+		w[i] = fmt.Sprintf("w%d", i+1)
+	}
+	return strings.Join(w, " ")
+}
+
+// Contract 2's search text limits on every movie search parameter, as
+// literals: 256 characters after trimming, 16 distinct words, no control
+// characters, valid UTF-8; the 400 names the parameter and the limit.
+func TestSearchTextLimits(t *testing.T) {
+	h := newService(t, newTestStore(t), nil)
+	cases := []struct {
+		name    string
+		q       string
+		wantMsg string // "" = accepted
+	}{
+		{"256 characters", strings.Repeat("a", 256), ""},
+		{"256 characters inside spaces", "  " + strings.Repeat("a", 256) + "  ", ""},
+		{"256 Thai characters", strings.Repeat("ก", 256), ""},
+		{"257 characters", strings.Repeat("a", 257), " must be at most 256 characters"},
+		{"16 distinct words", distinctWords(16), ""},
+		{"16 distinct words, each twice", distinctWords(16) + " " + strings.ToUpper(distinctWords(16)), ""},
+		{"17 distinct words", distinctWords(17), " must have at most 16 distinct words"},
+		{"100 KB of words", strings.Repeat("abcd ", 20000), " must be at most 256 characters"},
+		{"NUL", "abc\x00def", " must not contain control characters"},
+		{"newline", "abc\ndef", " must not contain control characters"},
+		{"DEL", "abc\x7f", " must not contain control characters"},
+		{"invalid UTF-8", "abc\xff", " must be valid UTF-8"},
+	}
+	for _, target := range []struct{ path, param string }{
+		{"/api/movies", "q"}, {"/api/jav", "q"}, {"/api/jav", "wd"},
+	} {
+		for _, tc := range cases {
+			t.Run(target.path+" "+target.param+" "+tc.name, func(t *testing.T) {
+				r := do(t, h, http.MethodGet, target.path+"?"+target.param+"="+url.QueryEscape(tc.q))
+				if tc.wantMsg == "" {
+					if r.status != http.StatusOK {
+						t.Fatalf("got status %d, want 200; body %s", r.status, r.body)
+					}
+					return
+				}
+				checkError(t, r, http.StatusBadRequest, target.param+tc.wantMsg)
+			})
+		}
+	}
+}
