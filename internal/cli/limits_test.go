@@ -1,0 +1,65 @@
+package cli_test
+
+import (
+	"bufio"
+	"fmt"
+	"net"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"catalog/internal/testdb"
+)
+
+// rawRequest sends a GET whose request line and headers (up to and
+// including the blank line) are exactly size bytes, and returns the
+// status of the answer.
+func rawRequest(t *testing.T, addr string, size int) int {
+	t.Helper()
+	head := "GET /api/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\nX-Pad: "
+	pad := size - len(head) - len("\r\n\r\n")
+	req := head + strings.Repeat("a", pad) + "\r\n\r\n"
+	if len(req) != size {
+		t.Fatalf("built %d bytes, want %d", len(req), size)
+	}
+	conn, err := net.DialTimeout("tcp", addr, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	if _, err := conn.Write([]byte(req)); err != nil {
+		t.Fatalf("write %d bytes: %v", size, err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatalf("read answer to %d bytes: %v", size, err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Contract 2: the request line and headers are at most 64 KiB; larger is
+// 431. net/http allows 4096 bytes beyond Server.MaxHeaderBytes, so this
+// runs against a real serve listener, with the numbers as literals.
+func TestHeaderLimit431(t *testing.T) {
+	db := testdb.New(t)
+	srv := startServe(t, map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_CLIPS_ADDR": "127.0.0.1:0", "CATALOG_MOVIES_ADDR": "127.0.0.1:0"})
+	for _, addr := range []string{srv.addrs.Clips.String(), srv.addrs.Movies.String()} {
+		for _, tc := range []struct {
+			size, want int
+		}{
+			{1024, http.StatusOK},
+			{65536, http.StatusOK},
+			{65537, http.StatusRequestHeaderFieldsTooLarge},
+			{70000, http.StatusRequestHeaderFieldsTooLarge},
+		} {
+			t.Run(fmt.Sprintf("%s %d bytes", addr, tc.size), func(t *testing.T) {
+				if got := rawRequest(t, addr, tc.size); got != tc.want {
+					t.Errorf("got status %d, want %d", got, tc.want)
+				}
+			})
+		}
+	}
+}
