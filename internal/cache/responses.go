@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 )
 
@@ -73,7 +74,7 @@ func (c *Responses) Get(ctx context.Context, version int64, key string, fill fun
 		select {
 		case <-cl.done:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, catalog.ContextError("response cache", ctx.Err())
 		}
 		if cl.err == nil {
 			return cl.p, nil

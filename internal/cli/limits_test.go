@@ -3,6 +3,7 @@ package cli_test
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"strings"
@@ -60,6 +61,47 @@ func TestHeaderLimit431(t *testing.T) {
 					t.Errorf("got status %d, want %d", got, tc.want)
 				}
 			})
+		}
+	}
+}
+
+func TestReadTimeoutFlag(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		args []string
+		want string
+	}{
+		{"zero", nil, []string{"serve", "--read-timeout=0s"}, "--read-timeout must be positive"},
+		{"negative", nil, []string{"serve", "--read-timeout=-1s"}, "--read-timeout must be positive"},
+		{"bad env", map[string]string{"CATALOG_READ_TIMEOUT": "soon"}, []string{"serve"}, "CATALOG_READ_TIMEOUT"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := run(t, tc.env, "", tc.args...)
+			wantExit(t, r, 2)
+			if !strings.Contains(r.err.Error(), tc.want) {
+				t.Errorf("got %q, want it to mention %q", r.err, tc.want)
+			}
+		})
+	}
+
+	// CATALOG_READ_TIMEOUT reaches both services: with 1ns every read is
+	// past its deadline, so it is a 503 in each service's shape.
+	db := testdb.New(t)
+	srv := startServe(t, map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_CLIPS_ADDR": "127.0.0.1:0",
+		"CATALOG_MOVIES_ADDR": "127.0.0.1:0", "CATALOG_READ_TIMEOUT": "1ns"})
+	for _, tc := range []struct{ url, want string }{
+		{"http://" + srv.addrs.Clips.String() + "/api/clips", `{"error":{"status":503,"message":"request timed out"}}`},
+		{"http://" + srv.addrs.Movies.String() + "/api/movies", `{"code":0,"msg":"request timed out"}`},
+	} {
+		resp, err := http.Get(tc.url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusServiceUnavailable || string(body) != tc.want {
+			t.Errorf("GET %s: got %d %s, want 503 %s", tc.url, resp.StatusCode, body, tc.want)
 		}
 	}
 }

@@ -44,6 +44,7 @@ type serveConfig struct {
 	snapshotDir   string
 	cookieSecure  bool
 	proxies       string
+	readTimeout   time.Duration
 	demo          bool
 }
 
@@ -61,6 +62,8 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		"mark the session cookie Secure (behind a TLS-terminating proxy)")
 	f.stringVar(&c.proxies, "trusted-proxies", "CATALOG_TRUSTED_PROXIES", "",
 		"comma-separated addresses or CIDRs of load balancers whose X-Forwarded-For names the client")
+	f.durationVar(&c.readTimeout, "read-timeout", "CATALOG_READ_TIMEOUT", httpx.DefaultReadTimeout,
+		"`deadline` of every read request: past it the answer is 503 and its database work is cancelled")
 	f.boolVar(&c.demo, "demo", "CATALOG_DEMO", false,
 		"serve a temporary SQLite database filled with sample data and a one-time admin password")
 	if _, err := f.parse(args, p); err != nil {
@@ -72,6 +75,10 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	if c.snapshotEvery <= 0 {
 		return usagef("serve: --snapshot-every must be positive, got %s", c.snapshotEvery)
 	}
+	if c.readTimeout <= 0 {
+		return usagef("serve: --read-timeout must be positive, got %s", c.readTimeout)
+	}
+	c.db.statementTimeout = statementTimeout(c.readTimeout)
 	platforms, err := parsePlatforms("serve", c.platforms)
 	if err != nil {
 		return err
@@ -104,7 +111,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: c.db.maxConns}
+		c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: c.db.maxConns, statementTimeout: c.db.statementTimeout}
 		c.snapshotDir = filepath.Join(dir, "snapshots")
 	}
 	// The database first: a path that cannot be opened must not leave a
@@ -136,9 +143,11 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		Lock: snapshotLock(st)})
 	clips := httpx.NewServer(behindProxies(clipapi.New(clipapi.Config{
 		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
+		ReadTimeout: c.readTimeout,
 	}), proxies), log)
 	movies := httpx.NewServer(behindProxies(movieapi.New(movieapi.Config{
 		Store: st, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
+		ReadTimeout: c.readTimeout,
 	}), proxies), log)
 
 	runCtx, stop := context.WithCancel(ctx)
@@ -196,6 +205,15 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	wg.Wait()
 	log.Info("stopped")
 	return failed
+}
+
+// statementTimeout is the PostgreSQL statement_timeout of serve's
+// connections: a server-side backstop for a statement whose cancellation
+// (the request's deadline) was lost on the way. Twice the read timeout,
+// and never under 30 s, so that writes are not cut short by a small
+// --read-timeout; the snapshot's long stream lifts it for itself.
+func statementTimeout(readTimeout time.Duration) time.Duration {
+	return max(2*readTimeout, 30*time.Second)
 }
 
 func listen(service, addr string) (net.Listener, error) {

@@ -24,7 +24,7 @@ func openStore(ctx context.Context, c dbConfig) (store, error) {
 	var s store
 	var err error
 	if isPostgres(c.dsn) {
-		s, err = postgres.Open(ctx, c.dsn, postgres.Options{MaxConns: c.maxConns})
+		s, err = postgres.Open(ctx, c.dsn, postgres.Options{MaxConns: c.maxConns, StatementTimeout: c.statementTimeout})
 	} else {
 		s, err = sqlite.Open(ctx, c.dsn, sqlite.Options{MaxReadConns: c.maxConns})
 	}

@@ -5,6 +5,7 @@ package clipapi
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"catalog/internal/admin"
 	"catalog/internal/catalog"
@@ -20,6 +21,9 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure on plain-HTTP
 	// requests too (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// ReadTimeout is the deadline of every GET and HEAD request (0:
+	// httpx.DefaultReadTimeout).
+	ReadTimeout time.Duration
 }
 
 // server holds the dependencies of the clip handlers.
@@ -75,7 +79,7 @@ func New(cfg Config) http.Handler {
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, catalog.Errorf(catalog.EFORBIDDEN, "cross-origin request refused"))
 	}))
-	return httpx.Common(csrf.Handler(s.routes()), s.log, s.writeError)
+	return httpx.Common(csrf.Handler(httpx.ReadDeadline(s.routes(), cfg.ReadTimeout)), s.log, s.writeError)
 }
 
 func platformsJSON(p *catalog.Platforms) []byte {

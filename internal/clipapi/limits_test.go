@@ -7,8 +7,10 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/clipapi"
 )
 
 // searchCase is one search text sent to every search box of a service.
@@ -91,4 +93,31 @@ func TestSearchTextLimitsPages(t *testing.T) {
 			})
 		}
 	}
+}
+
+// Contract 2: a read request past --read-timeout is a 503 in the clip
+// error shape (the database work is refused or cancelled by the engine),
+// on the JSON API and the HTML pages; writes are not bounded by it.
+func TestReadTimeout503(t *testing.T) {
+	e := newEnv(t, func(c *clipapi.Config) { c.ReadTimeout = time.Nanosecond })
+	c := e.addClip(catalog.Clip{Title: "Slow"})
+	for _, path := range []string{"/api/clips", "/api/clips?q=s", fmt.Sprintf("/api/clips/%d", c.ID)} {
+		t.Run(path, func(t *testing.T) {
+			got := wantError(t, e.get(path), http.StatusServiceUnavailable)
+			if got.Error.Message != "request timed out" {
+				t.Errorf("message %q, want %q", got.Error.Message, "request timed out")
+			}
+		})
+	}
+	t.Run("public page", func(t *testing.T) {
+		if w := e.get("/?q=s"); w.Code != http.StatusServiceUnavailable {
+			t.Errorf("got status %d, want 503", w.Code)
+		}
+	})
+	t.Run("writes are not bound", func(t *testing.T) {
+		w := e.postJSON(http.MethodPost, "/api/clips", `{"title":"Written","iframe_url":"https://dai.ly/x9"}`, e.login())
+		if w.Code != http.StatusCreated {
+			t.Errorf("POST /api/clips: got %d %s, want 201", w.Code, w.Body)
+		}
+	})
 }

@@ -6,6 +6,9 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
+
+	"catalog/internal/movieapi"
 )
 
 func distinctWords(n int) string {
@@ -54,5 +57,18 @@ func TestSearchTextLimits(t *testing.T) {
 				checkError(t, r, http.StatusBadRequest, target.param+tc.wantMsg)
 			})
 		}
+	}
+}
+
+// Contract 2: a read request past --read-timeout is a 503 in the movie
+// error shape; the snapshot (a file, not database work) is not bound.
+func TestReadTimeout503(t *testing.T) {
+	store := newTestStore(t)
+	addNumbered(t, store, 3)
+	h := movieapi.New(movieapi.Config{Store: store, Version: "test", Logger: testLogger(t), ReadTimeout: time.Nanosecond})
+	for _, target := range []string{"/api/movies", "/api/movies?q=movie", "/api/movies/2", "/api/jav?wd=movie", "/api/jav/2"} {
+		t.Run(target, func(t *testing.T) {
+			checkError(t, do(t, h, http.MethodGet, target), http.StatusServiceUnavailable, "request timed out")
+		})
 	}
 }

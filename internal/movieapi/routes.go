@@ -19,6 +19,9 @@ type Config struct {
 	Snapshots *snapshot.Service
 	Logger    *slog.Logger
 	Version   string
+	// ReadTimeout is the deadline of every read but the snapshot, which
+	// streams a file, not database work (0: httpx.DefaultReadTimeout).
+	ReadTimeout time.Duration
 }
 
 // server holds the handlers' dependencies.
@@ -42,18 +45,19 @@ func New(cfg Config) http.Handler {
 		// those on a cold server queues for seconds.
 		s.movieOrder()
 	}
-	return s.routes(cfg.Version)
+	return s.routes(cfg.Version, cfg.ReadTimeout)
 }
 
 // routes is the whole route table (contract 4.3).
-func (s *server) routes(version string) http.Handler {
+func (s *server) routes(version string, readTimeout time.Duration) http.Handler {
 	rt := httpx.NewRouter(s.writeError)
 	get := func(path string, h http.HandlerFunc) {
-		rt.Handle(http.MethodGet, path, h)
+		rt.Handle(http.MethodGet, path, httpx.ReadDeadline(h, readTimeout))
 		rt.Handle(http.MethodOptions, path, http.HandlerFunc(preflight))
 	}
 	get("/api/movies", s.listMovies)
-	get("/api/movies/snapshot", s.serveSnapshot)
+	rt.Handle(http.MethodGet, "/api/movies/snapshot", http.HandlerFunc(s.serveSnapshot))
+	rt.Handle(http.MethodOptions, "/api/movies/snapshot", http.HandlerFunc(preflight))
 	get("/api/movies/{id}", s.movieDetail)
 	get("/api/jav", s.listJav)
 	get("/api/jav/{id}", s.javDetail)

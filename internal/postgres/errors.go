@@ -28,8 +28,10 @@ func translate(err error, op string) error {
 		return nil
 	case errors.As(err, &ce):
 		return err
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("postgres: %s: %w", op, err)
+	case catalog.IsContextDone(err):
+		// Before isUnavailable, which would take a deadline for a lost
+		// server.
+		return catalog.ContextError("postgres: "+op, err)
 	case isUnavailable(err):
 		return withCode(catalog.EUNAVAILABLE, "database unavailable", op, err)
 	case pgCode(err) == "23505": // unique_violation

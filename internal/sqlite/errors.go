@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -19,8 +18,8 @@ func translate(err error, what string) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("sqlite: %s: %w", what, err)
+	if catalog.IsContextDone(err) {
+		return catalog.ContextError("sqlite: "+what, err)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return wrapped(catalog.ENOTFOUND, "not found", err)

@@ -1,0 +1,73 @@
+package postgres
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// serverDSN is the test server (pgtest cannot be imported here: it
+// imports this package).
+func serverDSN(t *testing.T) string {
+	dsn := os.Getenv("CATALOG_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("CATALOG_TEST_POSTGRES not set")
+	}
+	return dsn
+}
+
+// A statement still running at its context's deadline is cancelled on
+// the server and reported as EUNAVAILABLE "request timed out", as on
+// SQLite.
+func TestDeadlineCancelsStatement(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, serverDSN(t), Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	qctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = s.pool.Exec(qctx, `SELECT pg_sleep(30)`)
+	err = translate(err, "sleep")
+	if catalog.ErrorCode(err) != catalog.EUNAVAILABLE || catalog.ErrorMessage(err) != "request timed out" {
+		t.Fatalf("got %v (code %q), want EUNAVAILABLE \"request timed out\"", err, catalog.ErrorCode(err))
+	}
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("statement stopped after %v, want soon after the 100ms deadline", elapsed)
+	}
+	// The pool is still usable: the cancelled statement is gone.
+	if err := s.Ping(ctx); err != nil {
+		t.Errorf("ping after the cancel: %v", err)
+	}
+}
+
+// Options.StatementTimeout is the server-side backstop: a statement
+// whose client never cancels it is stopped by the server.
+func TestStatementTimeout(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, serverDSN(t), Options{MaxConns: 2, StatementTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var setting string
+	if err := s.pool.QueryRow(ctx, `SHOW statement_timeout`).Scan(&setting); err != nil {
+		t.Fatal(err)
+	}
+	if setting != "300ms" {
+		t.Errorf("statement_timeout = %q, want 300ms", setting)
+	}
+	start := time.Now()
+	_, err = s.pool.Exec(ctx, `SELECT pg_sleep(30)`)
+	if code := catalog.ErrorCode(translate(err, "sleep")); code != catalog.EUNAVAILABLE {
+		t.Fatalf("got %v (code %q), want EUNAVAILABLE", err, code)
+	}
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("statement stopped after %v, want about 300ms", elapsed)
+	}
+}
