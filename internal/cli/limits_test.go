@@ -6,10 +6,13 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"catalog/internal/postgres/pgtest"
 	"catalog/internal/testdb"
 )
 
@@ -102,6 +105,69 @@ func TestReadTimeoutFlag(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusServiceUnavailable || string(body) != tc.want {
 			t.Errorf("GET %s: got %d %s, want 503 %s", tc.url, resp.StatusCode, body, tc.want)
+		}
+	}
+}
+
+// No log line of serve, and no error of a command, carries a database
+// password, whichever of the three forms holds it (contract: passwords
+// never in logs). The URL forms run against the test PostgreSQL server
+// (its trust authentication ignores the password); a key=value string is
+// a SQLite file name to --db, and its folder and snapshot paths are
+// logged.
+func TestNoPasswordInLogs(t *testing.T) {
+	const secret = "s3cr3t-Pa55"
+	withPassword := func(t *testing.T, form string) string {
+		if form == "key=value" {
+			return filepath.Join(t.TempDir(), "host=db user=app password="+secret+" dbname=catalog")
+		}
+		u, err := url.Parse(pgtest.EmptyDSN(t))
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch form {
+		case "URL user part":
+			u.User = url.UserPassword(u.User.Username(), secret)
+		case "password query parameter":
+			q := u.Query()
+			q.Set("password", secret)
+			u.RawQuery = q.Encode()
+		}
+		return u.String()
+	}
+	for _, form := range []string{"URL user part", "password query parameter", "key=value"} {
+		t.Run(form, func(t *testing.T) {
+			dsn := withPassword(t, form)
+			srv := startServe(t, map[string]string{"CATALOG_DB": dsn, "CATALOG_CLIPS_ADDR": "127.0.0.1:0", "CATALOG_MOVIES_ADDR": "127.0.0.1:0"})
+			resp, err := http.Get("http://" + srv.addrs.Clips.String() + "/api/health")
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if err := srv.stop(t); err != nil {
+				t.Fatalf("serve: %v", err)
+			}
+			logs := srv.stderr.String()
+			if !strings.Contains(logs, `"database"`) {
+				t.Fatalf("no database in the start line:\n%s", logs)
+			}
+			if strings.Contains(logs, secret) {
+				t.Errorf("the password is in the log:\n%s", logs)
+			}
+		})
+	}
+	// Errors name the server, never the password.
+	for _, dsn := range []string{
+		"postgres://app:" + secret + "@127.0.0.1:1/catalog?sslmode=disable&connect_timeout=2",
+		"postgres://app@127.0.0.1:1/catalog?sslmode=disable&connect_timeout=2&password=" + secret,
+		filepath.Join(t.TempDir(), "missing", "host=db password="+secret),
+	} {
+		r := run(t, nil, "", "migrate", "--db", dsn)
+		if r.err == nil {
+			t.Fatalf("migrate %s: want an error", dsn)
+		}
+		if strings.Contains(r.err.Error(), secret) || strings.Contains(r.stderr, secret) {
+			t.Errorf("the password is in the error %q (stderr %q)", r.err, r.stderr)
 		}
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -90,6 +89,9 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	logs := newLogWriter(p.Stderr, logFlushEvery)
 	defer logs.Close() // runs last: what the shutdown logs reaches stderr
 	log := p.logger(logs)
+	if r := newRedactor(c.db.dsn); r.secret() {
+		log = slog.New(redactHandler{next: log.Handler(), r: r})
+	}
 
 	// Listen first: a taken port is the commonest reason not to start,
 	// and it should be reported before any database work.
@@ -124,13 +126,14 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	if c.snapshotDir == "" {
 		dir, cleanup, err := snapshotDir(c.db.dsn)
 		if err != nil {
-			return fmt.Errorf("snapshot folder: %w", err)
+			return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), c.db.dsn))
 		}
 		defer cleanup()
 		c.snapshotDir = dir
 	}
 	if err := os.MkdirAll(c.snapshotDir, 0o755); err != nil {
-		return fmt.Errorf("snapshot folder: %w", err)
+		// The folder is named after the SQLite file by default.
+		return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), c.db.dsn))
 	}
 	if c.demo {
 		if demoPassword, err = fillDemo(ctx, st, platforms); err != nil {
@@ -166,7 +169,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		})
 	}
 	log.Info("listening", "version", version, "clips_addr", clipsLn.Addr().String(), "movies_addr", moviesLn.Addr().String(),
-		"database", safeDSN(c.db.dsn), "snapshot_dir", c.snapshotDir)
+		"database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn))
 	logs.Flush() // whoever watches the log for the start sees it at once
 	if c.demo {
 		fmt.Fprintf(p.Stdout, "Demo catalog: %d clips, %d movies in a temporary database (removed at exit).\n"+
@@ -226,17 +229,6 @@ func listen(service, addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("cannot listen on %s (%s service): %s", addr, service, message(err))
 	}
 	return ln, nil
-}
-
-// safeDSN hides a PostgreSQL password before the DSN reaches a log.
-func safeDSN(dsn string) string {
-	if !isPostgres(dsn) {
-		return dsn
-	}
-	if u, err := url.Parse(dsn); err == nil {
-		return u.Redacted()
-	}
-	return "postgres://..."
 }
 
 // logger writes to w: JSON for machines, text when stderr is a
