@@ -121,3 +121,36 @@ func TestReadTimeout503(t *testing.T) {
 		}
 	})
 }
+
+// Contract 3.5's body limit as literals: a 65,536-byte body is read and
+// created, 65,537 bytes is a 413. The padding is JSON white space, so
+// both bodies are the same valid clip. Also for PATCH, which reads its
+// body the same way.
+func TestClipBodyLimit(t *testing.T) {
+	e := newEnv(t)
+	cookie := e.login()
+	body := func(size int) string {
+		const obj = `{"title":"Padded","iframe_url":"https://dai.ly/x7abc"}`
+		return strings.Repeat(" ", size-len(obj)) + obj
+	}
+	if b := body(65536); len(b) != 65536 {
+		t.Fatalf("built %d bytes", len(b))
+	}
+	w := e.postJSON(http.MethodPost, "/api/clips", body(65536), cookie)
+	if w.Code != http.StatusCreated {
+		t.Fatalf("65,536 bytes: got %d %s, want 201", w.Code, w.Body)
+	}
+	id := decodeClip(t, w).ID
+	got := wantError(t, e.postJSON(http.MethodPost, "/api/clips", body(65537), cookie), http.StatusRequestEntityTooLarge)
+	if got.Error.Message != "body must be at most 65536 bytes" {
+		t.Errorf("message %q, want %q", got.Error.Message, "body must be at most 65536 bytes")
+	}
+	target := fmt.Sprintf("/api/clips/%d", id)
+	if w := e.postJSON(http.MethodPatch, target, body(65536), cookie); w.Code != http.StatusOK {
+		t.Errorf("PATCH 65,536 bytes: got %d %s, want 200", w.Code, w.Body)
+	}
+	wantError(t, e.postJSON(http.MethodPatch, target, body(65537), cookie), http.StatusRequestEntityTooLarge)
+	if n := e.clipCount(); n != 1 {
+		t.Errorf("clips stored: got %d, want 1", n)
+	}
+}
