@@ -154,3 +154,25 @@ func TestClipBodyLimit(t *testing.T) {
 		t.Errorf("clips stored: got %d, want 1", n)
 	}
 }
+
+// Contract 2: a 304 only where the answer would be 200. An error keeps
+// its status when If-None-Match names its own tag or "*" (RFC 9110
+// 13.2.1), on the JSON API and on the HTML pages.
+func TestNoNotModifiedForErrors(t *testing.T) {
+	e := newEnv(t)
+	for _, path := range []string{"/api/clips/999999", "/api/clips?page=0", "/api/clips?q=%00", "/clips/999999", "/?q=%00"} {
+		t.Run(path, func(t *testing.T) {
+			first := e.get(path)
+			if first.Code < 400 {
+				t.Fatalf("got %d, want an error", first.Code)
+			}
+			tag := first.Header().Get("ETag")
+			for _, inm := range []string{tag, "*"} {
+				w := e.do(request{target: path, headers: map[string]string{"If-None-Match": inm}})
+				if w.Code != first.Code || w.Body.Len() == 0 {
+					t.Errorf("If-None-Match %s: got %d with %d bytes, want %d again with its body", inm, w.Code, w.Body.Len(), first.Code)
+				}
+			}
+		})
+	}
+}

@@ -72,3 +72,26 @@ func TestReadTimeout503(t *testing.T) {
 		})
 	}
 }
+
+// Contract 2: a 304 only where the answer would be 200; errors (404,
+// 400, the snapshot's 503) are repeated whatever If-None-Match says.
+func TestNoNotModifiedForErrors(t *testing.T) {
+	h := newService(t, newTestStore(t), nil)
+	for _, target := range []string{"/api/movies/999", "/api/jav/999", "/api/movies?fields=nope", "/api/jav?wd=%00", "/api/movies/snapshot", "/nowhere"} {
+		t.Run(target, func(t *testing.T) {
+			first := do(t, h, http.MethodGet, target)
+			if first.status < 400 {
+				t.Fatalf("got %d, want an error", first.status)
+			}
+			for _, inm := range []string{first.header.Get("ETag"), "*"} {
+				if inm == "" {
+					continue
+				}
+				r := do(t, h, http.MethodGet, target, "If-None-Match", inm)
+				if r.status != first.status || len(r.body) == 0 {
+					t.Errorf("If-None-Match %s: got %d with %d bytes, want %d again with its body", inm, r.status, len(r.body), first.status)
+				}
+			}
+		})
+	}
+}
