@@ -64,8 +64,8 @@ func TestStatementTimeout(t *testing.T) {
 	}
 	start := time.Now()
 	_, err = s.pool.Exec(ctx, `SELECT pg_sleep(30)`)
-	if code := catalog.ErrorCode(translate(err, "sleep")); code != catalog.EUNAVAILABLE {
-		t.Fatalf("got %v (code %q), want EUNAVAILABLE", err, code)
+	if err := translate(err, "sleep"); catalog.ErrorCode(err) != catalog.EUNAVAILABLE || catalog.ErrorMessage(err) != "request timed out" {
+		t.Fatalf("got %v (code %q), want EUNAVAILABLE \"request timed out\"", err, catalog.ErrorCode(err))
 	}
 	if elapsed := time.Since(start); elapsed > 3*time.Second {
 		t.Errorf("statement stopped after %v, want about 300ms", elapsed)
