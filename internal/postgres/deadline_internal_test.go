@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"catalog/internal/catalog"
 )
 
@@ -69,5 +71,27 @@ func TestStatementTimeout(t *testing.T) {
 	}
 	if elapsed := time.Since(start); elapsed > 3*time.Second {
 		t.Errorf("statement stopped after %v, want about 300ms", elapsed)
+	}
+}
+
+// Streams of a whole table (EachMovie) run in unbounded, which lifts
+// the statement_timeout for its own statements only.
+func TestUnboundedLiftsStatementTimeout(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, serverDSN(t), Options{MaxConns: 1, StatementTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.unbounded(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `SELECT pg_sleep(0.5)`)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("a 500ms statement in unbounded: %v", err)
+	}
+	// The same connection (MaxConns 1) is bound again afterwards.
+	if _, err := s.pool.Exec(ctx, `SELECT pg_sleep(0.5)`); catalog.ErrorCode(translate(err, "sleep")) != catalog.EUNAVAILABLE {
+		t.Errorf("after unbounded: got %v, want the statement_timeout again", err)
 	}
 }

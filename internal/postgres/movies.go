@@ -102,10 +102,7 @@ func (s *Store) CountMovies(ctx context.Context) (int64, error) {
 // connection's statement_timeout, which is meant for requests.
 func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
 	var fnErr error
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `SET LOCAL statement_timeout = 0`); err != nil {
-			return err
-		}
+	err := s.unbounded(ctx, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, `SELECT `+movieColumns+` FROM movies ORDER BY id DESC`)
 		if err != nil {
 			return err
