@@ -75,10 +75,12 @@ Commands:
   serve [--demo]                     run both services (migrates the database first)
   migrate                            bring the database schema up to date
   admin create --username NAME       create an administrator (password on stdin)
+  admin unlock --username NAME       clear an administrator's failed-login counts
   import movies|clips [--dry-run] FILE...
                                      import .jsonl, .json or .csv files; - is JSON Lines on stdin
   seed --clips N --movies N          insert synthetic sample records
   snapshot --out FILE                write one movie snapshot
+  token create|list|revoke           API tokens for scripts (create --name NAME --scope SCOPES)
   version                            print the version
 
 Run "catalog COMMAND -h" for the flags of a command; every flag can also
@@ -110,6 +112,8 @@ func (p *Program) Run(ctx context.Context, args []string) error {
 		err = p.seed(ctx, rest)
 	case "snapshot":
 		err = p.snapshot(ctx, rest)
+	case "token":
+		err = p.token(ctx, rest)
 	case "version", "-version", "--version":
 		err = p.version(rest)
 	default:

@@ -39,19 +39,20 @@ func (p *Program) migrate(ctx context.Context, args []string) error {
 	return err
 }
 
-// maxUsernameRunes bounds administrator names.
-const maxUsernameRunes = 64
-
 // bcryptMaxBytes is the longest password bcrypt accepts.
 const bcryptMaxBytes = 72
 
 func (p *Program) admin(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == "unlock" {
+		return p.adminUnlock(ctx, args[1:])
+	}
 	if len(args) == 0 || args[0] != "create" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprintln(p.Stdout, "Usage: catalog admin create --username NAME   (password on standard input)")
+			fmt.Fprintln(p.Stdout, "       catalog admin unlock --username NAME   (clear failed-login counts)")
 			return errHelp
 		}
-		return usagef("admin: the only subcommand is \"create\": catalog admin create --username NAME")
+		return usagef("admin: the subcommands are \"create\" and \"unlock\": catalog admin create|unlock --username NAME")
 	}
 	var db dbConfig
 	var username string
@@ -96,8 +97,8 @@ func checkUsername(name string) error {
 	switch {
 	case name == "":
 		return usagef("admin create: --username is required")
-	case utf8.RuneCountInString(name) > maxUsernameRunes:
-		return usagef("admin create: --username must be at most %d characters", maxUsernameRunes)
+	case len(name) > catalog.MaxUsernameBytes: // a longer name could never log in
+		return usagef("admin create: --username must be at most %d bytes", catalog.MaxUsernameBytes)
 	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
 		return usagef("admin create: --username must not contain spaces or control characters")
 	case !utf8.ValidString(name):

@@ -146,7 +146,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		Lock: snapshotLock(st)})
 	clips := httpx.NewServer(behindProxies(clipapi.New(clipapi.Config{
 		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
-		ReadTimeout: c.readTimeout,
+		Snapshots: snapshots, ReadTimeout: c.readTimeout,
 	}), proxies), log)
 	movies := httpx.NewServer(behindProxies(movieapi.New(movieapi.Config{
 		Store: st, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
