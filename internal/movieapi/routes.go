@@ -48,16 +48,24 @@ func New(cfg Config) http.Handler {
 	return s.routes(cfg.Version, cfg.ReadTimeout)
 }
 
+// snapshotPath is the one read without a deadline (--read-timeout): it
+// streams a file of any size to clients of any speed, which a deadline
+// meant for database work must not cut short.
+const snapshotPath = "/api/movies/snapshot"
+
 // routes is the whole route table (contract 4.3).
 func (s *server) routes(version string, readTimeout time.Duration) http.Handler {
 	rt := httpx.NewRouter(s.writeError)
 	get := func(path string, h http.HandlerFunc) {
-		rt.Handle(http.MethodGet, path, httpx.ReadDeadline(h, readTimeout))
+		var read http.Handler = h
+		if path != snapshotPath {
+			read = httpx.ReadDeadline(h, readTimeout)
+		}
+		rt.Handle(http.MethodGet, path, read)
 		rt.Handle(http.MethodOptions, path, http.HandlerFunc(preflight))
 	}
 	get("/api/movies", s.listMovies)
-	rt.Handle(http.MethodGet, "/api/movies/snapshot", http.HandlerFunc(s.serveSnapshot))
-	rt.Handle(http.MethodOptions, "/api/movies/snapshot", http.HandlerFunc(preflight))
+	get("/api/movies/snapshot", s.serveSnapshot)
 	get("/api/movies/{id}", s.movieDetail)
 	get("/api/jav", s.listJav)
 	get("/api/jav/{id}", s.javDetail)
