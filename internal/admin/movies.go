@@ -35,7 +35,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	movies, total, err := s.store.ListMovies(r.Context(), catalog.MovieFilter{
-		Terms:  catalog.SearchTerms(f.Q),
+		Terms:  f.Terms,
 		Paging: f.Paging,
 	})
 	if err != nil {

@@ -5,6 +5,7 @@ package clipapi
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"catalog/internal/admin"
 	"catalog/internal/auth"
@@ -26,6 +27,9 @@ type Config struct {
 	// Snapshots, when set, is the movie snapshot the console shows and
 	// rebuilds (contract 8).
 	Snapshots *snapshot.Service
+	// ReadTimeout is the deadline of every GET and HEAD request (0:
+	// httpx.DefaultReadTimeout).
+	ReadTimeout time.Duration
 }
 
 // server holds the dependencies of the clip handlers.
@@ -90,7 +94,7 @@ func New(cfg Config) http.Handler {
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, catalog.Errorf(catalog.EFORBIDDEN, "cross-origin request refused"))
 	}))
-	routes := s.routes()
+	routes := httpx.ReadDeadline(s.routes(), cfg.ReadTimeout)
 	protected := csrf.Handler(routes)
 	return httpx.Common(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if auth.TokenOnly(r) {

@@ -21,7 +21,11 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	filter := catalog.ClipFilter{Terms: catalog.SearchTerms(q.Get("q")), Paging: paging}
+	terms, err := catalog.ParseSearch("q", q.Get("q"))
+	if err != nil {
+		return err
+	}
+	filter := catalog.ClipFilter{Terms: terms, Paging: paging}
 	if v := q.Get("platform"); v != "" {
 		p, ok := s.platforms.Normalize(v)
 		if !ok {

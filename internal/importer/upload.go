@@ -68,7 +68,7 @@ type ReportReject struct {
 func NewReport(s Summary) Report {
 	r := Report{Read: s.Read, Imported: s.Imported, Rejected: s.Rejected, Rejects: []ReportReject{}}
 	for _, rej := range s.Rejects {
-		r.Rejects = append(r.Rejects, ReportReject{Line: rej.Line, Message: rej.Message})
+		r.Rejects = append(r.Rejects, ReportReject(rej))
 	}
 	r.Unreported = s.Rejected - len(s.Rejects)
 	return r

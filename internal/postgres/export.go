@@ -30,20 +30,28 @@ func (s *Store) ExportClips(ctx context.Context, fn func(c *catalog.Clip) error)
 }
 
 // eachRow runs query, scanning each row with scan and then calling fn,
-// which stops the walk with its error.
+// which stops the walk with its error. The walk of a whole table (the
+// snapshot, an export) outlasts statement_timeout, so it runs unbounded.
 func (s *Store) eachRow(ctx context.Context, what, query string, scan func(pgx.Row) error, fn func() error) error {
-	rows, err := s.pool.Query(ctx, query)
-	if err != nil {
-		return translate(err, what)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return translate(err, what)
-		}
-		if err := fn(); err != nil {
+	var fnErr error
+	err := s.unbounded(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, query)
+		if err != nil {
 			return err
 		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+			if fnErr = fn(); fnErr != nil {
+				return fnErr
+			}
+		}
+		return rows.Err()
+	})
+	if fnErr != nil {
+		return fnErr
 	}
-	return translate(rows.Err(), what)
+	return translate(err, what)
 }

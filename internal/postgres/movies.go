@@ -97,7 +97,9 @@ func (s *Store) CountMovies(ctx context.Context) (int64, error) {
 
 // EachMovie streams every movie, highest id first, from one query (one
 // consistent snapshot); rows arrive as fn consumes them, so memory does
-// not grow with the catalog.
+// not grow with the catalog. The statement runs as long as fn takes
+// the rows (the snapshot of a large catalog: minutes), so it lifts the
+// connection's statement_timeout, which is meant for requests.
 func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
 	return s.eachMovie(ctx, "DESC", fn)
 }
