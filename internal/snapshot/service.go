@@ -81,6 +81,12 @@ type Service struct {
 	current atomic.Pointer[built]
 	// nextRefresh (Unix nanoseconds) drives the served max-age.
 	nextRefresh atomic.Int64
+	// memberSize is the decompressed length of each gzip member written;
+	// memberSize unless a benchmark writes the one-member layout.
+	memberSize int64
+	// inflated counts the bytes decompressed to answer plain requests:
+	// the cost contract 4.4 bounds for a Range.
+	inflated atomic.Int64
 }
 
 // built describes one installed snapshot file.
@@ -92,11 +98,13 @@ type built struct {
 	plainSize   int64
 	gzipTag     string // strong ETag of the gzip file
 	gzipSize    int64
+	members     []member // where each gzip member starts, from the same write
 }
 
 // New returns a Service; call Run to start building.
 func New(cfg Config) *Service {
-	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry}
+	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry,
+		memberSize: memberSize}
 	if s.dir == "" {
 		s.dir = filepath.Join(os.TempDir(), "catalog-snapshot")
 	}
@@ -181,16 +189,18 @@ func (s *Service) Ready() bool { return s.current.Load() != nil }
 func (s *Service) build(ctx context.Context, now time.Time) (*built, error) {
 	generatedAt := now.UTC().Truncate(time.Second)
 	var plain, zipped hashCounter
+	var members []member
 	info, err := writeAtomic(s.dir, FileName, func(f io.Writer) error {
 		plain.reset()
 		zipped.reset()
-		zw, err := gzip.NewWriterLevel(io.MultiWriter(f, &zipped), gzip.DefaultCompression)
+		zw, err := newMemberWriter(io.MultiWriter(f, &zipped), s.memberSize)
 		if err != nil {
 			return err
 		}
 		if err := Write(ctx, s.store, io.MultiWriter(zw, &plain), generatedAt); err != nil {
 			return err
 		}
+		members = zw.index
 		return zw.Close()
 	})
 	if err != nil {
@@ -205,6 +215,7 @@ func (s *Service) build(ctx context.Context, now time.Time) (*built, error) {
 		plainSize:   plain.n,
 		gzipTag:     zipped.tag("-gz"),
 		gzipSize:    zipped.n,
+		members:     members,
 	}, nil
 }
 
@@ -286,7 +297,9 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 		r2.Header.Del("Range")
 		r = &r2
 	}
-	http.ServeContent(w, r, "", b.generatedAt, &gunzipSeeker{f: f, size: b.plainSize})
+	g := &gunzipSeeker{f: f, size: b.plainSize, index: b.members}
+	http.ServeContent(w, r, "", b.generatedAt, g)
+	s.inflated.Add(g.inflated)
 	return guard.err()
 }
 
@@ -321,14 +334,18 @@ func (g *rangeGuard) err() error {
 
 // gunzipSeeker presents a gzip file as its uncompressed content with
 // Seek, which http.ServeContent needs for sizes and ranges. The size is
-// known from the build, so seeking to the end costs nothing; reading
-// after a seek backwards restarts decompression, forwards discards.
+// known from the build, so seeking to the end costs nothing. A read
+// elsewhere than where decompression stands starts at the nearest
+// member at or before it (index) and discards up to there: at most one
+// member's worth of decompression, wherever the range starts.
 type gunzipSeeker struct {
-	f    *os.File
-	size int64 // uncompressed
-	zr   *gzip.Reader
-	pos  int64 // offset of zr in the uncompressed stream
-	want int64 // offset the next Read starts at
+	f        *os.File
+	size     int64    // uncompressed
+	index    []member // the file's members; none means one member
+	zr       *gzip.Reader
+	pos      int64 // offset of zr in the uncompressed stream
+	want     int64 // offset the next Read starts at
+	inflated int64 // bytes decompressed, discarded ones included
 }
 
 func (g *gunzipSeeker) Seek(offset int64, whence int) (int64, error) {
@@ -352,8 +369,9 @@ func (g *gunzipSeeker) Read(p []byte) (int, error) {
 	if g.want >= g.size {
 		return 0, io.EOF
 	}
-	if g.zr == nil || g.want < g.pos {
-		if _, err := g.f.Seek(0, io.SeekStart); err != nil {
+	start := nearest(g.index, g.want)
+	if g.zr == nil || g.want < g.pos || start.off > g.pos {
+		if _, err := g.f.Seek(start.zoff, io.SeekStart); err != nil {
 			return 0, err
 		}
 		if g.zr == nil {
@@ -365,11 +383,12 @@ func (g *gunzipSeeker) Read(p []byte) (int, error) {
 		} else if err := g.zr.Reset(g.f); err != nil {
 			return 0, err
 		}
-		g.pos = 0
+		g.pos = start.off
 	}
 	if g.want > g.pos {
 		n, err := io.CopyN(io.Discard, g.zr, g.want-g.pos)
 		g.pos += n
+		g.inflated += n
 		if err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
@@ -379,6 +398,7 @@ func (g *gunzipSeeker) Read(p []byte) (int, error) {
 	}
 	n, err := g.zr.Read(p)
 	g.pos += int64(n)
+	g.inflated += int64(n)
 	g.want = g.pos
 	return n, err
 }

@@ -61,7 +61,8 @@ func TestWrite(t *testing.T) {
 	if err := Write(context.Background(), store, &buf, generated); err != nil {
 		t.Fatalf("write empty: %v", err)
 	}
-	want := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"0","total":0,"list":[],"generated_at":"2026-11-21T13:45:07Z"}`
+	// Contract 4.4: an empty catalog's pagecount is 0, as in 4.2.
+	want := `{"code":1,"msg":"data list","page":1,"pagecount":0,"limit":"0","total":0,"list":[],"generated_at":"2026-11-21T13:45:07Z"}`
 	if buf.String() != want {
 		t.Errorf("empty catalog: got %s, want %s", buf.String(), want)
 	}
@@ -480,12 +481,30 @@ func TestRemoveStaleTemps(t *testing.T) {
 
 func TestGunzipSeeker(t *testing.T) {
 	want := bytes.Repeat([]byte("0123456789abcdefghij"), 5000)
+	t.Run("one member", func(t *testing.T) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(want)
+		zw.Close()
+		checkGunzipSeeker(t, want, buf.Bytes(), nil)
+	})
+	t.Run("members", func(t *testing.T) {
+		var buf bytes.Buffer
+		zw, err := newMemberWriter(&buf, 999)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw.Write(want)
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		checkGunzipSeeker(t, want, buf.Bytes(), zw.index)
+	})
+}
+
+func checkGunzipSeeker(t *testing.T, want, file []byte, index []member) {
 	path := filepath.Join(t.TempDir(), "x.gz")
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(want)
-	zw.Close()
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, file, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -493,7 +512,7 @@ func TestGunzipSeeker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	g := &gunzipSeeker{f: f, size: int64(len(want))}
+	g := &gunzipSeeker{f: f, size: int64(len(want)), index: index}
 	if n, err := g.Seek(0, io.SeekEnd); err != nil || n != int64(len(want)) {
 		t.Fatalf("seek end: got %d, %v; want %d", n, err, len(want))
 	}

@@ -1,0 +1,47 @@
+package snapshot
+
+import (
+	"net/http"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// BenchmarkRangeSuffixPlain times `Range: bytes=-1` without
+// Accept-Encoding: gzip (contract 4.4) on a snapshot of
+// CATALOG_BENCH_SNAPSHOT_MOVIES generated movies (default 50,000, about
+// 60 MB of JSON; 500,000 is about the 579 MB of the 1M-movie catalog),
+// in the member layout and in the one-member layout it replaced.
+func BenchmarkRangeSuffixPlain(b *testing.B) {
+	movies := 50_000
+	if v := os.Getenv("CATALOG_BENCH_SNAPSHOT_MOVIES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			b.Fatalf("CATALOG_BENCH_SNAPSHOT_MOVIES=%q: want a positive count", v)
+		}
+		movies = n
+	}
+	for _, bm := range []struct {
+		name       string
+		memberSize int64
+	}{
+		{"members", memberSize},
+		{"one member (before)", 1 << 62},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			s := New(Config{Store: generatedStore{n: movies}, Dir: b.TempDir(), Every: time.Hour})
+			s.memberSize = bm.memberSize
+			refresh(b, s)
+			before := s.inflated.Load()
+			b.ResetTimer()
+			for b.Loop() {
+				if r := serve(b, s, http.MethodGet, "Range", "bytes=-1"); r.status != http.StatusPartialContent || len(r.body) != 1 {
+					b.Fatalf("got %d with %d bytes, want 206 with 1", r.status, len(r.body))
+				}
+			}
+			b.ReportMetric(float64(s.inflated.Load()-before)/float64(b.N), "inflated-B/op")
+			b.ReportMetric(float64(s.current.Load().plainSize)/(1<<20), "doc-MiB")
+		})
+	}
+}
