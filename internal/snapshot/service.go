@@ -272,6 +272,7 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f *os.File) error {
 	guard := &rangeGuard{ResponseWriter: w}
 	w = guard
+	r = byteRangesOnly(r)
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Add("Vary", "Accept-Encoding")
@@ -279,6 +280,7 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 	h.Set("Cache-Control", "public, max-age="+strconv.FormatInt(int64(maxAge), 10)+
 		", stale-while-revalidate="+strconv.Itoa(staleWhileRevalidate))
 	if httpx.AcceptsGzip(r) {
+		guard.size = b.gzipSize
 		h.Set("ETag", b.gzipTag)
 		h.Set("Content-Encoding", "gzip")
 		// ServeContent leaves Content-Length out of a full response when
@@ -287,15 +289,13 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 		http.ServeContent(w, r, "", b.generatedAt, f)
 		return guard.err()
 	}
+	guard.size = b.plainSize
 	h.Set("ETag", b.plainTag)
 	if strings.Contains(r.Header.Get("Range"), ",") {
 		// Each part of a multi-range request could restart decompression
 		// from the beginning; serving the whole document is allowed and
 		// bounds the work.
-		r2 := *r
-		r2.Header = r.Header.Clone()
-		r2.Header.Del("Range")
-		r = &r2
+		r = withoutRange(r)
 	}
 	g := &gunzipSeeker{f: f, size: b.plainSize, index: b.members}
 	http.ServeContent(w, r, "", b.generatedAt, g)
@@ -303,16 +303,76 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 	return guard.err()
 }
 
-// rangeGuard holds back ServeContent's plain-text 416 (its Content-Range
-// header stays, as RFC 9110 wants on a 416).
+// byteRangesOnly ignores a Range in another unit than bytes, as RFC 9110
+// 14.2 requires (ServeContent would refuse it with a 416), spells the
+// unit the way ServeContent reads it (units are case-insensitive), and
+// drops empty suffix ranges ("-0"), which ServeContent would answer with
+// a 206 whose Content-Range ends before it starts.
+func byteRangesOnly(r *http.Request) *http.Request {
+	v := r.Header.Get("Range")
+	unit, spec, _ := strings.Cut(v, "=")
+	if v == "" {
+		return r
+	}
+	if !strings.EqualFold(strings.TrimSpace(unit), "bytes") {
+		return withoutRange(r)
+	}
+	fixed := dropEmptySuffixes(spec)
+	if unit == "bytes" && fixed == spec {
+		return r
+	}
+	r2 := withoutRange(r)
+	r2.Header.Set("Range", "bytes="+fixed)
+	return r2
+}
+
+// dropEmptySuffixes removes the suffix ranges of length 0 from a byte
+// range set. When none is left the set becomes one that starts past any
+// file: RFC 9110 14.1.1 calls a set without a non-empty suffix range or
+// a start inside the file unsatisfiable, a 416.
+func dropEmptySuffixes(spec string) string {
+	parts := strings.Split(spec, ",")
+	kept := parts[:0]
+	for _, p := range parts {
+		start, end, ok := strings.Cut(p, "-")
+		n, err := strconv.ParseInt(strings.TrimSpace(end), 10, 64)
+		if ok && strings.TrimSpace(start) == "" && err == nil && n == 0 {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if len(kept) == len(parts) {
+		return spec
+	}
+	if strings.TrimSpace(strings.Join(kept, "")) == "" {
+		return "9223372036854775807-"
+	}
+	return strings.Join(kept, ",")
+}
+
+// withoutRange is a shallow copy of r without its Range header.
+func withoutRange(r *http.Request) *http.Request {
+	r2 := *r
+	r2.Header = r.Header.Clone()
+	r2.Header.Del("Range")
+	return &r2
+}
+
+// rangeGuard holds back ServeContent's plain-text 416. Its Content-Range
+// stays, and is added where ServeContent leaves it out (a malformed
+// byte range): RFC 9110 15.5.17 wants the size on every 416.
 type rangeGuard struct {
 	http.ResponseWriter
+	size    int64 // of the representation served
 	refused bool
 }
 
 func (g *rangeGuard) WriteHeader(code int) {
 	if code == http.StatusRequestedRangeNotSatisfiable {
 		g.refused = true
+		if g.Header().Get("Content-Range") == "" {
+			g.Header().Set("Content-Range", "bytes */"+strconv.FormatInt(g.size, 10))
+		}
 		return
 	}
 	g.ResponseWriter.WriteHeader(code)
