@@ -47,6 +47,7 @@ func BenchmarkRangeSuffixPlain(b *testing.B) {
 			}
 			b.ReportMetric(float64(s.inflated.Load()-before)/float64(b.N), "inflated-B/op")
 			b.ReportMetric(float64(s.current.Load().plainSize)/(1<<20), "doc-MiB")
+			b.ReportMetric(float64(s.current.Load().gzipSize)/(1<<20), "gzip-MiB")
 		})
 	}
 }

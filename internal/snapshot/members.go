@@ -10,7 +10,8 @@ import (
 // memberSize is the decompressed length of each gzip member of a
 // snapshot file (contract 4.4: a Range on the decompressed form costs at
 // most about 1 MiB of decompression). A member restarts the compressor's
-// 32 KiB window, so at 1 MiB the file grows by well under 1%.
+// 32 KiB window and adds a header: 27 MiB of demo movies compress to
+// 2.89 MiB in members against 2.85 MiB in one.
 const memberSize = 1 << 20
 
 // member locates one gzip member of a snapshot file.

@@ -292,9 +292,9 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 	guard.size = b.plainSize
 	h.Set("ETag", b.plainTag)
 	if strings.Contains(r.Header.Get("Range"), ",") {
-		// Each part of a multi-range request could restart decompression
-		// from the beginning; serving the whole document is allowed and
-		// bounds the work.
+		// Each part of a multi-range request can cost a member's
+		// decompression, so hundreds of parts would cost hundreds of
+		// MiB; serving the whole document is allowed and bounds the work.
 		r = withoutRange(r)
 	}
 	g := &gunzipSeeker{f: f, size: b.plainSize, index: b.members}
