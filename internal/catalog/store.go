@@ -85,6 +85,7 @@ type AdminStore interface {
 type Store interface {
 	ClipStore
 	MovieStore
+	VodStore
 	AdminStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error

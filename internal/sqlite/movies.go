@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -74,18 +73,8 @@ func ceilUnix(t time.Time) int64 {
 func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
 	q := newSearch("movies", "name_fold", f.Terms)
 	if len(f.IDs) > 0 {
-		// One JSON array parameter keeps one statement shape for any
-		// number of ids.
-		b := []byte{'['}
-		for i, id := range f.IDs {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, id, 10)
-		}
-		b = append(b, ']')
 		q.conds = append(q.conds, `movies.id IN (SELECT value FROM json_each(?))`)
-		q.args = append(q.args, string(b))
+		q.args = append(q.args, idsJSON(f.IDs))
 	}
 	if !f.ChangedSince.IsZero() {
 		q.conds = append(q.conds, `movies.updated_at >= ?`)

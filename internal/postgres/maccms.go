@@ -1,0 +1,75 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+)
+
+// The MacCMS resource API's reads (contract 6). Types are kept by the
+// trigger of migration 00003, so no writer here needs to know of them.
+
+// vodPageColumns are movieColumns of the alias m, then the type.
+var vodPageColumns = "m." + strings.ReplaceAll(strings.Join(strings.Fields(movieColumns), " "), ", ", ", m.") +
+	", m.type_id, coalesce(t.name, '')"
+
+// ListVods returns one page, last change first, and the exact total, in
+// one round trip. The page's ids come from a subquery that the
+// movies_changed (or movies_type_changed) index answers in order.
+func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
+	var w where
+	for _, t := range f.Terms {
+		w.add(`name_fold LIKE ?`, likePattern(t))
+	}
+	if len(f.IDs) > 0 {
+		w.add(`id = ANY(?)`, f.IDs)
+	}
+	if f.TypeID != 0 {
+		w.add(`type_id = ?`, f.TypeID)
+	}
+	if !f.ChangedSince.IsZero() {
+		w.add(`updated_at >= ?`, f.ChangedSince)
+	}
+	if !f.Years.IsZero() {
+		w.add(`year COLLATE "C" >= ?`, f.Years.From)
+		w.add(`year COLLATE "C" <= ?`, f.Years.To)
+		w.conds = append(w.conds, `year ~ '^[0-9]{4}$'`)
+	}
+	cond := w.String()
+	countArgs := append([]any(nil), w.args...)
+	countSQL := `SELECT n FROM movie_count`
+	if len(w.conds) > 0 {
+		countSQL = `SELECT count(*) FROM movies` + cond
+	}
+	pageSQL := `SELECT ` + vodPageColumns + `
+FROM (SELECT id FROM movies` + cond + ` ORDER BY updated_at DESC, id DESC` + w.page(f.Paging) + `) AS page
+JOIN movies m ON m.id = page.id
+LEFT JOIN movie_types t ON t.id = m.type_id
+ORDER BY m.updated_at DESC, m.id DESC`
+	return countAndPage(ctx, s.pool, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanVod, "movies")
+}
+
+func scanVod(row pgx.Row, v *catalog.Vod) error {
+	return scanMovie(extraScan{row, []any{&v.TypeID, &v.TypeName}}, &v.Movie)
+}
+
+// extraScan scans the columns that follow a movie's into extra.
+type extraScan struct {
+	row   pgx.Row
+	extra []any
+}
+
+func (e extraScan) Scan(dest ...any) error { return e.row.Scan(append(dest, e.extra...)...) }
+
+// VodTypes returns every type, by id.
+func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, name FROM movie_types ORDER BY id`)
+	if err != nil {
+		return nil, translate(err, "list types")
+	}
+	types, err := pgx.AppendRows(make([]catalog.VodType, 0, 16), rows, pgx.RowToStructByPos[catalog.VodType])
+	return types, translate(err, "list types")
+}

@@ -1,0 +1,113 @@
+package sqlite
+
+import (
+	"context"
+	"strconv"
+
+	"catalog/internal/catalog"
+)
+
+// The MacCMS resource API's reads (contract 6). Types are kept by the
+// triggers of migration 00003, so no writer here needs to know of them.
+
+// ListVods returns one page, last change first, and the exact total.
+// The page's ids come from an index-only subquery (movies_changed or
+// movies_type_changed), so a deep OFFSET skips index entries, not rows.
+func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
+	q := newSearch("movies", "name_fold", f.Terms)
+	if len(f.IDs) > 0 {
+		q.conds = append(q.conds, `movies.id IN (SELECT value FROM json_each(?))`)
+		q.args = append(q.args, idsJSON(f.IDs))
+	}
+	if f.TypeID != 0 {
+		q.conds = append(q.conds, `movies.type_id = ?`)
+		q.args = append(q.args, f.TypeID)
+	}
+	if !f.ChangedSince.IsZero() {
+		q.conds = append(q.conds, `movies.updated_at >= ?`)
+		q.args = append(q.args, ceilUnix(f.ChangedSince))
+	}
+	if !f.Years.IsZero() {
+		q.conds = append(q.conds, `movies.year BETWEEN ? AND ? AND movies.year GLOB '[0-9][0-9][0-9][0-9]'`)
+		q.args = append(q.args, f.Years.From, f.Years.To)
+	}
+	cache := len(f.Terms) <= maxCachedTerms
+	otherFilters := len(f.IDs) > 0 || f.TypeID != 0 || !f.ChangedSince.IsZero() || !f.Years.IsZero()
+
+	var total int64
+	var err error
+	switch {
+	case len(f.Terms) > 0:
+		total, err = s.count(ctx, q.countQuery("movies", otherFilters), q.args, cache)
+	case len(q.conds) > 0:
+		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(q.conds), q.args, cache)
+	default:
+		total, err = s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
+	}
+	if err != nil {
+		return nil, 0, translate(err, "count movies")
+	}
+	if total == 0 || f.Paging.Offset() >= total {
+		return []catalog.Vod{}, total, nil
+	}
+
+	query := `SELECT ` + qualified("movies", movieColumns) + `, movies.type_id, coalesce(movie_types.name, '')
+FROM (SELECT movies.id FROM ` + q.from + where(q.conds) + `
+      ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?) AS page
+JOIN movies ON movies.id = page.id
+LEFT JOIN movie_types ON movie_types.id = movies.type_id
+ORDER BY movies.updated_at DESC, movies.id DESC`
+	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
+	rows, err := s.query(ctx, query, args, cache)
+	if err != nil {
+		return nil, 0, translate(err, "list movies")
+	}
+	defer rows.Close()
+	vods := make([]catalog.Vod, 0, min(f.Paging.Limit, total))
+	ms := newMovieScan()
+	var typeID int64
+	var typeName string
+	ms.dest = append(ms.dest, &typeID, &typeName)
+	for rows.Next() {
+		if err := ms.scan(rows); err != nil {
+			return nil, 0, translate(err, "list movies")
+		}
+		vods = append(vods, catalog.Vod{Movie: ms.m, TypeID: typeID, TypeName: typeName})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, translate(err, "list movies")
+	}
+	return vods, total, nil
+}
+
+// VodTypes returns every type, by id.
+func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
+	rows, err := s.query(ctx, `SELECT id, name FROM movie_types ORDER BY id`, nil, true)
+	if err != nil {
+		return nil, translate(err, "list types")
+	}
+	defer rows.Close()
+	types := []catalog.VodType{}
+	for rows.Next() {
+		var t catalog.VodType
+		if err := rows.Scan(&t.ID, &t.Name); err != nil {
+			return nil, translate(err, "list types")
+		}
+		types = append(types, t)
+	}
+	return types, translate(rows.Err(), "list types")
+}
+
+// idsJSON is a list of ids as one JSON array parameter, which keeps one
+// statement shape for any number of ids.
+func idsJSON(ids []int64) string {
+	b := make([]byte, 0, 2+len(ids)*8)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
+}

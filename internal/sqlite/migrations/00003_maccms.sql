@@ -1,0 +1,67 @@
+-- The MacCMS resource API (contract 6): stable type ids for category
+-- names, each movie's type (its first category), and the last-change
+-- order. Types are kept by triggers, like the totals, so that every
+-- writer (import, seed, demo, a hand-written INSERT) keeps them right.
+
+-- +goose Up
+
+-- Every distinct category name, numbered when first seen. AUTOINCREMENT
+-- so that an id is never reused, even if rows were ever deleted.
+CREATE TABLE movie_types (
+    id   INTEGER PRIMARY KEY AUTOINCREMENT,
+    name TEXT    NOT NULL UNIQUE
+);
+
+-- 0 = the movie has no category.
+ALTER TABLE movies ADD COLUMN type_id INTEGER NOT NULL DEFAULT 0;
+
+-- Existing movies: names numbered in the order of the movies (lowest id
+-- first) and of their lists, as if they had been written one by one.
+INSERT OR IGNORE INTO movie_types (name)
+    SELECT c.value FROM movies m, json_each(m.categories_json) c
+    WHERE json_valid(m.categories_json) ORDER BY m.id, c.key;
+UPDATE movies SET type_id = coalesce((SELECT t.id FROM movie_types t
+    WHERE t.name = json_extract(movies.categories_json, '$[0]')), 0)
+WHERE json_valid(categories_json) AND categories_json <> '[]';
+
+-- Collectors page "last change first"; the time then the id make the
+-- order total. The type index serves t= in the same order. The old
+-- index on updated_at alone is a prefix of the new one.
+DROP INDEX movies_updated_at;
+CREATE INDEX movies_changed ON movies (updated_at DESC, id DESC);
+CREATE INDEX movies_type_changed ON movies (type_id, updated_at DESC, id DESC);
+
+-- A row's type can only be set after the row exists (SQLite triggers
+-- cannot change NEW), hence the UPDATE; rows without a category skip it.
+-- +goose StatementBegin
+CREATE TRIGGER movies_ai_type AFTER INSERT ON movies
+WHEN new.categories_json <> '[]' AND json_valid(new.categories_json) BEGIN
+    INSERT OR IGNORE INTO movie_types (name)
+        SELECT value FROM json_each(new.categories_json) ORDER BY key;
+    UPDATE movies SET type_id = coalesce((SELECT id FROM movie_types
+        WHERE name = json_extract(new.categories_json, '$[0]')), 0)
+    WHERE id = new.id;
+END;
+-- +goose StatementEnd
+
+-- +goose StatementBegin
+CREATE TRIGGER movies_au_type AFTER UPDATE OF categories_json ON movies
+WHEN old.categories_json IS NOT new.categories_json BEGIN
+    INSERT OR IGNORE INTO movie_types (name)
+        SELECT value FROM json_each(CASE WHEN json_valid(new.categories_json)
+            THEN new.categories_json ELSE '[]' END) ORDER BY key;
+    UPDATE movies SET type_id = coalesce((SELECT id FROM movie_types
+        WHERE name = json_extract(CASE WHEN json_valid(new.categories_json)
+            THEN new.categories_json ELSE '[]' END, '$[0]')), 0)
+    WHERE id = new.id;
+END;
+-- +goose StatementEnd
+
+-- +goose Down
+DROP TRIGGER movies_au_type;
+DROP TRIGGER movies_ai_type;
+DROP INDEX movies_type_changed;
+DROP INDEX movies_changed;
+CREATE INDEX movies_updated_at ON movies (updated_at);
+ALTER TABLE movies DROP COLUMN type_id;
+DROP TABLE movie_types;
