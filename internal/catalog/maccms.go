@@ -3,6 +3,8 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"math"
+	"net/url"
 	"strings"
 	"time"
 )
@@ -52,6 +54,32 @@ type VodStore interface {
 	ListVods(ctx context.Context, f VodFilter) ([]Vod, int64, error)
 	// VodTypes returns every type, by id.
 	VodTypes(ctx context.Context) ([]VodType, error)
+}
+
+// ParseVodPaging reads pg (the page) and pagesize, or its alias limit,
+// with the rules of contract 2 for page and limit. MacCMS collectors
+// send every parameter even when they have no value (pg=&t=&h=), so an
+// empty value is an absent one.
+func ParseVodPaging(q url.Values) (Paging, error) {
+	p := Paging{Page: 1, Limit: DefaultLimit}
+	if v := q.Get("pg"); v != "" {
+		n, err := ParseID(v)
+		if err != nil {
+			return p, Errorf(EINVALID, "pg must be a positive integer no larger than %d", int64(math.MaxInt64))
+		}
+		p.Page = n
+	}
+	for _, key := range []string{"pagesize", "limit"} {
+		if v := q.Get(key); v != "" {
+			n, ok := parsePositive(v)
+			if !ok {
+				return p, Errorf(EINVALID, "%s must be a positive integer (at most %d is used)", key, MaxLimit)
+			}
+			p.Limit = min(n, MaxLimit)
+			break
+		}
+	}
+	return p, nil
 }
 
 // ParseYearRange reads the year parameter: YYYY or YYYY-YYYY. A

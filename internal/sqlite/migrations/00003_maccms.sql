@@ -17,9 +17,11 @@ ALTER TABLE movies ADD COLUMN type_id INTEGER NOT NULL DEFAULT 0;
 
 -- Existing movies: names numbered in the order of the movies (lowest id
 -- first) and of their lists, as if they had been written one by one.
-INSERT OR IGNORE INTO movie_types (name)
+-- (Each name once: with AUTOINCREMENT an ignored row still uses an id.)
+INSERT INTO movie_types (name)
     SELECT c.value FROM movies m, json_each(m.categories_json) c
-    WHERE json_valid(m.categories_json) ORDER BY m.id, c.key;
+    WHERE json_valid(m.categories_json)
+    GROUP BY c.value ORDER BY min(printf('%020d %010d', m.id, c.key));
 UPDATE movies SET type_id = coalesce((SELECT t.id FROM movie_types t
     WHERE t.name = json_extract(movies.categories_json, '$[0]')), 0)
 WHERE json_valid(categories_json) AND categories_json <> '[]';
@@ -33,11 +35,14 @@ CREATE INDEX movies_type_changed ON movies (type_id, updated_at DESC, id DESC);
 
 -- A row's type can only be set after the row exists (SQLite triggers
 -- cannot change NEW), hence the UPDATE; rows without a category skip it.
+-- Known names are skipped before the insert: an ignored insert would
+-- still use up an id.
 -- +goose StatementBegin
 CREATE TRIGGER movies_ai_type AFTER INSERT ON movies
 WHEN new.categories_json <> '[]' AND json_valid(new.categories_json) BEGIN
     INSERT OR IGNORE INTO movie_types (name)
-        SELECT value FROM json_each(new.categories_json) ORDER BY key;
+        SELECT value FROM json_each(new.categories_json)
+        WHERE NOT EXISTS (SELECT 1 FROM movie_types WHERE name = value) ORDER BY key;
     UPDATE movies SET type_id = coalesce((SELECT id FROM movie_types
         WHERE name = json_extract(new.categories_json, '$[0]')), 0)
     WHERE id = new.id;
@@ -49,7 +54,8 @@ CREATE TRIGGER movies_au_type AFTER UPDATE OF categories_json ON movies
 WHEN old.categories_json IS NOT new.categories_json BEGIN
     INSERT OR IGNORE INTO movie_types (name)
         SELECT value FROM json_each(CASE WHEN json_valid(new.categories_json)
-            THEN new.categories_json ELSE '[]' END) ORDER BY key;
+            THEN new.categories_json ELSE '[]' END)
+        WHERE NOT EXISTS (SELECT 1 FROM movie_types WHERE name = value) ORDER BY key;
     UPDATE movies SET type_id = coalesce((SELECT id FROM movie_types
         WHERE name = json_extract(CASE WHEN json_valid(new.categories_json)
             THEN new.categories_json ELSE '[]' END, '$[0]')), 0)
