@@ -10,11 +10,12 @@ import (
 )
 
 // The MacCMS resource API's reads (contract 6). Types are kept by the
-// trigger of migration 00003, so no writer here needs to know of them.
+// triggers and the generated type_name column of migration 00003, so no
+// writer here needs to know of them.
 
 // vodPageColumns are movieColumns of the alias m, then the type.
 var vodPageColumns = "m." + strings.ReplaceAll(strings.Join(strings.Fields(movieColumns), " "), ", ", ", m.") +
-	", m.type_id, coalesce(t.name, '')"
+	", coalesce(t.id, 0), coalesce(m.type_name, '')"
 
 // ListVods returns one page, last change first, and the exact total, in
 // one round trip. The page's ids come from a subquery that the
@@ -28,7 +29,7 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 		w.add(`id = ANY(?)`, f.IDs)
 	}
 	if f.TypeID != 0 {
-		w.add(`type_id = ?`, f.TypeID)
+		w.add(`type_name = (SELECT name FROM movie_types WHERE id = ?)`, f.TypeID)
 	}
 	if !f.ChangedSince.IsZero() {
 		w.add(`updated_at >= ?`, f.ChangedSince)
@@ -47,7 +48,7 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 	pageSQL := `SELECT ` + vodPageColumns + `
 FROM (SELECT id FROM movies` + cond + ` ORDER BY updated_at DESC, id DESC` + w.page(f.Paging) + `) AS page
 JOIN movies m ON m.id = page.id
-LEFT JOIN movie_types t ON t.id = m.type_id
+LEFT JOIN movie_types t ON t.name = m.type_name
 ORDER BY m.updated_at DESC, m.id DESC`
 	return countAndPage(ctx, s.pool, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanVod, "movies")
 }

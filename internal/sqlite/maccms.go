@@ -8,7 +8,8 @@ import (
 )
 
 // The MacCMS resource API's reads (contract 6). Types are kept by the
-// triggers of migration 00003, so no writer here needs to know of them.
+// triggers and the generated type_name column of migration 00003, so no
+// writer here needs to know of them.
 
 // ListVods returns one page, last change first, and the exact total.
 // The page's ids come from an index-only subquery (movies_changed or
@@ -20,7 +21,7 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 		q.args = append(q.args, idsJSON(f.IDs))
 	}
 	if f.TypeID != 0 {
-		q.conds = append(q.conds, `movies.type_id = ?`)
+		q.conds = append(q.conds, `movies.type_name = (SELECT name FROM movie_types WHERE id = ?)`)
 		q.args = append(q.args, f.TypeID)
 	}
 	if !f.ChangedSince.IsZero() {
@@ -51,11 +52,11 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 		return []catalog.Vod{}, total, nil
 	}
 
-	query := `SELECT ` + qualified("movies", movieColumns) + `, movies.type_id, coalesce(movie_types.name, '')
+	query := `SELECT ` + qualified("movies", movieColumns) + `, coalesce(movie_types.id, 0), coalesce(movies.type_name, '')
 FROM (SELECT movies.id FROM ` + q.from + where(q.conds) + `
       ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?) AS page
 JOIN movies ON movies.id = page.id
-LEFT JOIN movie_types ON movie_types.id = movies.type_id
+LEFT JOIN movie_types ON movie_types.name = movies.type_name
 ORDER BY movies.updated_at DESC, movies.id DESC`
 	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
 	rows, err := s.query(ctx, query, args, cache)

@@ -12,8 +12,12 @@ CREATE TABLE movie_types (
     name TEXT    NOT NULL UNIQUE
 );
 
--- 0 = the movie has no category.
-ALTER TABLE movies ADD COLUMN type_id INTEGER NOT NULL DEFAULT 0;
+-- A movie's type is its first category, kept on the row as the name
+-- (the key of movie_types) by a generated column: a trigger that wrote a
+-- type id would have to write every inserted row a second time, which
+-- made imports several times slower. NULL = no category (type 0).
+ALTER TABLE movies ADD COLUMN type_name TEXT GENERATED ALWAYS AS
+    (CASE WHEN json_valid(categories_json) THEN categories_json ->> 0 END) VIRTUAL;
 
 -- Existing movies: names numbered in the order of the movies (lowest id
 -- first) and of their lists, as if they had been written one by one.
@@ -22,44 +26,33 @@ INSERT INTO movie_types (name)
     SELECT c.value FROM movies m, json_each(m.categories_json) c
     WHERE json_valid(m.categories_json)
     GROUP BY c.value ORDER BY min(printf('%020d %010d', m.id, c.key));
-UPDATE movies SET type_id = coalesce((SELECT t.id FROM movie_types t
-    WHERE t.name = json_extract(movies.categories_json, '$[0]')), 0)
-WHERE json_valid(categories_json) AND categories_json <> '[]';
 
 -- Collectors page "last change first"; the time then the id make the
 -- order total. The type index serves t= in the same order. The old
 -- index on updated_at alone is a prefix of the new one.
 DROP INDEX movies_updated_at;
 CREATE INDEX movies_changed ON movies (updated_at DESC, id DESC);
-CREATE INDEX movies_type_changed ON movies (type_id, updated_at DESC, id DESC);
+CREATE INDEX movies_type_changed ON movies (type_name, updated_at DESC, id DESC);
 
--- A row's type can only be set after the row exists (SQLite triggers
--- cannot change NEW), hence the UPDATE; rows without a category skip it.
--- Known names are skipped before the insert: an ignored insert would
--- still use up an id.
+-- New names get their ids as rows arrive. Known names are skipped before
+-- the insert: an ignored insert would still use up an id.
 -- +goose StatementBegin
 CREATE TRIGGER movies_ai_type AFTER INSERT ON movies
-WHEN new.categories_json <> '[]' AND json_valid(new.categories_json) BEGIN
+WHEN new.categories_json <> '[]' BEGIN
     INSERT OR IGNORE INTO movie_types (name)
-        SELECT value FROM json_each(new.categories_json)
+        SELECT value FROM json_each(CASE WHEN json_valid(new.categories_json)
+            THEN new.categories_json ELSE '[]' END)
         WHERE NOT EXISTS (SELECT 1 FROM movie_types WHERE name = value) ORDER BY key;
-    UPDATE movies SET type_id = coalesce((SELECT id FROM movie_types
-        WHERE name = json_extract(new.categories_json, '$[0]')), 0)
-    WHERE id = new.id;
 END;
 -- +goose StatementEnd
 
 -- +goose StatementBegin
 CREATE TRIGGER movies_au_type AFTER UPDATE OF categories_json ON movies
-WHEN old.categories_json IS NOT new.categories_json BEGIN
+WHEN old.categories_json IS NOT new.categories_json AND new.categories_json <> '[]' BEGIN
     INSERT OR IGNORE INTO movie_types (name)
         SELECT value FROM json_each(CASE WHEN json_valid(new.categories_json)
             THEN new.categories_json ELSE '[]' END)
         WHERE NOT EXISTS (SELECT 1 FROM movie_types WHERE name = value) ORDER BY key;
-    UPDATE movies SET type_id = coalesce((SELECT id FROM movie_types
-        WHERE name = json_extract(CASE WHEN json_valid(new.categories_json)
-            THEN new.categories_json ELSE '[]' END, '$[0]')), 0)
-    WHERE id = new.id;
 END;
 -- +goose StatementEnd
 
@@ -69,5 +62,5 @@ DROP TRIGGER movies_ai_type;
 DROP INDEX movies_type_changed;
 DROP INDEX movies_changed;
 CREATE INDEX movies_updated_at ON movies (updated_at);
-ALTER TABLE movies DROP COLUMN type_id;
+ALTER TABLE movies DROP COLUMN type_name;
 DROP TABLE movie_types;
