@@ -196,3 +196,16 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 		wantIDs(t, "after a change", ids, []int64{id(4)})
 	})
 }
+
+// VodTypesByMovie maps each movie's id to its type id, as ListVods
+// gives them (for engine tests that write rows by hand).
+func VodTypesByMovie(tb testing.TB, s catalog.VodStore) map[int64]int64 {
+	tb.Helper()
+	vods, _, err := s.ListVods(context.Background(), catalog.VodFilter{Paging: firstPage})
+	noErr(tb, err, "ListVods")
+	got := make(map[int64]int64, len(vods))
+	for _, v := range vods {
+		got[v.ID] = v.TypeID
+	}
+	return got
+}
