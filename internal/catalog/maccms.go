@@ -54,6 +54,15 @@ type VodStore interface {
 	ListVods(ctx context.Context, f VodFilter) ([]Vod, int64, error)
 	// VodTypes returns every type, by id.
 	VodTypes(ctx context.Context) ([]VodType, error)
+	// VodIDs calls fn with every movie id in the resource API's order
+	// (last change first, then id descending), inside one read
+	// transaction, and returns that transaction's data version: deep
+	// pages then seek from remembered ids (cache.Order) instead of
+	// skipping rows.
+	VodIDs(ctx context.Context, fn func(id int64)) (version int64, err error)
+	// VodsFrom returns up to limit movies, in that order, starting at the
+	// movie from, after passing over skip of them.
+	VodsFrom(ctx context.Context, from, skip, limit int64) ([]Vod, error)
 }
 
 // ParseVodPaging reads pg (the page) and pagesize, or its alias limit,

@@ -44,8 +44,8 @@ func (s *server) provideVod(format string) http.HandlerFunc {
 			s.writeError(w, r, err)
 			return
 		}
-		fill := func(ctx context.Context, _ int64) (*httpx.Payload, error) {
-			body, err := s.encodeVods(ctx, vq)
+		fill := func(ctx context.Context, version int64) (*httpx.Payload, error) {
+			body, err := s.encodeVods(ctx, version, vq)
 			if err != nil {
 				return nil, err
 			}
@@ -139,8 +139,8 @@ func boolDigit(v bool) byte {
 
 // encodeVods runs the query (and, for ac=list, reads the types) and
 // encodes the answer.
-func (s *server) encodeVods(ctx context.Context, vq vodQuery) ([]byte, error) {
-	vods, total, err := s.store.ListVods(ctx, vq.filter)
+func (s *server) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]byte, error) {
+	vods, total, err := s.pageOfVods(ctx, version, vq.filter)
 	if err != nil {
 		return nil, err
 	}
@@ -162,4 +162,29 @@ func vodSizeHint(full bool) int {
 		return 1536
 	}
 	return 256
+}
+
+// vodOrderOf returns the change order of the whole catalog, created (and
+// its first build started) on first use: a collector walks every page
+// in turn, and without it page N skips N-1 pages of index entries.
+func (s *server) vodOrderOf() *cache.Order {
+	s.reads.vodOrderOnce.Do(func() {
+		s.reads.vodOrder = cache.NewOrder(s.store.VodIDs, s.log)
+	})
+	return s.reads.vodOrder
+}
+
+// pageOfVods is ListVods, with deep unfiltered pages served by a seek
+// when the change order is at version (the version read for this
+// request).
+func (s *server) pageOfVods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
+	if len(f.Terms) == 0 && len(f.IDs) == 0 && f.TypeID == 0 && f.ChangedSince.IsZero() && f.Years.IsZero() {
+		page, total, ok, err := cache.SeekPage(s.vodOrderOf(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Vod, error) {
+			return s.store.VodsFrom(ctx, from, skip, f.Paging.Limit)
+		})
+		if ok {
+			return page, total, err
+		}
+	}
+	return s.store.ListVods(ctx, f)
 }

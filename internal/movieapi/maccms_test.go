@@ -493,3 +493,31 @@ func TestVodCacheSeesWrites(t *testing.T) {
 		t.Errorf("answer after a write: got %s", second.body)
 	}
 }
+
+// Deep pages served by a seek from the change order equal the OFFSET
+// pages, with change times that tie.
+func TestVodDeepPagesMatchOffsetPages(t *testing.T) {
+	store := newTestStore(t)
+	in := make([]movieInput, 700)
+	for i := range in {
+		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: fmt.Sprintf("Movie %d", i+1), LinkEmbed: "https://p.example/e",
+			UpdatedAt: vodChanged.Add(time.Duration(i%13) * time.Minute)}, lists: [catalog.NumLists][]string{{fmt.Sprintf("C%d", i%4)}}}
+	}
+	addMovies(t, store, in...)
+	warm := newService(t, store, nil)
+	get(t, warm, vodPath+"?pg=100&pagesize=10", http.StatusOK) // starts the change order
+	time.Sleep(300 * time.Millisecond)
+	for _, target := range []string{
+		vodPath + "?ac=detail&pg=60&pagesize=10",
+		vodPath + "?pg=35",
+		vodPath + "?ac=videolist&pg=700&pagesize=1",
+		vodPath + "?pg=701&pagesize=1",
+		vodPath + "?at=xml&pg=51&pagesize=12",
+	} {
+		cold := newService(t, store, nil) // no order yet: OFFSET
+		want := get(t, cold, target, http.StatusOK).body
+		if got := get(t, warm, target, http.StatusOK).body; string(got) != string(want) {
+			t.Errorf("%s: seek page\n%s\nwant the OFFSET page\n%s", target, got, want)
+		}
+	}
+}

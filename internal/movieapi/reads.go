@@ -21,6 +21,9 @@ type reads struct {
 
 	orderOnce sync.Once
 	order     *cache.Order
+
+	vodOrderOnce sync.Once
+	vodOrder     *cache.Order // change order of the MacCMS API (contract 6)
 }
 
 func newReads(store catalog.Store) *reads {

@@ -53,6 +53,25 @@ ORDER BY m.updated_at DESC, m.id DESC`
 	return countAndPage(ctx, s.pool, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanVod, "movies")
 }
 
+// VodIDs walks every movie id in change order, with the data version.
+func (s *Store) VodIDs(ctx context.Context, fn func(id int64)) (int64, error) {
+	return s.walkIDs(ctx, "walk movie ids", fn, `SELECT id FROM movies ORDER BY updated_at DESC, id DESC`)
+}
+
+// VodsFrom returns up to limit movies in change order, starting at the
+// movie from, after passing over skip of them: a seek on movies_changed.
+func (s *Store) VodsFrom(ctx context.Context, from, skip, limit int64) ([]catalog.Vod, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+vodPageColumns+`
+FROM movies m LEFT JOIN movie_types t ON t.name = m.type_name
+WHERE (m.updated_at, m.id) <= (SELECT updated_at, id FROM movies WHERE id = $1)
+ORDER BY m.updated_at DESC, m.id DESC LIMIT $2 OFFSET $3`, from, limit, skip)
+	if err != nil {
+		return nil, translate(err, "list movies")
+	}
+	vods, err := collect(rows, limit, scanVod)
+	return vods, translate(err, "list movies")
+}
+
 func scanVod(row pgx.Row, v *catalog.Vod) error {
 	return scanMovie(extraScan{row, []any{&v.TypeID, &v.TypeName}}, &v.Movie)
 }

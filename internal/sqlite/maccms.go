@@ -52,33 +52,59 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 		return []catalog.Vod{}, total, nil
 	}
 
-	query := `SELECT ` + qualified("movies", movieColumns) + `, coalesce(movie_types.id, 0), coalesce(movies.type_name, '')
+	query := vodSelect + `
 FROM (SELECT movies.id FROM ` + q.from + where(q.conds) + `
       ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?) AS page
-JOIN movies ON movies.id = page.id
-LEFT JOIN movie_types ON movie_types.name = movies.type_name
+JOIN movies ON movies.id = page.id` + vodTypeJoin + `
 ORDER BY movies.updated_at DESC, movies.id DESC`
 	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
+	vods, err := s.queryVods(ctx, query, args, cache, min(f.Paging.Limit, total))
+	if err != nil {
+		return nil, 0, err
+	}
+	return vods, total, nil
+}
+
+// vodSelect and vodTypeJoin read movies with their types.
+var vodSelect = `SELECT ` + qualified("movies", movieColumns) + `, coalesce(movie_types.id, 0), coalesce(movies.type_name, '')`
+
+const vodTypeJoin = `
+LEFT JOIN movie_types ON movie_types.name = movies.type_name`
+
+// queryVods runs a query selecting vodSelect's columns.
+func (s *Store) queryVods(ctx context.Context, query string, args []any, cache bool, sizeHint int64) ([]catalog.Vod, error) {
 	rows, err := s.query(ctx, query, args, cache)
 	if err != nil {
-		return nil, 0, translate(err, "list movies")
+		return nil, translate(err, "list movies")
 	}
 	defer rows.Close()
-	vods := make([]catalog.Vod, 0, min(f.Paging.Limit, total))
+	vods := make([]catalog.Vod, 0, sizeHint)
 	ms := newMovieScan()
 	var typeID int64
 	var typeName string
 	ms.dest = append(ms.dest, &typeID, &typeName)
 	for rows.Next() {
 		if err := ms.scan(rows); err != nil {
-			return nil, 0, translate(err, "list movies")
+			return nil, translate(err, "list movies")
 		}
 		vods = append(vods, catalog.Vod{Movie: ms.m, TypeID: typeID, TypeName: typeName})
 	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, translate(err, "list movies")
-	}
-	return vods, total, nil
+	return vods, translate(rows.Err(), "list movies")
+}
+
+// VodIDs walks every movie id in change order, with the data version,
+// from the movies_changed index alone.
+func (s *Store) VodIDs(ctx context.Context, fn func(id int64)) (int64, error) {
+	return s.walkIDs(ctx, "walk movie ids", `SELECT id FROM movies ORDER BY updated_at DESC, id DESC`, nil, false, fn)
+}
+
+// VodsFrom returns up to limit movies in change order, starting at the
+// movie from, after passing over skip of them: a seek on movies_changed.
+func (s *Store) VodsFrom(ctx context.Context, from, skip, limit int64) ([]catalog.Vod, error) {
+	ctx = pointRead(ctx) // a seek passes over fewer than cache.Stride rows
+	return s.queryVods(ctx, vodSelect+` FROM movies`+vodTypeJoin+`
+WHERE (movies.updated_at, movies.id) <= (SELECT updated_at, id FROM movies WHERE id = ?)
+ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?`, []any{from, limit, skip}, true, limit)
 }
 
 // VodTypes returns every type, by id.

@@ -128,6 +128,8 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 		}
 	})
 
+	t.Run("Seek", func(t *testing.T) { runVodSeek(t, open, base) })
+
 	t.Run("OrderAndFilters", func(t *testing.T) {
 		s := open(t)
 		m := []catalog.Movie{
@@ -195,6 +197,44 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 		_, ids, _ := listVods(t, s, catalog.VodFilter{Paging: page(1, 1)})
 		wantIDs(t, "after a change", ids, []int64{id(4)})
 	})
+}
+
+// runVodSeek checks the seek that deep pages use against the OFFSET
+// pages of ListVods, with change times that tie.
+func runVodSeek(t *testing.T, open func(t *testing.T) catalog.Store, base time.Time) {
+	s := open(t)
+	ctx := context.Background()
+	movies := make([]catalog.Movie, 75)
+	ptrs := make([]*catalog.Movie, len(movies))
+	for i := range movies {
+		movies[i] = vodMovie(t, "Movie "+string(rune('A'+i%26))+string(rune('a'+i/26)), []string{"C" + string(rune('0'+i%3))}, "2000",
+			base.Add(time.Duration(i%10)*time.Minute))
+		ptrs[i] = &movies[i]
+	}
+	upsert(t, s, ptrs...)
+	_, want, _ := listVods(t, s, catalog.VodFilter{})
+	var order []int64
+	version, err := s.VodIDs(ctx, func(id int64) { order = append(order, id) })
+	noErr(t, err, "VodIDs")
+	wantIDs(t, "VodIDs", order, want)
+	if v, err := s.DataVersion(ctx); err != nil || v != version {
+		t.Fatalf("VodIDs version: got %d, want the data version %d (%v)", version, v, err)
+	}
+	for _, k := range []int{0, 7, 31, 74} {
+		for _, skip := range []int{0, 1, 5} {
+			vods, err := s.VodsFrom(ctx, order[k], int64(skip), 10)
+			noErr(t, err, "VodsFrom")
+			got := make([]int64, len(vods))
+			for i, v := range vods {
+				got[i] = v.ID
+				if v.TypeName == "" || v.TypeID == 0 {
+					t.Fatalf("VodsFrom: movie %d without its type", v.ID)
+				}
+			}
+			lo := min(k+skip, len(want))
+			wantIDs(t, "VodsFrom", got, want[lo:min(lo+10, len(want))])
+		}
+	}
 }
 
 // VodTypesByMovie maps each movie's id to its type id, as ListVods
