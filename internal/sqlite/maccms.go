@@ -35,18 +35,9 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 	cache := len(f.Terms) <= maxCachedTerms
 	otherFilters := len(f.IDs) > 0 || f.TypeID != 0 || !f.ChangedSince.IsZero() || !f.Years.IsZero()
 
-	var total int64
-	var err error
-	switch {
-	case len(f.Terms) > 0:
-		total, err = s.count(ctx, q.countQuery("movies", otherFilters), q.args, cache)
-	case len(q.conds) > 0:
-		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(q.conds), q.args, cache)
-	default:
-		total, err = s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
-	}
+	total, err := s.countMovieMatches(ctx, q, len(f.Terms) > 0, otherFilters, cache)
 	if err != nil {
-		return nil, 0, translate(err, "count movies")
+		return nil, 0, err
 	}
 	if total == 0 || f.Paging.Offset() >= total {
 		return []catalog.Vod{}, total, nil
@@ -63,6 +54,23 @@ ORDER BY movies.updated_at DESC, movies.id DESC`
 		return nil, 0, err
 	}
 	return vods, total, nil
+}
+
+// countMovieMatches is the exact number of movies q matches: with
+// search terms from countQuery (the FTS index alone when nothing else
+// filters), with other filters by counting, else the trigger-kept count.
+func (s *Store) countMovieMatches(ctx context.Context, q search, terms, otherFilters, cache bool) (int64, error) {
+	var total int64
+	var err error
+	switch {
+	case terms:
+		total, err = s.count(ctx, q.countQuery("movies", otherFilters), q.args, cache)
+	case len(q.conds) > 0:
+		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(q.conds), q.args, cache)
+	default:
+		total, err = s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
+	}
+	return total, translate(err, "count movies")
 }
 
 // vodSelect and vodTypeJoin read movies with their types.

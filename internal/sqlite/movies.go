@@ -82,18 +82,9 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 	}
 	cache := len(f.Terms) <= maxCachedTerms
 
-	var total int64
-	var err error
-	switch {
-	case len(f.Terms) > 0:
-		total, err = s.count(ctx, q.countQuery("movies", len(f.IDs) > 0 || !f.ChangedSince.IsZero()), q.args, cache)
-	case len(q.conds) > 0:
-		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(q.conds), q.args, cache)
-	default:
-		total, err = s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
-	}
+	total, err := s.countMovieMatches(ctx, q, len(f.Terms) > 0, len(f.IDs) > 0 || !f.ChangedSince.IsZero(), cache)
 	if err != nil {
-		return nil, 0, translate(err, "count movies")
+		return nil, 0, err
 	}
 	if total == 0 || f.Paging.Offset() >= total {
 		return []catalog.Movie{}, total, nil
