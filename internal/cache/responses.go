@@ -108,7 +108,9 @@ func (c *Responses) fill(ctx context.Context, f func(context.Context) (*httpx.Pa
 	}
 	if cap(p.Plain) > len(p.Plain)+len(p.Plain)/8 {
 		// Encoders over-allocate; a kept body should not keep the slack.
-		p = httpx.NewPayload(slices.Clone(p.Plain))
+		trimmed := httpx.NewPayload(slices.Clone(p.Plain))
+		trimmed.ContentType = p.ContentType
+		p = trimmed
 	}
 	if len(p.Plain) > httpx.GzipMinSize {
 		p.Gzipped()

@@ -106,6 +106,7 @@ type AdminStore interface {
 type Store interface {
 	ClipStore
 	MovieStore
+	VodStore
 	AdminStore
 	TokenStore
 	// Ping checks that the database answers.

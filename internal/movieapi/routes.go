@@ -70,5 +70,13 @@ func (s *server) routes(version string, readTimeout time.Duration) http.Handler 
 	get("/api/jav", s.listJav)
 	get("/api/jav/{id}", s.javDetail)
 	get("/api/health", httpx.Health(s.store.Ping, version))
+	// MacCMS resource API (contract 6), under the paths MacCMS sites use.
+	get("/api.php/provide/vod", s.provideVod(formatQuery))
+	get("/api.php/provide/vod/{$}", s.provideVod(formatQuery))
+	get("/api/provide/vod", s.provideVod(formatQuery))
+	for _, format := range []string{formatXML, formatJSON} {
+		get("/api.php/provide/vod/at/"+format, s.provideVod(format))
+		get("/api.php/provide/vod/at/"+format+"/{$}", s.provideVod(format))
+	}
 	return httpx.Common(edgeHeaders(rt), s.log, s.writeError)
 }
