@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"catalog/internal/admin"
+	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 )
@@ -20,6 +21,8 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure on plain-HTTP
 	// requests too (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// CacheStats, when set, counts the response cache's hits and misses.
+	CacheStats *cache.Stats
 }
 
 // server holds the dependencies of the clip handlers.
@@ -44,6 +47,7 @@ func New(cfg Config) http.Handler {
 		version:   cfg.Version,
 		reads:     newReads(cfg.Store),
 	}
+	s.reads.SetStats(cfg.CacheStats)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

@@ -1,0 +1,95 @@
+package edge
+
+import (
+	"context"
+
+	"catalog/internal/catalog"
+)
+
+// Announcing returns st with every write announcing, once it has
+// committed, the keys it changed to p: one announcement per call, so an
+// import announces once per batch (transaction). Wrapping the store
+// rather than the handlers covers every path that writes (the API, the
+// admin pages, imports, seeding) without each remembering to. With a nil
+// p, st is returned as it is.
+//
+// The result keeps catalog.KeysetStore when st has it (both engines
+// do), so the services' deep-page seeks still find it.
+func Announcing(st catalog.Store, p *Purger) catalog.Store {
+	if p == nil {
+		return st
+	}
+	a := &announcing{Store: st, p: p}
+	if ks, ok := st.(catalog.KeysetStore); ok {
+		return &announcingKeyset{announcing: a, KeysetStore: ks}
+	}
+	return a
+}
+
+type announcing struct {
+	catalog.Store
+	p *Purger
+}
+
+type announcingKeyset struct {
+	*announcing
+	catalog.KeysetStore
+}
+
+func (a *announcing) CreateClip(ctx context.Context, c *catalog.Clip) error {
+	if err := a.Store.CreateClip(ctx, c); err != nil {
+		return err
+	}
+	// The new clip's detail may sit at the edge as nothing (errors are
+	// never cached), but lists and totals change.
+	a.p.Announce(Clips, ClipKey(c.ID))
+	return nil
+}
+
+func (a *announcing) UpdateClip(ctx context.Context, id int64, fn func(*catalog.Clip) error) (catalog.Clip, error) {
+	c, err := a.Store.UpdateClip(ctx, id, fn)
+	if err == nil {
+		a.p.Announce(Clips, ClipKey(id))
+	}
+	return c, err
+}
+
+func (a *announcing) DeleteClip(ctx context.Context, id int64) error {
+	if err := a.Store.DeleteClip(ctx, id); err != nil {
+		return err
+	}
+	a.p.Announce(Clips, ClipKey(id))
+	return nil
+}
+
+func (a *announcing) ImportClips(ctx context.Context, clips []catalog.Clip) error {
+	if err := a.Store.ImportClips(ctx, clips); err != nil {
+		return err
+	}
+	a.p.Announce(batchKeys(Clips, ClipKey, len(clips), func(i int) int64 { return clips[i].ID })...)
+	return nil
+}
+
+func (a *announcing) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
+	if err := a.Store.UpsertMovies(ctx, movies); err != nil {
+		return err
+	}
+	// UpsertMovies wrote the matched or assigned ids back.
+	a.p.Announce(batchKeys(Movies, MovieKey, len(movies), func(i int) int64 { return movies[i].ID })...)
+	return nil
+}
+
+// batchKeys is the collection key and, for a batch small enough to
+// name, the item keys (ids not yet known, zero, are left out).
+func batchKeys(collection string, item func(int64) string, n int, id func(int) int64) []string {
+	keys := []string{collection}
+	if n > MaxItemKeys {
+		return keys
+	}
+	for i := range n {
+		if v := id(i); v > 0 {
+			keys = append(keys, item(v))
+		}
+	}
+	return keys
+}
