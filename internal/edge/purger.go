@@ -67,8 +67,8 @@ type Purger struct {
 	overflow []string // collection keys of dropped announcements
 	closed   bool
 	running  sync.WaitGroup
-	stop     chan struct{}
-	stopOnce sync.Once
+	ctx      context.Context // cancelled when Close gives up: ends the request in flight and the waits
+	cancel   context.CancelFunc
 }
 
 // NewPurger returns a Purger and starts its sender; Close stops it.
@@ -78,7 +78,8 @@ func NewPurger(cfg PurgerConfig) *Purger {
 		return nil
 	}
 	p := &Purger{url: cfg.URL, client: cfg.Client, log: cfg.Logger, done: cfg.Done, retryWait: cfg.RetryWait,
-		queue: make(chan []string, QueueSize), stop: make(chan struct{})}
+		queue: make(chan []string, QueueSize)}
+	p.ctx, p.cancel = context.WithCancel(context.Background())
 	if p.client == nil {
 		p.client = &http.Client{Timeout: requestTimeout}
 	}
@@ -133,10 +134,11 @@ func (p *Purger) Close(ctx context.Context) {
 	p.mu.Unlock()
 	finished := make(chan struct{})
 	go func() { p.running.Wait(); close(finished) }()
+	defer p.cancel()
 	select {
 	case <-finished:
 	case <-ctx.Done():
-		p.stopOnce.Do(func() { close(p.stop) })
+		p.cancel()
 		<-finished
 		p.log.Warn("edge purges abandoned at exit", "err", ctx.Err())
 	}
@@ -206,7 +208,7 @@ func (p *Purger) send(keys []string) {
 		p.log.Info("edge purge failed, retrying", "keys", strings.Join(keys, " "), "attempt", attempt, "in", wait.String(), "err", err)
 		select {
 		case <-time.After(wait):
-		case <-p.stop:
+		case <-p.ctx.Done():
 			attempt = Attempts
 		}
 		wait = min(2*wait, MaxRetryWait)
@@ -221,7 +223,7 @@ func (p *Purger) send(keys []string) {
 
 // post sends one PURGE request; retry says whether a failure may pass.
 func (p *Purger) post(keys []string) (retry bool, err error) {
-	ctx, cancel := context.WithTimeout(context.Background(), requestTimeout)
+	ctx, cancel := context.WithTimeout(p.ctx, requestTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, "PURGE", p.url, nil)
 	if err != nil {

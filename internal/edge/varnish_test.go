@@ -1,0 +1,271 @@
+package edge_test
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/demo"
+	"catalog/internal/edge"
+	"catalog/internal/movieapi"
+	"catalog/internal/snapshot"
+	"catalog/internal/testdb"
+)
+
+// TestVarnish puts the movie service behind varnishd running the
+// shipped deploy/varnish/catalog.vcl (its backend address replaced by
+// the test server's) and checks what the edge does with the service's
+// headers and purges. It skips when varnishd is not installed (.ci/run
+// installs Debian's varnish and varnish-modules).
+func TestVarnish(t *testing.T) {
+	varnishd, err := exec.LookPath("varnishd")
+	if err != nil {
+		t.Skip("varnishd not installed (apt-get install varnish varnish-modules); skipping the Varnish integration test")
+	}
+	ctx := context.Background()
+	st := testdb.Open(t)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := demo.SeedMovies(ctx, st, demo.NewGenerator(7, platforms, time.Now().Add(-time.Hour), time.Second, 0), 40); err != nil {
+		t.Fatal(err)
+	}
+
+	vport := freePort(t)
+	type purged struct {
+		keys []string
+		err  error
+	}
+	purges := make(chan purged, 16)
+	purger := edge.NewPurger(edge.PurgerConfig{URL: "http://127.0.0.1:" + vport + "/",
+		Done: func(keys []string, err error) { purges <- purged{keys, err} }})
+	t.Cleanup(func() { purger.Close(ctx) })
+	writes := edge.Announcing(st, purger)
+
+	backend := httptest.NewServer(movieapi.New(movieapi.Config{Store: writes,
+		Snapshots: snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir()})}))
+	t.Cleanup(backend.Close)
+	_, bport, _ := net.SplitHostPort(strings.TrimPrefix(backend.URL, "http://"))
+
+	startVarnish(t, varnishd, vport, bport)
+	edgeURL := "http://127.0.0.1:" + vport
+
+	first, _, err := st.ListMovies(ctx, catalog.MovieFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
+	if err != nil || len(first) == 0 {
+		t.Fatalf("no movie to read: %v", err)
+	}
+	movie := first[0]
+	detail := edgeURL + "/api/movies/" + strconv.FormatInt(movie.ID, 10)
+
+	t.Run("second read is a hit", func(t *testing.T) {
+		a := get(t, detail, false)
+		b := get(t, detail, false)
+		if a.status != 200 || a.cache != "MISS" || b.status != 200 || b.cache != "HIT" {
+			t.Fatalf("two reads: got %d %s then %d %s, want 200 MISS then 200 HIT", a.status, a.cache, b.status, b.cache)
+		}
+		if a.body != b.body {
+			t.Errorf("the hit's body differs from the miss's")
+		}
+		if got := a.header.Get("Surrogate-Key"); got != "movies movie-"+strconv.FormatInt(movie.ID, 10) {
+			t.Errorf("Surrogate-Key through the edge: got %q", got)
+		}
+	})
+
+	t.Run("plain client from a gzip-cached object", func(t *testing.T) {
+		list := edgeURL + "/api/movies?limit=40"
+		z := get(t, list, true)
+		if z.status != 200 || z.cache != "MISS" || z.header.Get("Content-Encoding") != "gzip" {
+			t.Fatalf("gzip read: got %d %s Content-Encoding %q, want a 200 gzip miss", z.status, z.cache, z.header.Get("Content-Encoding"))
+		}
+		p := get(t, list, false)
+		if p.status != 200 || p.cache != "HIT" || p.header.Get("Content-Encoding") != "" {
+			t.Fatalf("plain read: got %d %s Content-Encoding %q, want a 200 plain hit", p.status, p.cache, p.header.Get("Content-Encoding"))
+		}
+		var l struct{ List []struct{ ID int64 } }
+		if err := json.Unmarshal([]byte(p.body), &l); err != nil || len(l.List) != 40 {
+			t.Errorf("plain body: %d movies, err %v; want 40 movies of plain JSON", len(l.List), err)
+		}
+	})
+
+	t.Run("errors are never cached", func(t *testing.T) {
+		for _, path := range []string{"/api/movies/987654321", "/api/movies?page=abc", "/api/movies?fields=nope", "/no/such/path"} {
+			for i := range 3 {
+				r := get(t, edgeURL+path, false)
+				if r.status < 400 || r.cache != "MISS" {
+					t.Errorf("%s read %d: got %d %s, want an error that is never a hit", path, i+1, r.status, r.cache)
+				}
+			}
+		}
+	})
+
+	t.Run("an edit is visible on the very next read", func(t *testing.T) {
+		list := edgeURL + "/api/movies?limit=40"
+		for _, u := range []string{detail, list} {
+			get(t, u, false)
+			if r := get(t, u, false); r.cache != "HIT" {
+				t.Fatalf("%s: not cached before the edit (%s)", u, r.cache)
+			}
+		}
+		drain(purges)
+		edited := movie
+		edited.Name = "Renamed at the edge " + strconv.FormatInt(time.Now().UnixNano(), 36)
+		if err := writes.UpsertMovies(ctx, []catalog.Movie{edited}); err != nil {
+			t.Fatal(err)
+		}
+		// The purge completes asynchronously; wait for the purger to
+		// report it answered, never for a fixed time.
+		select {
+		case p := <-purges:
+			if p.err != nil {
+				t.Fatalf("purge %v failed: %v", p.keys, p.err)
+			}
+			if strings.Join(p.keys, " ") != "movies movie-"+strconv.FormatInt(movie.ID, 10) {
+				t.Errorf("purged keys: got %v", p.keys)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("no purge within 30 s")
+		}
+		for _, u := range []string{detail, list} {
+			r := get(t, u, false)
+			if !strings.Contains(r.body, edited.Name) {
+				t.Errorf("%s after the edit: got %s %.200s, want the new title", u, r.cache, r.body)
+			}
+		}
+	})
+}
+
+type edgeReply struct {
+	status int
+	cache  string
+	header http.Header
+	body   string
+}
+
+// get reads u through the edge; gzip says whether the client accepts
+// gzip (the body is returned as sent).
+func get(tb testing.TB, u string, gzip bool) edgeReply {
+	tb.Helper()
+	req, err := http.NewRequest(http.MethodGet, u, nil)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if gzip {
+		req.Header.Set("Accept-Encoding", "gzip")
+	}
+	client := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{DisableCompression: true}}
+	resp, err := client.Do(req)
+	if err != nil {
+		tb.Fatalf("GET %s: %v", u, err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		tb.Fatalf("GET %s: %v", u, err)
+	}
+	return edgeReply{status: resp.StatusCode, cache: resp.Header.Get("X-Cache"), header: resp.Header, body: string(b)}
+}
+
+func drain[T any](c chan T) {
+	for {
+		select {
+		case <-c:
+		default:
+			return
+		}
+	}
+}
+
+// lockedBuffer collects varnishd's output while it runs.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func freePort(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ln.Close()
+	_, port, _ := net.SplitHostPort(ln.Addr().String())
+	return port
+}
+
+// startVarnish runs varnishd in the foreground on port with the shipped
+// VCL pointed at the backend's port, stopped when the test ends.
+func startVarnish(tb testing.TB, varnishd, port, backendPort string) {
+	tb.Helper()
+	vcl, err := os.ReadFile(filepath.Join("..", "..", "deploy", "varnish", "catalog.vcl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	text := strings.NewReplacer(`.port = "8080"`, `.port = "`+backendPort+`"`, `.port = "8081"`, `.port = "`+backendPort+`"`).Replace(string(vcl))
+	if strings.Count(text, backendPort) != 2 {
+		tb.Fatalf("the shipped VCL no longer has the backends on ports 8080 and 8081")
+	}
+	dir, err := os.MkdirTemp("", "catalog-varnish-")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755) // varnishd's workers must read what the manager compiles there
+	vclPath := filepath.Join(dir, "catalog.vcl")
+	if err := os.WriteFile(vclPath, []byte(text), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	var log lockedBuffer
+	cmd := exec.Command(varnishd, "-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-f", vclPath,
+		"-a", "movies=127.0.0.1:"+port, "-s", "malloc,32m", "-T", "none")
+	cmd.Stdout, cmd.Stderr = &log, &log
+	if err := cmd.Start(); err != nil {
+		tb.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { cmd.Wait(); close(exited) }()
+	tb.Cleanup(func() {
+		cmd.Process.Kill()
+		<-exited
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		select {
+		case <-exited:
+			tb.Fatalf("varnishd exited:\n%s", log.String())
+		default:
+		}
+		if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
+			c.Close()
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("varnishd did not listen within 60 s:\n%s", log.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
