@@ -200,7 +200,7 @@ func (p *Program) importCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	purger, err := openPurger(name, purgeURL, p.logger(p.Stderr))
+	purger, err := openPurger(name, purgeURL, p.logger(p.Stderr), nil)
 	if err != nil {
 		return err
 	}
@@ -316,7 +316,7 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	purger, err := openPurger("seed", purgeURL, p.logger(p.Stderr))
+	purger, err := openPurger("seed", purgeURL, p.logger(p.Stderr), nil)
 	if err != nil {
 		return err
 	}

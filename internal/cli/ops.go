@@ -26,7 +26,7 @@ func (f *flags) purgeFlag(p *string) {
 
 // openPurger checks --purge-url and starts the sender (nil when off).
 // Close it with closePurger.
-func openPurger(cmd, raw string, log *slog.Logger) (*edge.Purger, error) {
+func openPurger(cmd, raw string, log *slog.Logger, done func([]string, error)) (*edge.Purger, error) {
 	if raw == "" {
 		return nil, nil
 	}
@@ -34,7 +34,7 @@ func openPurger(cmd, raw string, log *slog.Logger) (*edge.Purger, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, usagef("%s: --purge-url must be an http:// or https:// URL, got %q", cmd, raw)
 	}
-	return edge.NewPurger(edge.PurgerConfig{URL: raw, Logger: log}), nil
+	return edge.NewPurger(edge.PurgerConfig{URL: raw, Logger: log, Done: done}), nil
 }
 
 // closePurger sends what is queued, waiting at most purgeDrainTimeout.

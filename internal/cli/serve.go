@@ -115,7 +115,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		m, metricsAddr = metrics.New(), ln.Addr()
 		servers = append(servers, server{metricsServer(m, log), ln})
 	}
-	purger, err := openPurger("serve", c.purgeURL, log)
+	purger, err := openPurger("serve", c.purgeURL, log, m.Purge)
 	if err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ package metrics
 
 import (
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -49,6 +50,7 @@ type Registry struct {
 	snapshotGen      atomic.Int64 // Unix seconds of the served snapshot's generated_at; 0 = none yet
 
 	importRecords *prometheus.CounterVec
+	purges        *prometheus.CounterVec
 }
 
 // New returns a Registry with the Go runtime and process collectors and
@@ -100,8 +102,12 @@ func New() *Registry {
 			m.importRecords.WithLabelValues(kind, outcome)
 		}
 	}
+	m.purges = f.counterVec("catalog_edge_purges_total",
+		"Edge purge requests (--purge-url) by result: ok, or failed after every retry.", "result")
 	m.snapshotBuilds.WithLabelValues("ok")
 	m.snapshotBuilds.WithLabelValues("error")
+	m.purges.WithLabelValues("ok")
+	m.purges.WithLabelValues("failed")
 	return m
 }
 
@@ -125,6 +131,22 @@ func (m *Registry) Service(name, loginRoute string, next http.Handler) http.Hand
 	}
 	requests := m.requests.MustCurryWith(prometheus.Labels{"service": name})
 	duration := m.duration.MustCurryWith(prometheus.Labels{"service": name})
+	// The series of each route, looked up once: the label hashing of
+	// WithLabelValues cost about a fifth of the wrapper's time.
+	var routes sync.Map // route label -> *routeSeries
+	seriesOf := func(label string) *routeSeries {
+		if rs, ok := routes.Load(label); ok {
+			return rs.(*routeSeries)
+		}
+		// Every class exists from the route's first request on, so
+		// that an error ratio reads 0, not "no data".
+		rs := &routeSeries{duration: duration.WithLabelValues(label), vec: requests, label: label}
+		for i, class := range statusClasses {
+			rs.requests[i] = requests.WithLabelValues(label, class)
+		}
+		actual, _ := routes.LoadOrStore(label, rs)
+		return actual.(*routeSeries)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		r, route := httpx.WithRouteSlot(r)
@@ -140,8 +162,9 @@ func (m *Registry) Service(name, loginRoute string, next http.Handler) http.Hand
 			if status == 0 {
 				status = http.StatusOK
 			}
-			requests.WithLabelValues(label, statusClass(status)).Inc()
-			duration.WithLabelValues(label).Observe(time.Since(start).Seconds())
+			rs := seriesOf(label)
+			rs.count(status)
+			rs.duration.Observe(time.Since(start).Seconds())
 			if loginRoute != "" && label == loginRoute {
 				switch status {
 				case http.StatusUnauthorized:
@@ -155,14 +178,24 @@ func (m *Registry) Service(name, loginRoute string, next http.Handler) http.Hand
 	})
 }
 
-// statusClasses are the values of the code label.
-var statusClasses = [...]string{"1xx", "2xx", "3xx", "4xx", "5xx"}
+// statusClasses are the values of the code label of final answers;
+// net/http allows no others but 1xx, which are never final.
+var statusClasses = [...]string{"2xx", "3xx", "4xx", "5xx"}
 
-func statusClass(status int) string {
-	if i := status/100 - 1; i >= 0 && i < len(statusClasses) {
-		return statusClasses[i]
+// routeSeries are one route's series.
+type routeSeries struct {
+	requests [len(statusClasses)]prometheus.Counter
+	duration prometheus.Observer
+	vec      *prometheus.CounterVec
+	label    string
+}
+
+func (rs *routeSeries) count(status int) {
+	if i := status/100 - 2; i >= 0 && i < len(statusClasses) {
+		rs.requests[i].Inc()
+		return
 	}
-	return "other"
+	rs.vec.WithLabelValues(rs.label, "other").Inc()
 }
 
 // statusWriter remembers the first status written.
@@ -235,6 +268,18 @@ func (m *Registry) Import(kind string, read, written, rejected int) {
 	m.importRecords.WithLabelValues(kind, "read").Add(float64(read))
 	m.importRecords.WithLabelValues(kind, "written").Add(float64(written))
 	m.importRecords.WithLabelValues(kind, "rejected").Add(float64(rejected))
+}
+
+// Purge records one finished edge purge (edge.PurgerConfig.Done).
+func (m *Registry) Purge(_ []string, err error) {
+	if m == nil {
+		return
+	}
+	if err != nil {
+		m.purges.WithLabelValues("failed").Inc()
+		return
+	}
+	m.purges.WithLabelValues("ok").Inc()
 }
 
 // factory registers what it makes.
