@@ -98,6 +98,13 @@ func TestServeSurrogateKeysAndPurges(t *testing.T) {
 		}
 	}
 
+	// Health is never cached, on either service (contract 3.4).
+	for _, base := range []string{clips, movies} {
+		if r := call(t, http.MethodGet, base+"/api/health", "", nil); r.header.Get("Cache-Control") != "no-store" {
+			t.Errorf("GET %s/api/health: Cache-Control %q, want no-store", base, r.header.Get("Cache-Control"))
+		}
+	}
+
 	// Every write through the API announces what it changed.
 	cookie := sessionCookie(t, login(t, clips, "alice", "correct horse battery staple"))
 	created := call(t, http.MethodPost, clips+"/api/clips",

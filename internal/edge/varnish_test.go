@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/clipapi"
 	"catalog/internal/demo"
 	"catalog/internal/edge"
 	"catalog/internal/movieapi"
@@ -45,10 +46,6 @@ func TestVarnish(t *testing.T) {
 	}
 
 	vport := freePort(t)
-	type purged struct {
-		keys []string
-		err  error
-	}
 	purges := make(chan purged, 16)
 	purger := edge.NewPurger(edge.PurgerConfig{URL: "http://127.0.0.1:" + vport + "/",
 		Done: func(keys []string, err error) { purges <- purged{keys, err} }})
@@ -58,10 +55,14 @@ func TestVarnish(t *testing.T) {
 	backend := httptest.NewServer(movieapi.New(movieapi.Config{Store: writes,
 		Snapshots: snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir()})}))
 	t.Cleanup(backend.Close)
-	_, bport, _ := net.SplitHostPort(strings.TrimPrefix(backend.URL, "http://"))
+	clipBackend := httptest.NewServer(clipapi.New(clipapi.Config{Store: writes}))
+	t.Cleanup(clipBackend.Close)
 
-	startVarnish(t, varnishd, vport, bport)
+	cport := freePort(t)
+	startVarnish(t, varnishd, map[string]string{"movies": vport, "clips": cport},
+		map[string]string{"8081": port(backend.URL), "8080": port(clipBackend.URL)})
 	edgeURL := "http://127.0.0.1:" + vport
+	clipEdge := "http://127.0.0.1:" + cport
 
 	first, _, err := st.ListMovies(ctx, catalog.MovieFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
 	if err != nil || len(first) == 0 {
@@ -94,9 +95,40 @@ func TestVarnish(t *testing.T) {
 		if p.status != 200 || p.cache != "HIT" || p.header.Get("Content-Encoding") != "" {
 			t.Fatalf("plain read: got %d %s Content-Encoding %q, want a 200 plain hit", p.status, p.cache, p.header.Get("Content-Encoding"))
 		}
+		if p.header.Get("Vary") != "Accept-Encoding" {
+			t.Errorf("plain read: Vary %q, want Accept-Encoding restored for caches further on", p.header.Get("Vary"))
+		}
 		var l struct{ List []struct{ ID int64 } }
 		if err := json.Unmarshal([]byte(p.body), &l); err != nil || len(l.List) != 40 {
 			t.Errorf("plain body: %d movies, err %v; want 40 movies of plain JSON", len(l.List), err)
+		}
+	})
+
+	t.Run("the clips socket fronts the clip service", func(t *testing.T) {
+		clip := catalog.Clip{Title: "Behind the edge", IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ"}
+		if err := writes.CreateClip(ctx, &clip); err != nil {
+			t.Fatal(err)
+		}
+		drain(purges)
+		u := clipEdge + "/api/clips/" + strconv.FormatInt(clip.ID, 10)
+		a, b := get(t, u, false), get(t, u, false)
+		if a.status != 200 || b.cache != "HIT" || !strings.Contains(b.body, "Behind the edge") {
+			t.Fatalf("clip detail twice: got %d %s then %d %s %.100s, want a hit with the clip", a.status, a.cache, b.status, b.cache, b.body)
+		}
+		if _, err := writes.UpdateClip(ctx, clip.ID, func(c *catalog.Clip) error { c.Title = "Renamed behind the edge"; return nil }); err != nil {
+			t.Fatal(err)
+		}
+		if p := waitPurge(t, purges); p.err != nil {
+			t.Fatalf("purge %v failed: %v", p.keys, p.err)
+		}
+		if r := get(t, u, false); !strings.Contains(r.body, "Renamed behind the edge") {
+			t.Errorf("clip after the edit: got %s %.100s, want the new title", r.cache, r.body)
+		}
+		// Health is no-store, the login form a POST: never from the cache.
+		for range 2 {
+			if r := get(t, clipEdge+"/api/health", false); r.status != 200 || r.cache != "MISS" {
+				t.Errorf("health through the edge: got %d %s, want 200 MISS", r.status, r.cache)
+			}
 		}
 	})
 
@@ -127,16 +159,12 @@ func TestVarnish(t *testing.T) {
 		}
 		// The purge completes asynchronously; wait for the purger to
 		// report it answered, never for a fixed time.
-		select {
-		case p := <-purges:
-			if p.err != nil {
-				t.Fatalf("purge %v failed: %v", p.keys, p.err)
-			}
-			if strings.Join(p.keys, " ") != "movies movie-"+strconv.FormatInt(movie.ID, 10) {
-				t.Errorf("purged keys: got %v", p.keys)
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatal("no purge within 30 s")
+		p := waitPurge(t, purges)
+		if p.err != nil {
+			t.Fatalf("purge %v failed: %v", p.keys, p.err)
+		}
+		if strings.Join(p.keys, " ") != "movies movie-"+strconv.FormatInt(movie.ID, 10) {
+			t.Errorf("purged keys: got %v", p.keys)
 		}
 		for _, u := range []string{detail, list} {
 			r := get(t, u, false)
@@ -145,6 +173,30 @@ func TestVarnish(t *testing.T) {
 			}
 		}
 	})
+}
+
+// purged is one purge the purger reported finished.
+type purged struct {
+	keys []string
+	err  error
+}
+
+// waitPurge waits for the purger to report a purge answered (or given
+// up): the deterministic point after which the edge has dropped the keys.
+func waitPurge(tb testing.TB, purges chan purged) purged {
+	tb.Helper()
+	select {
+	case p := <-purges:
+		return p
+	case <-time.After(30 * time.Second):
+		tb.Fatal("no purge within 30 s")
+		return purged{}
+	}
+}
+
+func port(rawURL string) string {
+	_, p, _ := net.SplitHostPort(strings.TrimPrefix(rawURL, "http://"))
+	return p
 }
 
 type edgeReply struct {
@@ -217,17 +269,22 @@ func freePort(tb testing.TB) string {
 	return port
 }
 
-// startVarnish runs varnishd in the foreground on port with the shipped
-// VCL pointed at the backend's port, stopped when the test ends.
-func startVarnish(tb testing.TB, varnishd, port, backendPort string) {
+// startVarnish runs varnishd in the foreground with the shipped VCL,
+// listening on the named sockets (name -> port) and with its backend
+// ports replaced (shipped port -> test port); stopped when the test ends.
+func startVarnish(tb testing.TB, varnishd string, sockets, backends map[string]string) {
 	tb.Helper()
 	vcl, err := os.ReadFile(filepath.Join("..", "..", "deploy", "varnish", "catalog.vcl"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	text := strings.NewReplacer(`.port = "8080"`, `.port = "`+backendPort+`"`, `.port = "8081"`, `.port = "`+backendPort+`"`).Replace(string(vcl))
-	if strings.Count(text, backendPort) != 2 {
-		tb.Fatalf("the shipped VCL no longer has the backends on ports 8080 and 8081")
+	text := string(vcl)
+	for shipped, test := range backends {
+		from := `.port = "` + shipped + `";`
+		if !strings.Contains(text, from) {
+			tb.Fatalf("the shipped VCL has no backend on port %s", shipped)
+		}
+		text = strings.Replace(text, from, `.port = "`+test+`";`, 1)
 	}
 	dir, err := os.MkdirTemp("", "catalog-varnish-")
 	if err != nil {
@@ -247,8 +304,11 @@ func startVarnish(tb testing.TB, varnishd, port, backendPort string) {
 		tb.Fatalf("varnishd -C: %v\n%s", err, out)
 	}
 	var log lockedBuffer
-	cmd := exec.Command(varnishd, "-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-f", vclPath,
-		"-a", "movies=127.0.0.1:"+port, "-s", "malloc,32m", "-T", "none")
+	args := []string{"-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-f", vclPath, "-s", "malloc,32m", "-T", "none"}
+	for name, port := range sockets {
+		args = append(args, "-a", name+"=127.0.0.1:"+port)
+	}
+	cmd := exec.Command(varnishd, args...)
 	cmd.Stdout, cmd.Stderr = &log, &log
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
@@ -266,8 +326,16 @@ func startVarnish(tb testing.TB, varnishd, port, backendPort string) {
 			tb.Fatalf("varnishd exited:\n%s", log.String())
 		default:
 		}
-		if c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second); err == nil {
+		ready := true
+		for _, port := range sockets {
+			c, err := net.DialTimeout("tcp", "127.0.0.1:"+port, time.Second)
+			if err != nil {
+				ready = false
+				break
+			}
 			c.Close()
+		}
+		if ready {
 			return
 		}
 		if time.Now().After(deadline) {
