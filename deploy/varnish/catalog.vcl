@@ -79,6 +79,10 @@ sub vcl_recv {
     if (req.url ~ "^/api[/.]") {
         unset req.http.Cookie;
     }
+    # Anything else that comes with a cookie may depend on it.
+    if (req.http.Cookie) {
+        return (pass);
+    }
     return (hash);
 }
 

@@ -109,7 +109,10 @@ func TestVarnish(t *testing.T) {
 		if err := writes.CreateClip(ctx, &clip); err != nil {
 			t.Fatal(err)
 		}
-		drain(purges)
+		key := "clips clip-" + strconv.FormatInt(clip.ID, 10)
+		if p := waitPurge(t, purges); strings.Join(p.keys, " ") != key || p.err != nil {
+			t.Fatalf("purge after the create: got %v %v, want %s", p.keys, p.err, key)
+		}
 		u := clipEdge + "/api/clips/" + strconv.FormatInt(clip.ID, 10)
 		a, b := get(t, u, false), get(t, u, false)
 		if a.status != 200 || b.cache != "HIT" || !strings.Contains(b.body, "Behind the edge") {
@@ -118,8 +121,8 @@ func TestVarnish(t *testing.T) {
 		if _, err := writes.UpdateClip(ctx, clip.ID, func(c *catalog.Clip) error { c.Title = "Renamed behind the edge"; return nil }); err != nil {
 			t.Fatal(err)
 		}
-		if p := waitPurge(t, purges); p.err != nil {
-			t.Fatalf("purge %v failed: %v", p.keys, p.err)
+		if p := waitPurge(t, purges); strings.Join(p.keys, " ") != key || p.err != nil {
+			t.Fatalf("purge after the edit: got %v %v, want %s", p.keys, p.err, key)
 		}
 		if r := get(t, u, false); !strings.Contains(r.body, "Renamed behind the edge") {
 			t.Errorf("clip after the edit: got %s %.100s, want the new title", r.cache, r.body)
@@ -151,7 +154,9 @@ func TestVarnish(t *testing.T) {
 				t.Fatalf("%s: not cached before the edit (%s)", u, r.cache)
 			}
 		}
-		drain(purges)
+		if len(purges) > 0 {
+			t.Fatalf("purges left over from earlier writes: %v", (<-purges).keys)
+		}
 		edited := movie
 		edited.Name = "Renamed at the edge " + strconv.FormatInt(time.Now().UnixNano(), 36)
 		if err := writes.UpsertMovies(ctx, []catalog.Movie{edited}); err != nil {
@@ -228,16 +233,6 @@ func get(tb testing.TB, u string, gzip bool) edgeReply {
 		tb.Fatalf("GET %s: %v", u, err)
 	}
 	return edgeReply{status: resp.StatusCode, cache: resp.Header.Get("X-Cache"), header: resp.Header, body: string(b)}
-}
-
-func drain[T any](c chan T) {
-	for {
-		select {
-		case <-c:
-		default:
-			return
-		}
-	}
 }
 
 // lockedBuffer collects varnishd's output while it runs.
