@@ -69,6 +69,9 @@ func TestServeMetrics(t *testing.T) {
 	env := map[string]string{"CATALOG_DB": db.DSN()}
 	wantExit(t, run(t, env, "", "seed", "--movies", "30", "--clips", "5"), 0)
 	wantExit(t, run(t, env, "correct horse battery staple\n", "admin", "create", "--username", "alice"), 0)
+	tok := run(t, env, "", "token", "create", "--name", "importer", "--scope", "movies:write")
+	wantExit(t, tok, 0)
+	token := strings.TrimSpace(tok.stdout)
 	srv := startServe(t, env, append(serveArgs(), "--metrics-addr", "127.0.0.1:0")...)
 	if srv.addrs.Metrics == nil {
 		t.Fatal("serve with --metrics-addr reported no metrics address")
@@ -128,6 +131,20 @@ func TestServeMetrics(t *testing.T) {
 		t.Fatalf("failed login: got %d, want 401", r.status)
 	}
 
+	// An import through the API: two good records, one rejected.
+	req, _ := http.NewRequest(http.MethodPost, clips+"/api/import/movies", strings.NewReader(
+		`{"name": "Imported one", "id_code": "MET-001"}`+"\n"+`{"name": ""}`+"\n"+`{"name": "Imported two", "id_code": "MET-002"}`+"\n"))
+	req.Header.Set("Content-Type", "application/x-ndjson")
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("import API: got %d, want 200", resp.StatusCode)
+	}
+
 	after := scrape(t, metricsAddr)
 	delta := func(name string, labels map[string]string) float64 {
 		return value(after, name, labels) - value(before, name, labels)
@@ -146,6 +163,10 @@ func TestServeMetrics(t *testing.T) {
 		{"catalog_response_cache_hits_total", map[string]string{"service": "movies"}, 1},
 		{"catalog_login_failures_total", nil, 1},
 		{"catalog_login_throttled_total", nil, 0},
+		{"catalog_import_records_total", map[string]string{"kind": "movies", "outcome": "read"}, 3},
+		{"catalog_import_records_total", map[string]string{"kind": "movies", "outcome": "written"}, 2},
+		{"catalog_import_records_total", map[string]string{"kind": "movies", "outcome": "rejected"}, 1},
+		{"catalog_http_requests_total", map[string]string{"service": "clips", "route": "POST /api/import/{kind}", "code": "2xx"}, 1},
 	} {
 		if got := delta(c.name, c.labels); got != c.want {
 			t.Errorf("%s%v: moved by %v, want %v", c.name, c.labels, got, c.want)

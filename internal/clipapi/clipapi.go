@@ -5,11 +5,15 @@ package clipapi
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"catalog/internal/admin"
+	"catalog/internal/auth"
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/importer"
+	"catalog/internal/snapshot"
 )
 
 // Config configures New.
@@ -21,8 +25,17 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure on plain-HTTP
 	// requests too (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// Snapshots, when set, is the movie snapshot the console shows and
+	// rebuilds (contract 8).
+	Snapshots *snapshot.Service
+	// ReadTimeout is the deadline of every GET and HEAD request (0:
+	// httpx.DefaultReadTimeout).
+	ReadTimeout time.Duration
 	// CacheStats, when set, counts the response cache's hits and misses.
 	CacheStats *cache.Stats
+	// Imported, when set, hears of every import (the API's and the
+	// console's), for metrics.
+	Imported importer.Observer
 }
 
 // server holds the dependencies of the clip handlers.
@@ -32,13 +45,19 @@ type server struct {
 	log       *slog.Logger
 	version   string
 	admin     *admin.Service
+	tokens    *auth.Tokens
+	// imports lets one import upload run at a time in this process,
+	// through the API or the console.
+	imports  *importer.Slot
+	imported importer.Observer
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *reads
 }
 
 // New returns the whole clip service. Cross-origin browser requests that
-// change state are refused with 403 before any handler runs.
+// change state are refused with 403 before any handler runs, unless they
+// authenticate with an API token and carry no cookie (contract 8).
 func New(cfg Config) http.Handler {
 	s := &server{
 		store:     cfg.Store,
@@ -58,12 +77,17 @@ func New(cfg Config) http.Handler {
 		}
 		s.platforms = p
 	}
+	s.imports, s.imported = new(importer.Slot), cfg.Imported
 	s.admin = admin.New(admin.Config{
+		Imports:      s.imports,
+		Imported:     cfg.Imported,
+		Snapshots:    cfg.Snapshots,
 		Store:        cfg.Store,
 		Platforms:    s.platforms,
 		Logger:       s.log,
 		CookieSecure: cfg.CookieSecure,
 	})
+	s.tokens = auth.New(cfg.Store, s.log)
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
 	if s.reads.keyset != nil {
 		// Build the id orders now, not on the first list request: until
@@ -79,7 +103,15 @@ func New(cfg Config) http.Handler {
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, catalog.Errorf(catalog.EFORBIDDEN, "cross-origin request refused"))
 	}))
-	return httpx.Common(csrf.Handler(s.routes()), s.log, s.writeError)
+	routes := httpx.ReadDeadline(s.routes(), cfg.ReadTimeout)
+	protected := csrf.Handler(routes)
+	return httpx.Common(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if auth.TokenOnly(r) {
+			routes.ServeHTTP(w, r) // no cookie: nothing a forger could borrow
+			return
+		}
+		protected.ServeHTTP(w, r)
+	}), s.log, s.writeError)
 }
 
 func platformsJSON(p *catalog.Platforms) []byte {

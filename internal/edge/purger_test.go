@@ -218,6 +218,8 @@ func TestAnnouncingStore(t *testing.T) {
 		}, "clips clip-5"},
 		{"movies batch", func() error { return st.UpsertMovies(ctx, three) }, "movies movie-1 movie-2 movie-3"},
 		{"big movies batch", func() error { return st.UpsertMovies(ctx, hundred) }, "movies"},
+		{"delete movie", func() error { return st.DeleteMovie(ctx, 2) }, "movies movie-2"},
+		{"delete missing movie", func() error { return st.DeleteMovie(ctx, 2) }, ""},
 	} {
 		before := sent.Load()
 		err := c.write()

@@ -10,7 +10,9 @@ import (
 // committed, the keys it changed to p: one announcement per call, so an
 // import announces once per batch (transaction). Wrapping the store
 // rather than the handlers covers every path that writes (the API, the
-// admin pages, imports, seeding) without each remembering to. With a nil
+// console's clip and movie forms, imports by file, upload or API,
+// seeding) without each remembering to. A new write method on
+// catalog.Store must get its override here, or it will not purge. With a nil
 // p, st is returned as it is.
 //
 // The result keeps catalog.KeysetStore when st has it (both engines
@@ -76,6 +78,14 @@ func (a *announcing) UpsertMovies(ctx context.Context, movies []catalog.Movie) e
 	}
 	// UpsertMovies wrote the matched or assigned ids back.
 	a.p.Announce(batchKeys(Movies, MovieKey, len(movies), func(i int) int64 { return movies[i].ID })...)
+	return nil
+}
+
+func (a *announcing) DeleteMovie(ctx context.Context, id int64) error {
+	if err := a.Store.DeleteMovie(ctx, id); err != nil {
+		return err
+	}
+	a.p.Announce(Movies, MovieKey(id))
 	return nil
 }
 

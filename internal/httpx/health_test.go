@@ -29,9 +29,8 @@ func TestHealthOK(t *testing.T) {
 	if rec.Header().Get("ETag") == "" || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
 		t.Errorf("headers = %v, want ETag and JSON content type", rec.Header())
 	}
-	// Contract 3.4: always no-store, so that no edge keeps a stale "ok".
 	if got := rec.Header().Get("Cache-Control"); got != "no-store" {
-		t.Errorf("Cache-Control = %q, want no-store", got)
+		t.Errorf("Cache-Control = %q, want no-store (contract 3.4)", got)
 	}
 }
 

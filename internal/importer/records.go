@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -131,7 +132,9 @@ func (m member) id(fe catalog.FieldErrors) int64 {
 
 // items is a list member: an array of strings or one string of items
 // separated by commas (by "|" in CSV, where commas are common inside
-// values; a CSV cell without "|" falls back to commas).
+// values; a CSV cell without "|" falls back to commas). A CSV cell that
+// is a JSON array of strings is that array: export writes the lists
+// that "|" cannot carry (an item holding "|") that way.
 func (m member) items(fe catalog.FieldErrors, csv bool) []string {
 	switch m.kind {
 	case kindNull:
@@ -139,6 +142,12 @@ func (m member) items(fe catalog.FieldErrors, csv bool) []string {
 	case kindList:
 		return m.list
 	case kindString:
+		if csv && strings.HasPrefix(strings.TrimSpace(m.text), "[") {
+			var list []string
+			if json.Unmarshal([]byte(m.text), &list) == nil {
+				return list
+			}
+		}
 		sep := ","
 		if csv && strings.Contains(m.text, "|") {
 			sep = "|"

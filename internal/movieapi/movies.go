@@ -112,11 +112,13 @@ func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error)
 	if lq.filter.Paging, err = catalog.ParsePaging(q, pageKeys...); err != nil {
 		return lq, err
 	}
-	search := q.Get("q")
+	param := "q"
 	if _, ok := q["q"]; !ok && legacy {
-		search = q.Get("wd")
+		param = "wd"
 	}
-	lq.filter.Terms = catalog.SearchTerms(search)
+	if lq.filter.Terms, err = catalog.ParseSearch(param, q.Get(param)); err != nil {
+		return lq, err
+	}
 	if !legacy {
 		return lq, nil
 	}

@@ -21,6 +21,9 @@ type Config struct {
 	Snapshots *snapshot.Service
 	Logger    *slog.Logger
 	Version   string
+	// ReadTimeout is the deadline of every read but the snapshot, which
+	// streams a file, not database work (0: httpx.DefaultReadTimeout).
+	ReadTimeout time.Duration
 	// CacheStats, when set, counts the response cache's hits and misses.
 	CacheStats *cache.Stats
 }
@@ -47,14 +50,23 @@ func New(cfg Config) http.Handler {
 		// those on a cold server queues for seconds.
 		s.movieOrder()
 	}
-	return s.routes(cfg.Version)
+	return s.routes(cfg.Version, cfg.ReadTimeout)
 }
 
+// snapshotPath is the one read without a deadline (--read-timeout): it
+// streams a file of any size to clients of any speed, which a deadline
+// meant for database work must not cut short.
+const snapshotPath = "/api/movies/snapshot"
+
 // routes is the whole route table (contract 4.3).
-func (s *server) routes(version string) http.Handler {
+func (s *server) routes(version string, readTimeout time.Duration) http.Handler {
 	rt := httpx.NewRouter(s.writeError)
 	get := func(path string, h http.HandlerFunc) {
-		rt.Handle(http.MethodGet, path, h)
+		var read http.Handler = h
+		if path != snapshotPath {
+			read = httpx.ReadDeadline(h, readTimeout)
+		}
+		rt.Handle(http.MethodGet, path, read)
 		rt.Handle(http.MethodOptions, path, http.HandlerFunc(preflight))
 	}
 	get("/api/movies", s.listMovies)

@@ -85,6 +85,9 @@ type Service struct {
 	current atomic.Pointer[built]
 	// nextRefresh (Unix nanoseconds) drives the served max-age.
 	nextRefresh atomic.Int64
+
+	rebuildNow chan struct{} // Rebuild's request to the build loop
+	builds     buildLog      // for Status
 }
 
 // built describes one installed snapshot file.
@@ -101,7 +104,7 @@ type built struct {
 // New returns a Service; call Run to start building.
 func New(cfg Config) *Service {
 	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry,
-		observe: cfg.Observe}
+		rebuildNow: make(chan struct{}, 1), observe: cfg.Observe}
 	if s.dir == "" {
 		s.dir = filepath.Join(os.TempDir(), "catalog-snapshot")
 	}
@@ -151,6 +154,8 @@ func (s *Service) Run(ctx context.Context) {
 			timer.Stop()
 			return
 		case <-timer.C:
+		case <-s.rebuildNow:
+			timer.Stop()
 		}
 	}
 }
@@ -158,7 +163,11 @@ func (s *Service) Run(ctx context.Context) {
 // refresh builds a snapshot and, when that succeeds, serves it. With a
 // Lock it returns errLockTaken, building nothing, while another instance
 // holds the lock.
-func (s *Service) refresh(ctx context.Context) error {
+func (s *Service) refresh(ctx context.Context) (err error) {
+	s.started()
+	start := time.Now()
+	counted := &countingStore{MovieStore: s.store}
+	defer func() { s.finished(err, time.Since(start), counted.n) }()
 	if s.lock != nil {
 		unlock, ok, err := s.lock(ctx)
 		if err != nil {
@@ -169,8 +178,7 @@ func (s *Service) refresh(ctx context.Context) error {
 		}
 		defer unlock()
 	}
-	start := time.Now()
-	b, err := s.build(ctx, start)
+	b, err := s.build(ctx, counted, start)
 	if err != nil {
 		return err
 	}
@@ -185,7 +193,7 @@ func (s *Service) Ready() bool { return s.current.Load() != nil }
 
 // build writes a new gzip snapshot and installs it over the current file,
 // hashing both representations on the way for their ETags.
-func (s *Service) build(ctx context.Context, now time.Time) (*built, error) {
+func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.Time) (*built, error) {
 	generatedAt := now.UTC().Truncate(time.Second)
 	var plain, zipped hashCounter
 	info, err := writeAtomic(s.dir, FileName, func(f io.Writer) error {
@@ -195,7 +203,7 @@ func (s *Service) build(ctx context.Context, now time.Time) (*built, error) {
 		if err != nil {
 			return err
 		}
-		if err := Write(ctx, s.store, io.MultiWriter(zw, &plain), generatedAt); err != nil {
+		if err := Write(ctx, store, io.MultiWriter(zw, &plain), generatedAt); err != nil {
 			return err
 		}
 		return zw.Close()

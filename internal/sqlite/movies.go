@@ -161,26 +161,7 @@ func (s *Store) CountMovies(ctx context.Context) (int64, error) {
 // EachMovie streams every movie from one read transaction (a consistent
 // snapshot), reusing one Movie for every row.
 func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
-	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return translate(err, "read movies")
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+movieColumns+` FROM movies ORDER BY id DESC`)
-	if err != nil {
-		return translate(err, "read movies")
-	}
-	defer rows.Close()
-	ms := newMovieScan()
-	for rows.Next() {
-		if err := ms.scan(rows); err != nil {
-			return translate(err, "read movies")
-		}
-		if err := fn(&ms.m); err != nil {
-			return err
-		}
-	}
-	return translate(rows.Err(), "read movies")
+	return s.eachMovie(ctx, "DESC", fn)
 }
 
 // UpsertMovies writes movies in one transaction, keyed by ID, else
