@@ -4,6 +4,8 @@ import (
 	"context"
 
 	"catalog/internal/catalog"
+	"catalog/internal/postgres"
+	"catalog/internal/sqlite"
 )
 
 // Announcing returns st with every write announcing, once it has
@@ -12,34 +14,56 @@ import (
 // rather than the handlers covers every path that writes (the API, the
 // console's clip and movie forms, imports by file, upload or API,
 // seeding) without each remembering to. A new write method on
-// catalog.Store must get its override here, or it will not purge. With a nil
-// p, st is returned as it is.
+// catalog.Store must get its override here, or it will not purge. With
+// a nil p, st is returned as it is.
 //
-// The result keeps catalog.KeysetStore when st has it (both engines
-// do), so the services' deep-page seeks still find it.
+// The result has every method of st's own type, not only catalog.Store's:
+// the services find optional interfaces (catalog.KeysetStore, and any
+// added later) by type assertion on the store they are given, and
+// wrapping must not switch those off.
 func Announcing(st catalog.Store, p *Purger) catalog.Store {
 	if p == nil {
 		return st
 	}
-	a := &announcing{Store: st, p: p}
-	if ks, ok := st.(catalog.KeysetStore); ok {
-		return &announcingKeyset{announcing: a, KeysetStore: ks}
+	a := &announcing{st: st, p: p}
+	switch s := st.(type) {
+	case *sqlite.Store:
+		return announcingSQLite{sqliteStore{s}, a}
+	case *postgres.Store:
+		return announcingPostgres{postgresStore{s}, a}
 	}
-	return a
+	return announcingOther{otherStore{st}, a} // only catalog.Store's methods
 }
 
+// The engines' stores are embedded one level deeper than *announcing, so
+// that its write methods win while every other method of the engine's
+// type is promoted.
+type (
+	sqliteStore      struct{ *sqlite.Store }
+	announcingSQLite struct {
+		sqliteStore
+		*announcing
+	}
+	postgresStore      struct{ *postgres.Store }
+	announcingPostgres struct {
+		postgresStore
+		*announcing
+	}
+	otherStore      struct{ catalog.Store }
+	announcingOther struct {
+		otherStore
+		*announcing
+	}
+)
+
+// announcing is the writes of st, announced to p.
 type announcing struct {
-	catalog.Store
-	p *Purger
-}
-
-type announcingKeyset struct {
-	*announcing
-	catalog.KeysetStore
+	st catalog.Store
+	p  *Purger
 }
 
 func (a *announcing) CreateClip(ctx context.Context, c *catalog.Clip) error {
-	if err := a.Store.CreateClip(ctx, c); err != nil {
+	if err := a.st.CreateClip(ctx, c); err != nil {
 		return err
 	}
 	// The new clip's detail may sit at the edge as nothing (errors are
@@ -49,7 +73,7 @@ func (a *announcing) CreateClip(ctx context.Context, c *catalog.Clip) error {
 }
 
 func (a *announcing) UpdateClip(ctx context.Context, id int64, fn func(*catalog.Clip) error) (catalog.Clip, error) {
-	c, err := a.Store.UpdateClip(ctx, id, fn)
+	c, err := a.st.UpdateClip(ctx, id, fn)
 	if err == nil {
 		a.p.Announce(Clips, ClipKey(id))
 	}
@@ -57,7 +81,7 @@ func (a *announcing) UpdateClip(ctx context.Context, id int64, fn func(*catalog.
 }
 
 func (a *announcing) DeleteClip(ctx context.Context, id int64) error {
-	if err := a.Store.DeleteClip(ctx, id); err != nil {
+	if err := a.st.DeleteClip(ctx, id); err != nil {
 		return err
 	}
 	a.p.Announce(Clips, ClipKey(id))
@@ -65,7 +89,7 @@ func (a *announcing) DeleteClip(ctx context.Context, id int64) error {
 }
 
 func (a *announcing) ImportClips(ctx context.Context, clips []catalog.Clip) error {
-	if err := a.Store.ImportClips(ctx, clips); err != nil {
+	if err := a.st.ImportClips(ctx, clips); err != nil {
 		return err
 	}
 	a.p.Announce(batchKeys(Clips, ClipKey, len(clips), func(i int) int64 { return clips[i].ID })...)
@@ -73,7 +97,7 @@ func (a *announcing) ImportClips(ctx context.Context, clips []catalog.Clip) erro
 }
 
 func (a *announcing) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
-	if err := a.Store.UpsertMovies(ctx, movies); err != nil {
+	if err := a.st.UpsertMovies(ctx, movies); err != nil {
 		return err
 	}
 	// UpsertMovies wrote the matched or assigned ids back.
@@ -82,7 +106,7 @@ func (a *announcing) UpsertMovies(ctx context.Context, movies []catalog.Movie) e
 }
 
 func (a *announcing) DeleteMovie(ctx context.Context, id int64) error {
-	if err := a.Store.DeleteMovie(ctx, id); err != nil {
+	if err := a.st.DeleteMovie(ctx, id); err != nil {
 		return err
 	}
 	a.p.Announce(Movies, MovieKey(id))
