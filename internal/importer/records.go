@@ -79,7 +79,9 @@ func clipFromRecord(rec record, platforms *catalog.Platforms) (catalog.Clip, cat
 		case "created_at":
 			if s := m.str(fe); strings.TrimSpace(s) != "" {
 				t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
-				if err != nil {
+				// An offset can carry 0000-01-01 or 9999-12-31 out of the
+				// four-digit years RFC 3339 can write in UTC.
+				if y := t.UTC().Year(); err != nil || y < 0 || y > 9999 {
 					fe.Add(m.name, "must be an RFC 3339 timestamp such as 2026-11-21T13:45:07Z")
 					continue
 				}
