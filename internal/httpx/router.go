@@ -66,6 +66,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.writeErr(w, r, err)
 		return
 	}
+	defer recordRoute(r) // the mux sets r.Pattern in place; a panic still records it
 	rt.mux.ServeHTTP(w, r)
 }
 
