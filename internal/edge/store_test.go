@@ -41,6 +41,7 @@ func TestEveryContentWriteIsAnnounced(t *testing.T) {
 		// reads
 		"ListClips": true, "GetClip": true, "ExportClips": true, "ListMovies": true, "GetMovie": true, "EachMovie": true,
 		"ExportMovies": true, "CountMovies": true, "MovieIDByKey": true, "DataVersion": true, "Ping": true, "Close": true,
+		"ListVods": true, "VodIDs": true, "VodTypes": true, "VodsFrom": true,
 		// administrators, sessions, logins and tokens: never in a cached answer
 		"CreateAdmin": true, "AdminByUsername": true, "CreateSession": true, "SessionByTokenHash": true, "TouchSession": true,
 		"DeleteSession": true, "DeleteExpiredSessions": true, "ReserveLogin": true, "LoginSucceeded": true, "UnlockLogin": true,
