@@ -91,8 +91,3 @@ const EMETHOD = "method_not_allowed"
 // ERANGE is the code of a 416 (a Range outside the content); only
 // file serving produces it.
 const ERANGE = "range_not_satisfiable"
-
-func init() {
-	codeStatus[EMETHOD] = http.StatusMethodNotAllowed
-	codeStatus[ERANGE] = http.StatusRequestedRangeNotSatisfiable
-}
