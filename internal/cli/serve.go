@@ -134,15 +134,17 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	version := p.versionString()
 	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: c.snapshotDir, Every: c.snapshotEvery, Logger: log,
 		Lock: snapshotLock(st)})
-	clips := httpx.NewServer(behindProxies(clipapi.New(clipapi.Config{
-		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
-	}), proxies), log)
-	movies := httpx.NewServer(behindProxies(movieapi.New(movieapi.Config{
-		Store: st, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
-	}), proxies), log)
-
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
+	clipSearch, movieSearch := startSearch(runCtx, st, log)
+	clips := httpx.NewServer(behindProxies(clipapi.New(clipapi.Config{
+		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
+		Search: clipSearch,
+	}), proxies), log)
+	movies := httpx.NewServer(behindProxies(movieapi.New(movieapi.Config{
+		Store: st, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version, Search: movieSearch,
+	}), proxies), log)
+
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(runCtx) })
 	serveErr := make(chan error, 2)

@@ -9,6 +9,7 @@ import (
 	"catalog/internal/admin"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/search"
 )
 
 // Config configures New.
@@ -20,6 +21,9 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure on plain-HTTP
 	// requests too (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// Search, when set, answers text searches (see internal/search);
+	// the caller starts it.
+	Search *search.Live
 }
 
 // server holds the dependencies of the clip handlers.
@@ -32,6 +36,7 @@ type server struct {
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *reads
+	search           *search.Live // nil: the database searches
 }
 
 // New returns the whole clip service. Cross-origin browser requests that
@@ -43,6 +48,7 @@ func New(cfg Config) http.Handler {
 		log:       cfg.Logger,
 		version:   cfg.Version,
 		reads:     newReads(cfg.Store),
+		search:    cfg.Search,
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

@@ -10,6 +10,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
 
@@ -19,6 +20,9 @@ type Config struct {
 	Snapshots *snapshot.Service
 	Logger    *slog.Logger
 	Version   string
+	// Search, when set, answers text searches (see internal/search);
+	// the caller starts it.
+	Search *search.Live
 }
 
 // server holds the handlers' dependencies.
@@ -28,11 +32,13 @@ type server struct {
 	log       *slog.Logger
 	now       func() time.Time
 	reads     *reads
+	search    *search.Live // nil: the database searches
 }
 
 // New returns the whole movie service.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, reads: newReads(cfg.Store)}
+	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, reads: newReads(cfg.Store),
+		search: cfg.Search}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
