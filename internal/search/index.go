@@ -74,11 +74,10 @@ func gramKey(rs []rune) uint64 {
 	return k
 }
 
-// appendGrams appends the distinct gram keys of s to dst.
-func appendGrams(dst []uint64, s string) []uint64 {
+// eachGram calls fn with the key of every gram of s (repeats included).
+func eachGram(s string, fn func(uint64)) {
 	var w [3]rune
 	n := 0
-	start := len(dst)
 	for _, r := range s {
 		if n < 3 {
 			w[n] = r
@@ -87,14 +86,20 @@ func appendGrams(dst []uint64, s string) []uint64 {
 			w[0], w[1], w[2] = w[1], w[2], r
 		}
 		// Grams ending at r: r alone, the last two, the last three.
-		dst = append(dst, gramKey(w[n-1:n]))
+		fn(gramKey(w[n-1 : n]))
 		if n >= 2 {
-			dst = append(dst, gramKey(w[n-2:n]))
+			fn(gramKey(w[n-2 : n]))
 		}
 		if n >= 3 {
-			dst = append(dst, gramKey(w[0:3]))
+			fn(gramKey(w[0:3]))
 		}
 	}
+}
+
+// appendGrams appends the distinct gram keys of s to dst.
+func appendGrams(dst []uint64, s string) []uint64 {
+	start := len(dst)
+	eachGram(s, func(k uint64) { dst = append(dst, k) })
 	g := dst[start:]
 	slices.Sort(g)
 	return dst[:start+len(slices.Compact(g))]
@@ -113,7 +118,15 @@ func (ix *Index) Len() int {
 func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
-	var buf []uint64
+	// Ids arrive ascending, so each list gets its ids in order: they
+	// are gathered per gram and added in runs (AddMany), and a gram seen
+	// twice in one title is noticed by its list's last id, not a sort.
+	type pending struct {
+		b    *roaring.Bitmap
+		last uint32
+		ids  []uint32
+	}
+	lists := map[uint64]*pending{}
 	for {
 		d, more := next()
 		if !more {
@@ -122,7 +135,31 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 		if d.ID <= 0 || d.ID > MaxID {
 			return false
 		}
-		buf = ix.put(buf[:0], d)
+		id := uint32(d.ID)
+		eachGram(d.Fold, func(k uint64) {
+			p := lists[k]
+			if p == nil {
+				p = &pending{b: ix.grams[k]}
+				if p.b == nil {
+					p.b = roaring.New()
+					ix.grams[k] = p.b
+				}
+				lists[k] = p
+			}
+			if p.last == id {
+				return
+			}
+			p.last = id
+			p.ids = append(p.ids, id)
+			if len(p.ids) >= 1024 {
+				p.b.AddMany(p.ids)
+				p.ids = p.ids[:0]
+			}
+		})
+		ix.record(d)
+	}
+	for _, p := range lists {
+		p.b.AddMany(p.ids)
 	}
 	for _, b := range ix.grams {
 		b.RunOptimize()
@@ -171,6 +208,13 @@ func (ix *Index) put(buf []uint64, d Doc) []uint64 {
 		}
 		b.Add(id)
 	}
+	ix.record(d)
+	return buf
+}
+
+// record adds d's title, group and presence (its grams are the caller's).
+func (ix *Index) record(d Doc) {
+	id := uint32(d.ID)
 	ix.all.Add(id)
 	g := ix.groups[d.Group]
 	if g == nil {
@@ -183,7 +227,6 @@ func (ix *Index) put(buf []uint64, d Doc) []uint64 {
 	off := len(ix.arena)
 	ix.arena = append(ix.arena, d.Fold...)
 	ix.docs.set(id, span{off: uint32(off), n: uint32(len(d.Fold)), group: uint16(gi)})
-	return buf
 }
 
 // remove takes id out of every list it is in.

@@ -22,8 +22,20 @@ var searchTables = map[catalog.SearchKind][4]string{
 // version reads (it never queues behind slow searches).
 func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64, error) {
 	ctx = pointRead(ctx)
+	slot := &s.kindStmts[kind]
+	st := slot.Load()
+	if st == nil {
+		var err error
+		if st, err = s.versionDB.PrepareContext(ctx, `SELECT `+searchTables[kind][3]+` FROM meta WHERE id = 1`); err != nil {
+			return 0, translate(err, "read data version")
+		}
+		if !slot.CompareAndSwap(nil, st) {
+			st.Close()
+			st = slot.Load()
+		}
+	}
 	var v int64
-	err := s.versionDB.QueryRowContext(ctx, `SELECT `+searchTables[kind][3]+` FROM meta WHERE id = 1`).Scan(&v)
+	err := st.QueryRowContext(ctx).Scan(&v)
 	return v, translate(err, "read data version")
 }
 
