@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,9 +15,10 @@ import (
 
 const (
 	// maxCatchUp is the most changed records a search applies from the
-	// log before answering; beyond it a rebuild (seconds) is cheaper, and
-	// the database answers meanwhile.
-	maxCatchUp = 50_000
+	// log before answering (about 60 µs each, under the index's write
+	// lock); beyond it a rebuild (seconds, in the background) is cheaper,
+	// and the database answers meanwhile.
+	maxCatchUp = 10_000
 	// keepLog is how long log rows stay: an instance more than this far
 	// behind rebuilds. Every instance catches up at least every
 	// syncEvery, so only a stopped or partitioned one falls that far.
@@ -91,6 +93,13 @@ func (l *Live) Start(ctx context.Context) {
 // Ready reports whether searches are answered from the index.
 func (l *Live) Ready() bool { return l.st.Load() != nil }
 
+// buildSlot lets one index build run at a time in the process: a build
+// makes garbage in proportion to the catalog (every title read from the
+// database), and two at once would double the peak memory for little
+// gain in time (each already keeps two cores busy: the database read
+// and the indexing overlap).
+var buildSlot = make(chan struct{}, 1)
+
 // rebuild replaces the index with one read from the database, retrying
 // until it succeeds or ctx ends. Searches keep using the old one (or the
 // database) meanwhile.
@@ -99,6 +108,17 @@ func (l *Live) rebuild(ctx context.Context) {
 		return
 	}
 	defer l.building.Store(false)
+	select {
+	case buildSlot <- struct{}{}:
+	case <-ctx.Done():
+		return
+	}
+	defer func() {
+		<-buildSlot
+		// Hand the build's garbage back to the system now, rather than
+		// keep it as heap headroom for the life of the process.
+		debug.FreeOSMemory()
+	}()
 	for ctx.Err() == nil {
 		start := time.Now()
 		ix := New()

@@ -125,16 +125,32 @@ func scanChanges(rows interface {
 	return docs, gone, rows.Err()
 }
 
-// PruneSearchLog deletes the log rows of kind at or below through.
+// PruneSearchLog deletes the log rows of kind at or below through. The
+// mark moves first (readers then treat those rows as gone), and the rows
+// go in short transactions, so that a log grown by a million-row import
+// does not hold the writer for seconds.
 func (s *Store) PruneSearchLog(ctx context.Context, kind catalog.SearchKind, through int64) error {
-	return s.writeTx(ctx, "prune search log", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO search_log_pruned (kind, through) VALUES (?, ?)
-ON CONFLICT (kind) DO UPDATE SET through = max(through, excluded.through)`, kind, through); err != nil {
-			return translate(err, "prune search log")
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM search_log WHERE kind = ? AND version <= ?`, kind, through)
+	err := s.writeTx(ctx, "prune search log", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO search_log_pruned (kind, through) VALUES (?, ?)
+ON CONFLICT (kind) DO UPDATE SET through = max(through, excluded.through)`, kind, through)
 		return translate(err, "prune search log")
 	})
+	for err == nil {
+		var n int64
+		err = s.writeTx(ctx, "prune search log", func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `DELETE FROM search_log WHERE rowid IN
+(SELECT rowid FROM search_log WHERE kind = ? AND version <= ? LIMIT 20000)`, kind, through)
+			if err != nil {
+				return translate(err, "prune search log")
+			}
+			n, err = res.RowsAffected()
+			return translate(err, "prune search log")
+		})
+		if n < 20000 {
+			break
+		}
+	}
+	return err
 }
 
 // readTx runs fn in one read transaction on a reader connection.
