@@ -44,6 +44,7 @@ type Live struct {
 
 	mu       sync.Mutex // one catch-up or rebuild at a time
 	building atomic.Bool
+	wanted   atomic.Bool // a rebuild was asked for since the last began
 	samples  []sample // (time, version) for pruning
 }
 
@@ -102,12 +103,22 @@ var buildSlot = make(chan struct{}, 1)
 
 // rebuild replaces the index with one read from the database, retrying
 // until it succeeds or ctx ends. Searches keep using the old one (or the
-// database) meanwhile.
+// database) meanwhile. A call while a build runs makes that build run
+// once more when it ends, so a request (after a gap) is never lost.
 func (l *Live) rebuild(ctx context.Context) {
-	if !l.building.CompareAndSwap(false, true) {
-		return
+	l.wanted.Store(true)
+	for l.building.CompareAndSwap(false, true) {
+		l.wanted.Store(false)
+		l.build(ctx)
+		l.building.Store(false)
+		if !l.wanted.Load() || ctx.Err() != nil {
+			return
+		}
 	}
-	defer l.building.Store(false)
+}
+
+// build is one rebuild, in the process's build slot.
+func (l *Live) build(ctx context.Context) {
 	select {
 	case buildSlot <- struct{}{}:
 	case <-ctx.Done():
