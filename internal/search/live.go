@@ -45,7 +45,7 @@ type Live struct {
 	mu       sync.Mutex // one catch-up or rebuild at a time
 	building atomic.Bool
 	wanted   atomic.Bool // a rebuild was asked for since the last began
-	samples  []sample // (time, version) for pruning
+	samples  []sample    // (time, version) for pruning
 }
 
 type state struct {
