@@ -31,5 +31,5 @@ func (s *server) searchClips(ctx context.Context, version int64, f catalog.ClipF
 	}
 	return search.Page(ctx, s.search, version, f.Terms, group, f.Paging.Offset(), f.Paging.Limit,
 		func(ids []int64) ([]catalog.Clip, error) { return sl.ClipsByID(ctx, ids) },
-		func(c *catalog.Clip) string { return c.Title })
+		func(c *catalog.Clip) (string, string) { return c.Title, c.Platform })
 }

@@ -29,5 +29,5 @@ func (s *server) searchMovies(ctx context.Context, version int64, f catalog.Movi
 			movies, _, err := s.store.ListMovies(ctx, catalog.MovieFilter{IDs: ids, Paging: catalog.Paging{Page: 1, Limit: int64(len(ids))}})
 			return movies, err
 		},
-		func(m *catalog.Movie) string { return m.Name })
+		func(m *catalog.Movie) (string, string) { return m.Name, "" })
 }

@@ -313,3 +313,39 @@ func TestKindVersionsAndLog(t *testing.T) {
 		})
 	}
 }
+
+// TestPageCatchesUpWithMovingRows checks that a page whose records
+// changed after the index answered (here: a title edited by another
+// instance after the version was read) is searched again at the newer
+// version instead of served with a record that no longer matches.
+func TestPageCatchesUpWithMovingRows(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			ctx := t.Context()
+			a, b := openPair(t, e.dsn(t), e.open)
+			c := catalog.Clip{Title: "Alpha one", IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ", Platform: "JAV"}
+			if err := b.CreateClip(ctx, &c); err != nil {
+				t.Fatal(err)
+			}
+			live := search.NewLive(a, catalog.SearchClips, nil)
+			live.Start(ctx)
+			for !live.Ready() {
+				time.Sleep(5 * time.Millisecond)
+			}
+			v, err := a.KindVersion(ctx, catalog.SearchClips)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.UpdateClip(ctx, c.ID, func(c *catalog.Clip) error { c.Title = "Beta"; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			group := "JAV"
+			page, total, ok, err := search.Page(ctx, live, v, []string{"alpha"}, &group, 0, 20,
+				func(ids []int64) ([]catalog.Clip, error) { return a.ClipsByID(ctx, ids) },
+				func(c *catalog.Clip) (string, string) { return c.Title, c.Platform })
+			if err != nil || !ok || total != 0 || len(page) != 0 {
+				t.Fatalf("after the edit: page %v total %d ok %v err %v, want nothing found", page, total, ok, err)
+			}
+		})
+	}
+}

@@ -248,12 +248,13 @@ func (l *Live) Search(ctx context.Context, version int64, terms []string, group 
 }
 
 // Page is a search answered from the index with its records loaded by
-// load (ids highest first). A record that changed between the index and
-// load (its title no longer matches, or it is gone) makes it catch up
-// and try again; ok is false when the index is not ready or the records
-// keep moving, and the caller asks the database.
+// load (ids highest first); doc gives a record's title and group. A
+// record that changed between the index and load (it no longer matches,
+// or it is gone) makes it catch up and try again; ok is false when the
+// index is not ready or the records keep moving, and the caller asks the
+// database.
 func Page[T any](ctx context.Context, l *Live, version int64, terms []string, group *string, offset, limit int64,
-	load func(ids []int64) ([]T, error), title func(*T) string) (page []T, total int64, ok bool, err error) {
+	load func(ids []int64) ([]T, error), doc func(*T) (title, group string)) (page []T, total int64, ok bool, err error) {
 	if l == nil {
 		return nil, 0, false, nil
 	}
@@ -269,7 +270,7 @@ func Page[T any](ctx context.Context, l *Live, version int64, terms []string, gr
 		if err != nil {
 			return nil, 0, false, err
 		}
-		if matches(page, r.IDs, terms, title) {
+		if matches(page, r.IDs, terms, group, doc) {
 			return page, r.Total, true, nil
 		}
 		// A write landed between the index and the rows: catch up to
@@ -281,12 +282,16 @@ func Page[T any](ctx context.Context, l *Live, version int64, terms []string, gr
 	return nil, 0, false, nil
 }
 
-func matches[T any](page []T, ids []int64, terms []string, title func(*T) string) bool {
+func matches[T any](page []T, ids []int64, terms []string, group *string, doc func(*T) (string, string)) bool {
 	if len(page) != len(ids) {
 		return false
 	}
 	for i := range page {
-		fold := catalog.Fold(title(&page[i]))
+		title, g := doc(&page[i])
+		if group != nil && g != *group {
+			return false
+		}
+		fold := catalog.Fold(title)
 		for _, t := range terms {
 			if !strings.Contains(fold, t) {
 				return false
