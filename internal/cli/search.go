@@ -21,10 +21,10 @@ func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger) (clips
 	if os.Getenv("GOGC") == "" {
 		// The indexes are a large, long-lived heap with few pointers (a
 		// GC cycle marks little of it), and the default GOGC of 100 lets
-		// garbage grow to their size again before collecting: half that
-		// keeps the peak memory of a million-record catalog near the
-		// index itself for a small cost in GC cycles.
-		debug.SetGCPercent(50)
+		// garbage grow to their size again before collecting. At 1M+1M
+		// under search load, 20 kept the peak RSS at 478 MB (100: 606 MB)
+		// with no loss of throughput measurable on the shared test machine.
+		debug.SetGCPercent(20)
 	}
 	clips = search.NewLive(sl, catalog.SearchClips, log.With("service", "clips"))
 	movies = search.NewLive(sl, catalog.SearchMovies, log.With("service", "movies"))
