@@ -44,7 +44,8 @@ func (s *server) order(platform string) *cache.Order {
 	return o
 }
 
-// pageOfClips is ListClips, with searches answered by the index and deep unfiltered pages served by a seek
+// pageOfClips is ListClips, with searches (and deep pages, when it is
+// ready) answered by the index and deep unfiltered pages served by a seek
 // when the id order is at version (the version read for this request).
 func (s *server) pageOfClips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
 	if page, total, ok, err := s.searchClips(ctx, version, f); ok || err != nil {

@@ -3,6 +3,7 @@ package clipapi
 import (
 	"context"
 
+	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/search"
 )
@@ -17,12 +18,12 @@ func clipVersion(store catalog.Store) func(context.Context) (int64, error) {
 	return store.DataVersion
 }
 
-// searchClips answers a text search from the in-process index at (at
-// least) version; ok is false while the index is not ready, and the
-// database answers.
+// searchClips answers a text search, or a deep page of a list, from the
+// in-process index at (at least) version; ok is false while the index is
+// not ready, and the database answers.
 func (s *server) searchClips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, bool, error) {
 	sl, isLog := s.store.(catalog.SearchLog)
-	if s.search == nil || !isLog || len(f.Terms) == 0 {
+	if s.search == nil || !isLog || (len(f.Terms) == 0 && f.Paging.Offset() < cache.KeysetMinOffset) {
 		return nil, 0, false, nil
 	}
 	var group *string
@@ -31,5 +32,5 @@ func (s *server) searchClips(ctx context.Context, version int64, f catalog.ClipF
 	}
 	return search.Page(ctx, s.search, version, f.Terms, group, f.Paging.Offset(), f.Paging.Limit,
 		func(ids []int64) ([]catalog.Clip, error) { return sl.ClipsByID(ctx, ids) },
-		func(c *catalog.Clip) (string, string) { return c.Title, c.Platform })
+		func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
 }

@@ -37,11 +37,12 @@ func (s *server) movieOrder() *cache.Order {
 	return s.reads.order
 }
 
-// pageOfMovies is ListMovies, with searches answered by the index and deep unfiltered pages served by a
+// pageOfMovies is ListMovies, with searches (and deep pages, when it is
+// ready) answered by the index and deep unfiltered pages served by a
 // seek when the id order is at version (the version read for this
 // request).
 func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
-	if page, total, ok, err := s.searchMovies(ctx, version, f); ok || err != nil {
+	if page, total, ok, err := s.searchMovies(ctx, version, f, fields); ok || err != nil {
 		return page, total, err
 	}
 	if s.reads.keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {

@@ -248,13 +248,16 @@ func (l *Live) Search(ctx context.Context, version int64, terms []string, group 
 }
 
 // Page is a search answered from the index with its records loaded by
-// load (ids highest first); doc gives a record's title and group. A
-// record that changed between the index and load (it no longer matches,
-// or it is gone) makes it catch up and try again; ok is false when the
-// index is not ready or the records keep moving, and the caller asks the
-// database.
+// load (ids highest first); doc gives a record's id, title and group.
+// Without terms it is a page of the whole list (or of one group): the
+// index's id set is an id order kept current from the log, so a deep
+// page costs the same as the first whatever the write rate. A record
+// that changed between the index and load (it no longer matches, is
+// gone, or load found other ids) makes it catch up and try again; ok is
+// false when the index is not ready or the records keep moving, and the
+// caller asks the database.
 func Page[T any](ctx context.Context, l *Live, version int64, terms []string, group *string, offset, limit int64,
-	load func(ids []int64) ([]T, error), doc func(*T) (title, group string)) (page []T, total int64, ok bool, err error) {
+	load func(ids []int64) ([]T, error), doc func(*T) (id int64, title, group string)) (page []T, total int64, ok bool, err error) {
 	if l == nil {
 		return nil, 0, false, nil
 	}
@@ -282,13 +285,13 @@ func Page[T any](ctx context.Context, l *Live, version int64, terms []string, gr
 	return nil, 0, false, nil
 }
 
-func matches[T any](page []T, ids []int64, terms []string, group *string, doc func(*T) (string, string)) bool {
+func matches[T any](page []T, ids []int64, terms []string, group *string, doc func(*T) (int64, string, string)) bool {
 	if len(page) != len(ids) {
 		return false
 	}
 	for i := range page {
-		title, g := doc(&page[i])
-		if group != nil && g != *group {
+		id, title, g := doc(&page[i])
+		if id != ids[i] || (group != nil && g != *group) {
 			return false
 		}
 		fold := catalog.Fold(title)

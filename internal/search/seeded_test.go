@@ -72,7 +72,7 @@ func BenchmarkSeeded(b *testing.B) {
 				var ok bool
 				_, total, ok, err = search.Page(ctx, clips, v, terms, nil, 0, 20,
 					func(ids []int64) ([]catalog.Clip, error) { return st.ClipsByID(ctx, ids) },
-					func(c *catalog.Clip) (string, string) { return c.Title, c.Platform })
+					func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
 				if err != nil || !ok {
 					b.Fatal(ok, err)
 				}
