@@ -14,8 +14,12 @@
 // the first. The total is the result's cardinality.
 //
 // Ids are 32-bit in the bitmaps: a catalog with an id above 2^32-1 is
-// refused (Add reports it), and the caller then keeps using the
-// database's own search.
+// refused (Build and Apply report it), and the caller then keeps using
+// the database's own search.
+//
+// Live keeps one Index per kind current from the database's search log
+// (catalog.SearchLog), so that a write by any instance shows in the next
+// search; Page answers a request from it, rows read from the store.
 package search
 
 import (
