@@ -24,6 +24,7 @@ import (
 	"catalog/internal/httpx"
 	"catalog/internal/metrics"
 	"catalog/internal/movieapi"
+	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
 
@@ -178,6 +179,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	clipSearch, movieSearch := startSearch(runCtx, st, log)
+	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
 	clips := httpx.NewServer(m.Service("clips", loginRoute, behindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,

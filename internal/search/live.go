@@ -44,8 +44,9 @@ type Live struct {
 
 	mu       sync.Mutex // one catch-up or rebuild at a time
 	building atomic.Bool
-	wanted   atomic.Bool // a rebuild was asked for since the last began
-	samples  []sample    // (time, version) for pruning
+	wanted   atomic.Bool  // a rebuild was asked for since the last began
+	seen     atomic.Int64 // the newest database version the index was asked to reach (for Stats)
+	samples  []sample     // (time, version) for pruning
 }
 
 type state struct {
@@ -84,11 +85,22 @@ func (l *Live) Start(ctx context.Context) {
 				continue
 			}
 			if v, err := l.src.KindVersion(ctx, l.kind); err == nil {
+				l.see(v)
 				l.catchUp(ctx, v)
 			}
 			l.prune(ctx)
 		}
 	}()
+}
+
+// see records a database version the index has been asked to reach.
+func (l *Live) see(v int64) {
+	for {
+		old := l.seen.Load()
+		if v <= old || l.seen.CompareAndSwap(old, v) {
+			return
+		}
+	}
 }
 
 // Ready reports whether searches are answered from the index.
@@ -237,6 +249,7 @@ func (l *Live) prune(ctx context.Context) {
 // version (the data version the request read). ok is false when the
 // index is not ready: the caller asks the database.
 func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, bool, error) {
+	l.see(version)
 	st, err := l.catchUp(ctx, version)
 	if errors.Is(err, errNotReady) {
 		return Result{}, false, nil
