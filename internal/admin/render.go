@@ -39,7 +39,7 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, sess catalog.Sess
 // pageSession authenticates a page request; anonymous visitors are
 // redirected to the login form and false is returned.
 func (s *Service) pageSession(w http.ResponseWriter, r *http.Request) (catalog.Session, bool) {
-	sess, err := s.Authenticate(r)
+	sess, err := s.sessions.Authenticate(r)
 	switch {
 	case err == nil:
 		return sess, true

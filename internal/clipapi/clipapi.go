@@ -45,6 +45,7 @@ type server struct {
 	log       *slog.Logger
 	version   string
 	admin     *admin.Service
+	sessions  *auth.Sessions
 	tokens    *auth.Tokens
 	// imports lets one import upload run at a time in this process,
 	// through the API or the console.
@@ -78,16 +79,17 @@ func New(cfg Config) http.Handler {
 		s.platforms = p
 	}
 	s.imports, s.imported = new(importer.Slot), cfg.Imported
-	s.admin = admin.New(admin.Config{
-		Imports:      s.imports,
-		Imported:     cfg.Imported,
-		Snapshots:    cfg.Snapshots,
-		Store:        cfg.Store,
-		Platforms:    s.platforms,
-		Logger:       s.log,
-		CookieSecure: cfg.CookieSecure,
-	})
+	s.sessions = auth.NewSessions(cfg.Store, s.log, cfg.CookieSecure)
 	s.tokens = auth.New(cfg.Store, s.log)
+	s.admin = admin.New(admin.Config{
+		Imports:   s.imports,
+		Imported:  cfg.Imported,
+		Snapshots: cfg.Snapshots,
+		Store:     cfg.Store,
+		Platforms: s.platforms,
+		Logger:    s.log,
+		Sessions:  s.sessions,
+	})
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
 	if s.reads.keyset != nil {
 		// Build the id orders now, not on the first list request: until

@@ -16,7 +16,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
-	"catalog/internal/admin"
+	"catalog/internal/auth"
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/testdb"
@@ -143,7 +143,7 @@ func (e *env) login() *http.Cookie {
 
 func sessionCookie(w *httptest.ResponseRecorder) *http.Cookie {
 	for _, c := range w.Result().Cookies() {
-		if c.Name == admin.CookieName {
+		if c.Name == auth.CookieName {
 			return c
 		}
 	}
