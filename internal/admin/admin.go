@@ -3,7 +3,9 @@
 // console: clips and movies listed, searched, added, edited and deleted,
 // imports, the movie snapshot panel and API tokens. Sessions themselves
 // (cookie, token, lifetimes) live in internal/auth, which the JSON API
-// shares.
+// shares; the page toolkit (layout, static files, headers, error page,
+// list filter and pager) in internal/html, which the public pages share.
+// The routes are in clipapi/routes.go.
 package admin
 
 import (
@@ -14,9 +16,9 @@ import (
 
 	"catalog/internal/auth"
 	"catalog/internal/catalog"
+	"catalog/internal/html"
 	"catalog/internal/importer"
 	"catalog/internal/snapshot"
-	"catalog/internal/web"
 )
 
 // maxFormBytes bounds the login form, far above any real credentials.
@@ -44,6 +46,9 @@ type Config struct {
 	Store     Store
 	Platforms *catalog.Platforms
 	Logger    *slog.Logger
+	// Assets are the static files the pages link; nil loads them (the
+	// clip service passes the one copy it serves).
+	Assets *html.Assets
 	// Sessions are the administrators' sessions, shared with the JSON
 	// API; nil keeps them in Store with a cookie Secure on TLS only.
 	Sessions *auth.Sessions
@@ -63,7 +68,7 @@ type Service struct {
 	platforms *catalog.Platforms
 	log       *slog.Logger
 	sessions  *auth.Sessions
-	views     *web.Views
+	views     *html.Views
 	// checkPassword compares a stored hash with a password:
 	// bcrypt.CompareHashAndPassword, which tests wrap to count the
 	// checks that guesses reach.
@@ -84,6 +89,10 @@ func New(cfg Config) *Service {
 	if imports == nil {
 		imports = new(importer.Slot)
 	}
+	assets := cfg.Assets
+	if assets == nil {
+		assets = html.NewAssets()
+	}
 	sessions := cfg.Sessions
 	if sessions == nil {
 		sessions = auth.NewSessions(cfg.Store, log, false)
@@ -93,7 +102,7 @@ func New(cfg Config) *Service {
 		platforms:     cfg.Platforms,
 		log:           log,
 		sessions:      sessions,
-		views:         web.NewViews(web.NewAssets(), templateFS, "templates"),
+		views:         html.NewViews(assets, templateFS, "templates"),
 		checkPassword: bcrypt.CompareHashAndPassword,
 		imports:       imports,
 		snapshots:     cfg.Snapshots,
