@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	"catalog/internal/catalog"
+	"catalog/internal/html"
 	"catalog/internal/httpx"
-	"catalog/internal/web"
 )
 
 // chrome is what every signed-in page shows around its content.
@@ -20,10 +20,10 @@ type chrome struct {
 type clipListPage struct {
 	chrome
 	Notice    string
-	Filter    web.Filter
+	Filter    html.Filter
 	Platforms []string
 	Clips     []catalog.Clip
-	Pager     web.Pager
+	Pager     html.Pager
 	Add       clipFormPage
 }
 
@@ -42,7 +42,7 @@ func (s *Service) Dashboard(w http.ResponseWriter, r *http.Request) {
 // with the values and errors of a rejected post).
 func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog.Session, status int, add clipFormPage) {
 	q := r.URL.Query()
-	f, err := web.ParseFilter(q, s.platforms)
+	f, err := html.ParseFilter(q, s.platforms)
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
@@ -58,7 +58,7 @@ func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog
 		Filter:    f,
 		Platforms: s.platforms.List(),
 		Clips:     clips,
-		Pager:     web.NewPager(f, "/admin", total, len(clips)),
+		Pager:     html.NewPager(f, "/admin", total, len(clips)),
 		Add:       add,
 	})
 }

@@ -86,18 +86,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 		// the address is not yet known for the per-username limit.
 		s.log.Warn("record successful login", "err", err)
 	}
-	// A new token on every login: a token planted before login
-	// (session fixation) never becomes an authenticated session.
-	if old, ok := cookieTokenHash(r); ok {
-		if err := s.store.DeleteSession(ctx, old); err != nil {
-			s.fail(w, r, catalog.Session{}, err)
-			return
-		}
-	}
-	if err := s.store.DeleteExpiredSessions(ctx, now); err != nil {
-		s.log.Warn("delete expired sessions", "err", err)
-	}
-	if err := s.startSession(ctx, w, r, admin.ID, now); err != nil {
+	if err := s.sessions.Start(ctx, w, r, admin.ID, now); err != nil {
 		s.fail(w, r, catalog.Session{}, err)
 		return
 	}
@@ -108,13 +97,10 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 // Logout answers POST /admin/logout: the session is deleted in the
 // database and the cookie cleared.
 func (s *Service) Logout(w http.ResponseWriter, r *http.Request) {
-	if hash, ok := cookieTokenHash(r); ok {
-		if err := s.store.DeleteSession(r.Context(), hash); err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
-			s.fail(w, r, catalog.Session{}, err)
-			return
-		}
+	if err := s.sessions.End(w, r); err != nil {
+		s.fail(w, r, catalog.Session{}, err)
+		return
 	}
-	http.SetCookie(w, s.cookie(r, "", -1))
 	redirect(w, r, "/admin/login")
 }
 

@@ -4,7 +4,7 @@ import (
 	"net/http"
 
 	"catalog/internal/catalog"
-	"catalog/internal/web"
+	"catalog/internal/html"
 )
 
 type movieRow struct {
@@ -16,9 +16,9 @@ type movieRow struct {
 type movieListPage struct {
 	chrome
 	Notice string
-	Filter web.Filter
+	Filter html.Filter
 	Movies []movieRow
-	Pager  web.Pager
+	Pager  html.Pager
 }
 
 // Movies answers GET /admin/movies: the movie catalog with search and
@@ -29,7 +29,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	f, err := web.ParseSearch(r.URL.Query())
+	f, err := html.ParseSearch(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
@@ -54,7 +54,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		Notice: doneNotice("Movie", r.URL.Query()),
 		Filter: f,
 		Movies: rows,
-		Pager:  web.NewPager(f, "/admin/movies", total, len(movies)),
+		Pager:  html.NewPager(f, "/admin/movies", total, len(movies)),
 	})
 }
 

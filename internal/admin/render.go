@@ -4,17 +4,17 @@ import (
 	"net/http"
 
 	"catalog/internal/catalog"
+	"catalog/internal/html"
 	"catalog/internal/httpx"
-	"catalog/internal/web"
 )
 
 type errorPage struct {
 	chrome
-	web.ErrorPage
+	html.ErrorPage
 }
 
 // render writes an admin page with the headers every HTML page of the
-// service carries (web.SetPageHeaders). Admin pages are never stored by
+// service carries (html.SetPageHeaders). Admin pages are never stored by
 // a browser or a proxy: they show private state and carry forms.
 func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
 	body, err := s.views.Render(name, data)
@@ -23,23 +23,23 @@ func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, nam
 		http.Error(w, "internal error", http.StatusInternalServerError)
 		return
 	}
-	web.SetPageHeaders(w.Header())
+	html.SetPageHeaders(w.Header())
 	w.Header().Set("Cache-Control", "no-store")
-	web.WriteHTML(w, r, status, body)
+	html.WritePage(w, r, status, body)
 }
 
 // fail shows err as a page with its status; internal errors are logged
 // and their text never reaches the page.
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, sess catalog.Session, err error) {
 	httpx.LogError(s.log, r, err)
-	page := errorPage{chrome{Admin: sess.Username}, web.NewErrorPage(err, "/admin", "Back to the clips")}
+	page := errorPage{chrome{Admin: sess.Username}, html.NewErrorPage(err, "/admin", "Back to the clips")}
 	s.render(w, r, page.Status, "error", page)
 }
 
 // pageSession authenticates a page request; anonymous visitors are
 // redirected to the login form and false is returned.
 func (s *Service) pageSession(w http.ResponseWriter, r *http.Request) (catalog.Session, bool) {
-	sess, err := s.Authenticate(r)
+	sess, err := s.sessions.Authenticate(r)
 	switch {
 	case err == nil:
 		return sess, true
@@ -54,7 +54,7 @@ func (s *Service) pageSession(w http.ResponseWriter, r *http.Request) (catalog.S
 // redirect answers 303 to a page. The short body http.Redirect writes is
 // HTML too, so it gets the page headers.
 func redirect(w http.ResponseWriter, r *http.Request, to string) {
-	web.SetPageHeaders(w.Header())
+	html.SetPageHeaders(w.Header())
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }

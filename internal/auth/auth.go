@@ -1,9 +1,12 @@
-// Package auth authenticates API tokens (contract 8): the secrets that
-// scripts send as "Authorization: Bearer TOKEN" to change clips and
-// import records without a browser session. Only a SHA-256 hash of a
+// Package auth is who may change the catalog: the administrators'
+// browser sessions (contract 5, Sessions) and the API tokens (contract
+// 8, Tokens), the secrets that scripts send as "Authorization: Bearer
+// TOKEN" to change clips and import records without a browser session.
+// The clip service's JSON API and its admin console both authenticate
+// through this package. Only a SHA-256 hash of a session token or an API
 // secret is stored, and every request looks its hash up in the
-// database, so a revoked token is refused at once by every instance
-// sharing that database.
+// database, so a logout or a revoked token holds at once on every
+// instance sharing that database.
 package auth
 
 import (
@@ -27,19 +30,25 @@ const Prefix = "catalog_"
 // secretBytes is the randomness of a secret: 256 bits.
 const secretBytes = 32
 
-// touchEvery bounds how often a token's last use is written, so that a
-// busy script does not cost one write per request.
+// touchEvery bounds how often a token's or a session's last use is
+// written, so that a busy script or administrator does not cost one
+// write per request.
 const touchEvery = time.Minute
 
 // NewSecret returns a fresh secret and the hash to store for it.
 func NewSecret() (secret, hash string) {
-	raw := make([]byte, secretBytes)
-	rand.Read(raw) // never fails (crypto/rand documents it)
-	secret = Prefix + hex.EncodeToString(raw)
+	secret = Prefix + hex.EncodeToString(randomBytes(secretBytes))
 	return secret, Hash(secret)
 }
 
-// Hash is the only form of a secret the database sees.
+func randomBytes(n int) []byte {
+	raw := make([]byte, n)
+	rand.Read(raw) // never fails (crypto/rand documents it)
+	return raw
+}
+
+// Hash is the only form of a secret or a session token the database
+// sees, so a leaked database hands out no live sessions or tokens.
 func Hash(secret string) string {
 	sum := sha256.Sum256([]byte(secret))
 	return hex.EncodeToString(sum[:])

@@ -1,5 +1,9 @@
-// Package clipapi is the clip service (contract 2, 3 and 5): the JSON API
-// under /api and the admin pages under /admin, behind one handler.
+// Package clipapi is the clip service (contract 2, 3 and 5) behind one
+// handler: its JSON API under /api (this package), the admin console
+// under /admin (internal/admin), the public pages (internal/web) and
+// their static files (internal/html), every route listed in routes.go.
+// API requests authenticate through internal/auth, by API token or by
+// the console's session cookie.
 package clipapi
 
 import (
@@ -11,10 +15,12 @@ import (
 	"catalog/internal/auth"
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/html"
 	"catalog/internal/httpx"
 	"catalog/internal/importer"
 	"catalog/internal/search"
 	"catalog/internal/snapshot"
+	"catalog/internal/web"
 )
 
 // Config configures New.
@@ -49,7 +55,12 @@ type server struct {
 	log       *slog.Logger
 	version   string
 	admin     *admin.Service
-	tokens    *auth.Tokens
+	pages     *web.Pages
+	// assets are the static files, loaded once for the pages, the
+	// console and the routes that serve them.
+	assets   *html.Assets
+	sessions *auth.Sessions
+	tokens   *auth.Tokens
 	// imports lets one import upload run at a time in this process,
 	// through the API or the console.
 	imports  *importer.Slot
@@ -84,16 +95,20 @@ func New(cfg Config) http.Handler {
 		s.platforms = p
 	}
 	s.imports, s.imported = new(importer.Slot), cfg.Imported
-	s.admin = admin.New(admin.Config{
-		Imports:      s.imports,
-		Imported:     cfg.Imported,
-		Snapshots:    cfg.Snapshots,
-		Store:        cfg.Store,
-		Platforms:    s.platforms,
-		Logger:       s.log,
-		CookieSecure: cfg.CookieSecure,
-	})
+	s.sessions = auth.NewSessions(cfg.Store, s.log, cfg.CookieSecure)
 	s.tokens = auth.New(cfg.Store, s.log)
+	s.assets = html.NewAssets()
+	s.pages = web.New(web.Config{Store: cfg.Store, Platforms: s.platforms, Logger: s.log, Assets: s.assets})
+	s.admin = admin.New(admin.Config{
+		Assets:    s.assets,
+		Imports:   s.imports,
+		Imported:  cfg.Imported,
+		Snapshots: cfg.Snapshots,
+		Store:     cfg.Store,
+		Platforms: s.platforms,
+		Logger:    s.log,
+		Sessions:  s.sessions,
+	})
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
 	if s.reads.keyset != nil {
 		// Build the id orders now, not on the first list request: until

@@ -159,7 +159,7 @@ func (s *server) authorize(r *http.Request, scope string) error {
 		_, err := s.tokens.Authenticate(r, scope)
 		return err
 	}
-	_, err := s.admin.Authenticate(r)
+	_, err := s.sessions.Authenticate(r)
 	return err
 }
 

@@ -3,6 +3,7 @@ package clipapi_test
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,13 +11,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
-	"catalog/internal/admin"
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/search/searchtest"
@@ -102,59 +102,34 @@ func (e *env) postJSON(method, target, body string, cookie *http.Cookie) *httpte
 		headers: map[string]string{"Content-Type": "application/json"}})
 }
 
-// createAdmin stores an administrator with a cheap bcrypt hash.
-func (e *env) createAdmin(username, password string) catalog.Admin {
-	e.t.Helper()
-	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.MinCost)
-	if err != nil {
-		e.t.Fatal(err)
-	}
-	a := catalog.Admin{Username: username, PasswordHash: string(hash)}
-	if err := e.store.CreateAdmin(context.Background(), &a); err != nil {
-		e.t.Fatalf("create admin: %v", err)
-	}
-	return a
-}
-
-func loginForm(username, password string) request {
-	return request{
-		method:  http.MethodPost,
-		target:  "/admin/login",
-		body:    url.Values{"username": {username}, "password": {password}}.Encode(),
-		headers: map[string]string{"Content-Type": "application/x-www-form-urlencoded"},
-	}
-}
-
-// login creates the test administrator (once) and logs in through the
-// form, returning the session cookie.
+// login stores a session of the test administrator (created once) as
+// the login form does, and returns its cookie. The API only reads
+// sessions; the form that starts them is internal/admin's to test.
 func (e *env) login() *http.Cookie {
 	e.t.Helper()
-	if _, err := e.store.AdminByUsername(context.Background(), testUser); err != nil {
-		e.createAdmin(testUser, testPassword)
-	}
-	w := e.do(loginForm(testUser, testPassword))
-	if w.Code != http.StatusSeeOther {
-		e.t.Fatalf("login: got status %d, want 303; body %s", w.Code, w.Body)
-	}
-	c := sessionCookie(w)
-	if c == nil || c.Value == "" {
-		e.t.Fatalf("login: no session cookie in %q", w.Header().Values("Set-Cookie"))
-	}
-	return c
-}
-
-func sessionCookie(w *httptest.ResponseRecorder) *http.Cookie {
-	for _, c := range w.Result().Cookies() {
-		if c.Name == admin.CookieName {
-			return c
+	ctx := context.Background()
+	a, err := e.store.AdminByUsername(ctx, testUser)
+	if err != nil {
+		hash, err := bcrypt.GenerateFromPassword([]byte(testPassword), bcrypt.MinCost)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		a = catalog.Admin{Username: testUser, PasswordHash: string(hash)}
+		if err := e.store.CreateAdmin(ctx, &a); err != nil {
+			e.t.Fatalf("create admin: %v", err)
 		}
 	}
-	return nil
-}
-
-func tokenHash(token string) string {
+	// Contract 5: 256 random bits in hex, stored as their SHA-256.
+	raw := make([]byte, 32)
+	rand.Read(raw)
+	token := hex.EncodeToString(raw)
 	sum := sha256.Sum256([]byte(token))
-	return hex.EncodeToString(sum[:])
+	now := time.Now().UTC().Truncate(time.Second)
+	sess := catalog.Session{TokenHash: hex.EncodeToString(sum[:]), AdminID: a.ID, CreatedAt: now, LastSeen: now}
+	if err := e.store.CreateSession(ctx, sess); err != nil {
+		e.t.Fatalf("create session: %v", err)
+	}
+	return &http.Cookie{Name: "catalog_session", Value: token}
 }
 
 // addClip stores a clip directly and returns it with id and created_at.

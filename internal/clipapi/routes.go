@@ -5,11 +5,12 @@ import (
 
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
-	"catalog/internal/web"
 )
 
 // routes is every route of the clip service, in the order of the
-// contract (3.4, 3.6, 5).
+// contract (3.4, 3.6, 5): the JSON API (this package), the admin console
+// (internal/admin), the public pages (internal/web) and the static files
+// they share (internal/html). Nothing else registers a route.
 func (s *server) routes() http.Handler {
 	rt := httpx.NewRouter(s.writeError)
 
@@ -48,9 +49,15 @@ func (s *server) routes() http.Handler {
 	rt.HandleFunc("POST", "/admin/tokens", s.admin.CreateToken)
 	rt.HandleFunc("POST", "/admin/tokens/{id}/revoke", s.admin.RevokeToken)
 
-	// The public pages (/, /clips/{id}) and the static files that they
-	// and the admin pages share.
-	web.New(web.Config{Store: s.store, Platforms: s.platforms, Logger: s.log}).Register(rt)
+	rt.HandleFunc("GET", "/{$}", s.pages.Index)
+	rt.HandleFunc("GET", "/clips/{id}", s.pages.Clip)
+
+	// GET /static/{name}.{hash}.{ext}: one route per embedded file, under
+	// its content-hashed name, so that any other /static/ path gets the
+	// service's 404.
+	for _, f := range s.assets.Files() {
+		rt.Handle("GET", f.URL, f)
+	}
 
 	return rt
 }

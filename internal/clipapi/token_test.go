@@ -119,7 +119,6 @@ func TestBearerTokensAndCrossOrigin(t *testing.T) {
 	if w := e.do(request{method: "POST", target: "/api/clips", body: tokenClip, headers: bearer(secret, crossSite)}); w.Code != http.StatusCreated {
 		t.Errorf("cross-site token request without cookies: got %d %s, want 201", w.Code, w.Body)
 	}
-	e.createAdmin(testUser, testPassword)
 	cookie := e.login()
 	w := e.do(request{method: "POST", target: "/api/clips", body: tokenClip, headers: bearer(secret, crossSite), cookie: cookie})
 	wantError(t, w, http.StatusForbidden)

@@ -11,33 +11,24 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
+	"catalog/internal/clipapi"
+	"catalog/internal/html"
 	"catalog/internal/httpx"
 	"catalog/internal/testdb"
 	"catalog/internal/web"
 )
 
-// site is the public pages mounted the way the clip service mounts
-// them, on a real SQLite file.
+// site is the public pages as the clip service serves them (its whole
+// route table, clipapi/routes.go), on a fresh store (internal/testdb).
 type site struct {
 	store   catalog.Store
-	pages   *web.Pages
 	handler http.Handler
 }
 
 func newSite(t testing.TB) *site {
 	t.Helper()
 	store := testdb.Open(t)
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pages := web.New(web.Config{Store: store, Platforms: platforms, Logger: testLogger(t)})
-	writeErr := func(w http.ResponseWriter, r *http.Request, err error) {
-		httpx.WriteJSON(w, r, httpx.ErrorStatus(err), []byte(`{"error":{"message":"`+catalog.ErrorMessage(err)+`"}}`))
-	}
-	rt := httpx.NewRouter(writeErr)
-	pages.Register(rt)
-	return &site{store: store, pages: pages, handler: httpx.Common(rt, testLogger(t), writeErr)}
+	return &site{store: store, handler: clipapi.New(clipapi.Config{Store: store, Logger: testLogger(t)})}
 }
 
 func (s *site) addClip(t testing.TB, c catalog.Clip) catalog.Clip {
@@ -331,7 +322,7 @@ func TestCovers(t *testing.T) {
 	s.addClip(t, catalog.Clip{Title: "Has cover", CoverURL: "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg"})
 	s.addClip(t, catalog.Clip{Title: "No cover", IframeURL: "https://example.org/v/1"})
 	_, body := s.get(t, "/")
-	placeholder := s.pages.Assets().URL("placeholder.svg")
+	placeholder := html.NewAssets().URL("placeholder.svg")
 	if !strings.Contains(body, `<img class="cover" src="https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" alt="Cover of Has cover"`) {
 		t.Errorf("the cover image is missing or has no alt text")
 	}
@@ -403,7 +394,7 @@ func TestStaticFiles(t *testing.T) {
 		"placeholder.svg": "image/svg+xml",
 	} {
 		t.Run(name, func(t *testing.T) {
-			url := s.pages.Assets().URL(name)
+			url := html.NewAssets().URL(name)
 			if !regexp.MustCompile(`^/static/[a-z]+\.[0-9a-f]{10}\.[a-z]+$`).MatchString(url) {
 				t.Errorf("URL %q does not carry a content hash", url)
 			}

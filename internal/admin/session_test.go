@@ -1,4 +1,4 @@
-package clipapi_test
+package admin_test
 
 import (
 	"context"
@@ -120,8 +120,8 @@ func TestLoginSuccess(t *testing.T) {
 				t.Errorf("the raw token is stored (lookup err %v)", err)
 			}
 			// The cookie works on the API and the dashboard.
-			if w := e.postJSON("POST", "/api/clips", validClip, c); w.Code != http.StatusCreated {
-				t.Errorf("POST with the new session: got %d, want 201", w.Code)
+			if got := e.createClipAPI(c); got != http.StatusCreated {
+				t.Errorf("POST with the new session: got %d, want 201", got)
 			}
 			if w := e.do(request{target: "/admin", cookie: c}); w.Code != http.StatusOK {
 				t.Errorf("GET /admin with the new session: got %d, want 200", w.Code)
@@ -166,8 +166,8 @@ func TestLoginFailure(t *testing.T) {
 	}
 }
 
-// The throttle through the whole clip service; internal/admin's tests
-// cover every limit of contract 5.
+// The throttle through the whole clip service; login_test.go covers
+// every limit of contract 5 on the login handler.
 func TestLoginThrottle(t *testing.T) {
 	t.Run("per username and address", func(t *testing.T) {
 		e := newEnv(t)
@@ -260,9 +260,11 @@ func TestLoginRenewsSession(t *testing.T) {
 	if second == nil || second.Value == first.Value {
 		t.Fatalf("second login kept the token %q", first.Value)
 	}
-	wantError(t, e.postJSON("POST", "/api/clips", validClip, first), http.StatusUnauthorized)
-	if w := e.postJSON("POST", "/api/clips", validClip, second); w.Code != http.StatusCreated {
-		t.Errorf("new session: got %d, want 201", w.Code)
+	if got := e.createClipAPI(first); got != http.StatusUnauthorized {
+		t.Errorf("old session: got %d, want 401", got)
+	}
+	if got := e.createClipAPI(second); got != http.StatusCreated {
+		t.Errorf("new session: got %d, want 201", got)
 	}
 
 	// A planted token (fixation) never becomes a session.
@@ -272,7 +274,9 @@ func TestLoginRenewsSession(t *testing.T) {
 	if got := sessionCookie(w); got == nil || got.Value == planted.Value {
 		t.Errorf("login kept a planted token")
 	}
-	wantError(t, e.postJSON("POST", "/api/clips", validClip, planted), http.StatusUnauthorized)
+	if got := e.createClipAPI(planted); got != http.StatusUnauthorized {
+		t.Errorf("planted token: got %d, want 401", got)
+	}
 }
 
 func TestLogout(t *testing.T) {
@@ -288,7 +292,9 @@ func TestLogout(t *testing.T) {
 	if _, err := e.store.SessionByTokenHash(context.Background(), tokenHash(cookie.Value)); catalog.ErrorCode(err) != catalog.ENOTFOUND {
 		t.Errorf("session still stored (err %v)", err)
 	}
-	wantError(t, e.postJSON("POST", "/api/clips", validClip, cookie), http.StatusUnauthorized)
+	if got := e.createClipAPI(cookie); got != http.StatusUnauthorized {
+		t.Errorf("POST after logout: got %d, want 401", got)
+	}
 	if w := e.do(request{target: "/admin", cookie: cookie}); w.Code != http.StatusSeeOther {
 		t.Errorf("GET /admin after logout: got %d, want 303", w.Code)
 	}
@@ -320,15 +326,17 @@ func TestSessionExpiry(t *testing.T) {
 				t.Fatal(err)
 			}
 			cookie := &http.Cookie{Name: "catalog_session", Value: token}
-			w := e.postJSON("POST", "/api/clips", validClip, cookie)
+			api := e.createClipAPI(cookie)
 			page := e.do(request{target: "/admin", cookie: cookie})
 			if tt.valid {
-				if w.Code != http.StatusCreated || page.Code != http.StatusOK {
-					t.Errorf("got %d and %d, want 201 and 200", w.Code, page.Code)
+				if api != http.StatusCreated || page.Code != http.StatusOK {
+					t.Errorf("got %d and %d, want 201 and 200", api, page.Code)
 				}
 				return
 			}
-			wantError(t, w, http.StatusUnauthorized)
+			if api != http.StatusUnauthorized {
+				t.Errorf("POST /api/clips: got %d, want 401", api)
+			}
 			if page.Code != http.StatusSeeOther || page.Header().Get("Location") != "/admin/login" {
 				t.Errorf("GET /admin: got %d to %q, want 303 to /admin/login", page.Code, page.Header().Get("Location"))
 			}
@@ -417,7 +425,7 @@ func TestDashboardAddClip(t *testing.T) {
 	if w := post(full, nil); w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/admin/login" {
 		t.Errorf("anonymous: got %d to %q, want 303 to /admin/login", w.Code, w.Header().Get("Location"))
 	}
-	if n := e.clipCount(); n != 0 {
+	if n := len(e.clips()); n != 0 {
 		t.Fatalf("anonymous form stored %d clips", n)
 	}
 
@@ -425,11 +433,11 @@ func TestDashboardAddClip(t *testing.T) {
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/admin?added=1" {
 		t.Fatalf("got %d to %q, want 303 to /admin?added=1; body %s", w.Code, w.Header().Get("Location"), w.Body)
 	}
-	l := decodeList(t, e.get("/api/clips"))
-	if len(l.Data) != 1 {
-		t.Fatalf("got %d clips, want 1", len(l.Data))
+	stored := e.clips()
+	if len(stored) != 1 {
+		t.Fatalf("got %d clips, want 1", len(stored))
 	}
-	if c := l.Data[0]; c.Title != "From the form" || c.Platform != "JAV" || c.CoverURL != "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" {
+	if c := stored[0]; c.Title != "From the form" || c.Platform != "JAV" || c.CoverURL != "https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg" {
 		t.Errorf("stored %+v", c)
 	}
 
@@ -462,7 +470,7 @@ func TestDashboardAddClip(t *testing.T) {
 	if !strings.Contains(body, `value="Kept actor"`) {
 		t.Errorf("the form lost the typed values")
 	}
-	if n := e.clipCount(); n != 1 {
+	if n := len(e.clips()); n != 1 {
 		t.Errorf("clips after a rejected form: got %d, want 1", n)
 	}
 }

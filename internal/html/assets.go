@@ -1,4 +1,4 @@
-package web
+package html
 
 import (
 	"crypto/sha256"
@@ -11,10 +11,10 @@ import (
 	"catalog/internal/httpx"
 )
 
-// asset is one embedded static file, served under a name that carries a
+// Asset is one embedded static file, served under a name that carries a
 // hash of its content so that browsers may keep it for a year: a new
 // build with a changed file gets a new name.
-type asset struct {
+type Asset struct {
 	URL         string // /static/site.3f2a9c1b0d.css
 	contentType string
 	payload     *httpx.Payload
@@ -23,7 +23,7 @@ type asset struct {
 // Assets are the embedded static files by their plain names
 // ("site.css"). Pages link them through URL.
 type Assets struct {
-	byName map[string]*asset
+	byName map[string]*Asset
 }
 
 var contentTypes = map[string]string{
@@ -32,14 +32,15 @@ var contentTypes = map[string]string{
 	".svg": "image/svg+xml",
 }
 
-// NewAssets loads the embedded static files. The admin console calls it
-// too, for the URLs; Pages.Register serves them once for both.
+// NewAssets loads the embedded static files. The clip service loads
+// them once and hands the same Assets to the public pages, the admin
+// console and its route table.
 func NewAssets() *Assets { return loadAssets(staticFS, "static") }
 
 // loadAssets reads every file of dir in fsys. An unknown extension is a
 // programming error and panics at start.
 func loadAssets(fsys fs.FS, dir string) *Assets {
-	a := &Assets{byName: map[string]*asset{}}
+	a := &Assets{byName: map[string]*Asset{}}
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
 		panic(err)
@@ -53,10 +54,10 @@ func loadAssets(fsys fs.FS, dir string) *Assets {
 		ext := path.Ext(name)
 		ct, ok := contentTypes[ext]
 		if !ok {
-			panic("web: no content type for static file " + name)
+			panic("html: no content type for static file " + name)
 		}
 		sum := sha256.Sum256(b)
-		a.byName[name] = &asset{
+		a.byName[name] = &Asset{
 			URL:         "/static/" + strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext,
 			contentType: ct,
 			payload:     httpx.NewPayload(b),
@@ -70,18 +71,24 @@ func loadAssets(fsys fs.FS, dir string) *Assets {
 func (a *Assets) URL(name string) string {
 	s, ok := a.byName[name]
 	if !ok {
-		panic("web: no static file " + name)
+		panic("html: no static file " + name)
 	}
 	return s.URL
 }
 
-// register mounts one route per file, so that any other /static/ path
-// falls through to the service's own 404.
-func (a *Assets) register(rt *httpx.Router) {
-	for _, s := range a.byName {
-		rt.HandleFunc(http.MethodGet, s.URL, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-			writeAs(w, r, http.StatusOK, s.contentType, s.payload)
-		})
+// Files are the static files, for the route table: one route per file
+// (GET Asset.URL), so that any other /static/ path falls through to the
+// service's own 404.
+func (a *Assets) Files() []*Asset {
+	files := make([]*Asset, 0, len(a.byName))
+	for _, f := range a.byName {
+		files = append(files, f)
 	}
+	return files
+}
+
+// ServeHTTP answers GET f.URL: the file, cacheable for a year.
+func (f *Asset) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	writeAs(w, r, http.StatusOK, f.contentType, f.payload)
 }

@@ -1,4 +1,4 @@
-package admin
+package auth
 
 import (
 	"net/http/httptest"
@@ -43,7 +43,7 @@ func FuzzCookieTokenHash(f *testing.F) {
 		if err != nil || len(c.Value) != 64 || strings.Trim(c.Value, "0123456789abcdefABCDEF") != "" {
 			t.Fatalf("%q: accepted cookie %v (%v)", header, c, err)
 		}
-		if hash != hashToken(c.Value) {
+		if hash != Hash(c.Value) {
 			t.Fatalf("%q: hash of another value", header)
 		}
 	})

@@ -1,4 +1,4 @@
-package clipapi_test
+package admin_test
 
 import (
 	"net/http"

@@ -1,4 +1,4 @@
-package web_test
+package html_test
 
 import (
 	"net/url"
@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
-	"catalog/internal/web"
+	"catalog/internal/html"
 )
 
 // FuzzParseFilter feeds query strings to the HTML pages' search and
@@ -32,7 +32,7 @@ func FuzzParseFilter(f *testing.F) {
 		if err != nil {
 			return
 		}
-		filter, err := web.ParseFilter(q, platforms)
+		filter, err := html.ParseFilter(q, platforms)
 		if err != nil {
 			if catalog.ErrorCode(err) != catalog.EINVALID {
 				t.Fatalf("%q: got error code %q, want %q", raw, catalog.ErrorCode(err), catalog.EINVALID)
@@ -53,7 +53,7 @@ func FuzzParseFilter(f *testing.F) {
 		if off := p.Offset(); off < total {
 			shown = min(p.Limit, total-off)
 		}
-		pg := web.NewPager(filter, "/", total, int(shown))
+		pg := html.NewPager(filter, "/", total, int(shown))
 		last := int64(0)
 		for _, l := range pg.Links {
 			if l.Gap {
@@ -79,13 +79,13 @@ func FuzzParseFilter(f *testing.F) {
 }
 
 // parseLink parses the filter of a link the pages print.
-func parseLink(t *testing.T, link string, platforms *catalog.Platforms) web.Filter {
+func parseLink(t *testing.T, link string, platforms *catalog.Platforms) html.Filter {
 	t.Helper()
 	u, err := url.Parse(link)
 	if err != nil {
 		t.Fatalf("link %q: %v", link, err)
 	}
-	f, err := web.ParseFilter(u.Query(), platforms)
+	f, err := html.ParseFilter(u.Query(), platforms)
 	if err != nil {
 		t.Fatalf("link %q: %v", link, err)
 	}
