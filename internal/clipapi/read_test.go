@@ -340,6 +340,9 @@ func TestReadHeaders(t *testing.T) {
 				"X-Content-Type-Options":      "nosniff",
 				"Content-Type":                "application/json; charset=utf-8",
 			}
+			if path == "/api/health" {
+				want["Cache-Control"] = "no-store" // contract 3.4: never cached
+			}
 			for k, v := range want {
 				if got := h.Get(k); got != v {
 					t.Errorf("%s: got %q, want %q", k, got, v)

@@ -21,6 +21,11 @@ func (s *server) routes() http.Handler {
 	rt.Handle("PATCH", "/api/clips/{id}", s.api(s.updateClip))
 	rt.Handle("DELETE", "/api/clips/{id}", s.api(s.deleteClip))
 
+	// The OpenAPI document and its reference page (issue 12).
+	for _, d := range s.docs().Routes() {
+		rt.Handle("GET", d.Path, s.read(d.Handler))
+	}
+
 	rt.HandleFunc("GET", "/admin/login", s.admin.LoginPage)
 	rt.HandleFunc("POST", "/admin/login", s.admin.Login)
 	rt.HandleFunc("POST", "/admin/logout", s.admin.Logout)

@@ -20,9 +20,11 @@ func Health(ping func(context.Context) error, version string) http.HandlerFunc {
 		ctx, cancel := context.WithTimeout(r.Context(), HealthTimeout)
 		defer cancel()
 		status, state, db := http.StatusOK, "ok", "ok"
+		// Never cached, "ok" included: an edge must not keep a stale
+		// answer (contract 3.4, both services).
+		w.Header().Set("Cache-Control", "no-store")
 		if err := pingWithin(ctx, ping); err != nil {
 			status, state, db = http.StatusServiceUnavailable, "unavailable", "error"
-			w.Header().Set("Cache-Control", "no-store")
 			w.Header().Set("Retry-After", "5")
 		}
 		b := []byte(`{"status":"` + state + `","version":`)

@@ -29,6 +29,9 @@ func TestHealthOK(t *testing.T) {
 	if rec.Header().Get("ETag") == "" || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
 		t.Errorf("headers = %v, want ETag and JSON content type", rec.Header())
 	}
+	if got := rec.Header().Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control = %q, want no-store (contract 3.4: never cached, ok included)", got)
+	}
 }
 
 func TestHealthVersionEscaped(t *testing.T) {

@@ -45,8 +45,14 @@ func New(cfg Config) http.Handler {
 	return s.routes(cfg.Version)
 }
 
-// routes is the whole route table (contract 4.3).
+// routes is the whole service: the route table behind the headers
+// every response carries.
 func (s *server) routes(version string) http.Handler {
+	return httpx.Common(edgeHeaders(s.table(version)), s.log, s.writeError)
+}
+
+// table is the whole route table (contract 4.3).
+func (s *server) table(version string) *httpx.Router {
 	rt := httpx.NewRouter(s.writeError)
 	get := func(path string, h http.HandlerFunc) {
 		rt.Handle(http.MethodGet, path, h)
@@ -58,5 +64,9 @@ func (s *server) routes(version string) http.Handler {
 	get("/api/jav", s.listJav)
 	get("/api/jav/{id}", s.javDetail)
 	get("/api/health", httpx.Health(s.store.Ping, version))
-	return httpx.Common(edgeHeaders(rt), s.log, s.writeError)
+	// The OpenAPI document and its reference page (issue 12).
+	for _, d := range s.docs(version).Routes() {
+		get(d.Path, d.Handler)
+	}
+	return rt
 }

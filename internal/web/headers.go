@@ -45,6 +45,12 @@ func WriteHTML(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 	writeAs(w, r, status, w.Header().Get("Content-Type"), httpx.NewPayload(body))
 }
 
+// WriteAs is writeAs for pages and files served by other packages (the
+// API reference), so that they share the one copy of these rules.
+func WriteAs(w http.ResponseWriter, r *http.Request, status int, contentType string, p *httpx.Payload) {
+	writeAs(w, r, status, contentType, p)
+}
+
 // writeAs writes p with contentType instead of the JSON type that
 // httpx.WritePayload sets, keeping that function the one copy of the
 // conditional-request and compression rules.
