@@ -132,6 +132,17 @@ func Check(t testing.TB, h http.Handler, req *http.Request, status int, header h
 	}
 }
 
+// Problems returns what is wrong with a response to req by the document
+// doc; nothing when it fits. Check is the usual entry; this one serves
+// tests of documented operations that no route serves yet.
+func Problems(doc []byte, req *http.Request, status int, header http.Header, body []byte) ([]string, error) {
+	c, err := Load(doc)
+	if err != nil {
+		return nil, err
+	}
+	return c.check(req, status, header, body), nil
+}
+
 // check returns what is wrong with the response; nothing when it fits.
 func (c *checker) check(req *http.Request, status int, header http.Header, body []byte) []string {
 	if !c.scope[firstSegment(req.URL.Path)] {
