@@ -15,7 +15,11 @@ import (
 	"net/http"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"catalog/internal/catalog"
+	"catalog/internal/importer"
+	"catalog/internal/snapshot"
 	"catalog/internal/web"
 )
 
@@ -32,14 +36,6 @@ const (
 	maxFormBytes = 16 << 10
 )
 
-// Failed-login throttling (contract 5). Failures are counted in the
-// database per username and per client address, so that several
-// instances share the counts.
-const (
-	maxLoginFailures = 5
-	loginWindow      = 15 * time.Minute
-)
-
 // dummyHash is compared against when the username does not exist, so
 // that a wrong username costs as much time as a wrong password and
 // response times do not reveal which usernames exist. Same cost as the
@@ -54,6 +50,7 @@ type Store interface {
 	catalog.AdminStore
 	catalog.ClipStore
 	catalog.MovieStore
+	catalog.TokenStore
 }
 
 // Config configures New.
@@ -64,6 +61,12 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure even on plain-HTTP
 	// requests (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// Imports is shared with the import API, so that one upload runs at
+	// a time in the process; nil gives the console a slot of its own.
+	Imports *importer.Slot
+	// Snapshots, when set, is the movie snapshot the console's panel
+	// shows and rebuilds.
+	Snapshots *snapshot.Service
 }
 
 // Service serves the admin pages and authenticates API requests.
@@ -73,6 +76,12 @@ type Service struct {
 	log          *slog.Logger
 	cookieSecure bool
 	views        *web.Views
+	// checkPassword compares a stored hash with a password:
+	// bcrypt.CompareHashAndPassword, which tests wrap to count the
+	// checks that guesses reach.
+	checkPassword func(hash, password []byte) error
+	imports       *importer.Slot
+	snapshots     *snapshot.Service
 }
 
 // New parses the embedded templates once; a broken template is a
@@ -82,12 +91,19 @@ func New(cfg Config) *Service {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	imports := cfg.Imports
+	if imports == nil {
+		imports = new(importer.Slot)
+	}
 	return &Service{
-		store:        cfg.Store,
-		platforms:    cfg.Platforms,
-		log:          log,
-		cookieSecure: cfg.CookieSecure,
-		views:        web.NewViews(web.NewAssets(), templateFS, "templates"),
+		store:         cfg.Store,
+		platforms:     cfg.Platforms,
+		log:           log,
+		cookieSecure:  cfg.CookieSecure,
+		views:         web.NewViews(web.NewAssets(), templateFS, "templates"),
+		checkPassword: bcrypt.CompareHashAndPassword,
+		imports:       imports,
+		snapshots:     cfg.Snapshots,
 	}
 }
 

@@ -3,6 +3,7 @@ package admin
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 
 	"catalog/internal/catalog"
@@ -53,7 +54,7 @@ func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog
 	}
 	s.render(w, r, status, "clips", clipListPage{
 		chrome:    chrome{Admin: sess.Username, Section: "clips"},
-		Notice:    doneNotice(q.Get("added"), q.Get("saved"), q.Get("deleted")),
+		Notice:    doneNotice("Clip", q),
 		Filter:    f,
 		Platforms: s.platforms.List(),
 		Clips:     clips,
@@ -62,12 +63,13 @@ func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog
 	})
 }
 
-// doneNotice confirms the change a form redirected from. Only ids are
-// carried in the URL, so a crafted link cannot put text on the page.
-func doneNotice(added, saved, deleted string) string {
-	for _, n := range []struct{ id, verb string }{{added, "added"}, {saved, "saved"}, {deleted, "deleted"}} {
-		if id, err := catalog.ParseID(n.id); err == nil {
-			return "Clip #" + strconv.FormatInt(id, 10) + " was " + n.verb + "."
+// doneNotice confirms the change a form redirected from (?added=ID,
+// ?saved=ID or ?deleted=ID). Only ids are carried in the URL, so a
+// crafted link cannot put text on the page.
+func doneNotice(noun string, q url.Values) string {
+	for _, verb := range []string{"added", "saved", "deleted"} {
+		if id, err := catalog.ParseID(q.Get(verb)); err == nil {
+			return noun + " #" + strconv.FormatInt(id, 10) + " was " + verb + "."
 		}
 	}
 	return ""

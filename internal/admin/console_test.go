@@ -37,16 +37,22 @@ func newConsole(t *testing.T) *console {
 	}
 	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store}))
 	t.Cleanup(srv.Close)
-	jar, _ := cookiejar.New(nil)
-	c := &console{t: t, store: store, url: srv.URL, client: &http.Client{
-		Jar:           jar,
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}}
+	c := &console{t: t, store: store, url: srv.URL, client: newConsoleClient()}
 	res, _ := c.post("/admin/login", url.Values{"username": {"ann"}, "password": {"a long enough password"}})
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("login: got %d", res.StatusCode)
 	}
 	return c
+}
+
+// newConsoleClient is a browser-like client: a cookie jar, no redirects
+// followed.
+func newConsoleClient() *http.Client {
+	jar, _ := cookiejar.New(nil)
+	return &http.Client{
+		Jar:           jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}
 }
 
 func (c *console) do(req *http.Request) (*http.Response, string) {

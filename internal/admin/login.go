@@ -7,8 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"golang.org/x/crypto/bcrypt"
-
 	"catalog/internal/catalog"
 )
 
@@ -24,7 +22,9 @@ func (s *Service) LoginPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // Login answers POST /admin/login (form fields username, password).
-// Throttled clients are refused before any password check; wrong
+// Every attempt is counted as a failure before its password is checked
+// (contract 5), so parallel guesses get no more checks than the limits
+// allow; a throttled attempt is refused without a check. Wrong
 // credentials show the form again with one message for both cases.
 func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
@@ -36,23 +36,33 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	password := r.PostForm.Get("password")
 	ctx := r.Context()
 	now := time.Now()
-	since := now.Add(-loginWindow)
-	userKey, addrKey := "user:"+username, "addr:"+clientAddr(r)
+	addr := clientAddr(r)
+	wrong := func() {
+		s.render(w, r, http.StatusUnauthorized, "login", loginPage{
+			Username: username,
+			Message:  "Wrong username or password.",
+		})
+	}
 
-	for _, key := range []string{userKey, addrKey} {
-		n, err := s.store.LoginFailures(ctx, key, since)
-		if err != nil {
+	// No administrator has a longer name (admin create refuses it), so
+	// the attempt fails without a password check and nothing is stored.
+	if catalog.CheckLoginUsername(username) != nil {
+		username = ""
+		wrong()
+		return
+	}
+	if err := s.store.ReserveLogin(ctx, username, addr, now); err != nil {
+		if catalog.ErrorCode(err) != catalog.ETOOMANY {
 			s.fail(w, r, catalog.Session{}, err)
 			return
 		}
-		if n >= maxLoginFailures {
-			w.Header().Set("Retry-After", strconv.Itoa(int(loginWindow/time.Second)))
-			s.render(w, r, http.StatusTooManyRequests, "login", loginPage{
-				Username: username,
-				Message:  "Too many failed logins. Please wait " + strconv.Itoa(int(loginWindow/time.Minute)) + " minutes and try again.",
-			})
-			return
-		}
+		s.log.Info("login throttled", "addr", addr, "reason", catalog.ErrorMessage(err))
+		w.Header().Set("Retry-After", strconv.Itoa(int(catalog.LoginWindow/time.Second)))
+		s.render(w, r, http.StatusTooManyRequests, "login", loginPage{
+			Username: username,
+			Message:  "Too many failed logins. Please wait " + strconv.Itoa(int(catalog.LoginWindow/time.Minute)) + " minutes and try again.",
+		})
+		return
 	}
 
 	admin, err := s.store.AdminByUsername(ctx, username)
@@ -65,22 +75,16 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	if !found {
 		hash = dummyHash
 	}
-	if bcrypt.CompareHashAndPassword([]byte(hash), []byte(password)) != nil || !found {
-		for _, key := range []string{userKey, addrKey} {
-			if _, err := s.store.AddLoginFailure(ctx, key, now, since); err != nil {
-				s.fail(w, r, catalog.Session{}, err)
-				return
-			}
-		}
-		s.render(w, r, http.StatusUnauthorized, "login", loginPage{
-			Username: username,
-			Message:  "Wrong username or password.",
-		})
+	// The reserved attempt stays counted as a failure.
+	if s.checkPassword([]byte(hash), []byte(password)) != nil || !found {
+		wrong()
 		return
 	}
 
-	if err := s.store.ClearLoginFailures(ctx, userKey); err != nil {
-		s.log.Warn("clear login failures", "err", err)
+	if err := s.store.LoginSucceeded(ctx, username, addr, now); err != nil {
+		// The login itself is good; only the pair's count stays, and
+		// the address is not yet known for the per-username limit.
+		s.log.Warn("record successful login", "err", err)
 	}
 	// A new token on every login: a token planted before login
 	// (session fixation) never becomes an authenticated session.
@@ -114,7 +118,9 @@ func (s *Service) Logout(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, "/admin/login")
 }
 
-// clientAddr is the peer address without its port. Behind a proxy all
+// clientAddr is the peer address without its port: the connection's,
+// or the client's when internal/cli has taken it from X-Forwarded-For
+// of a --trusted-proxies peer. Behind a proxy that is not trusted all
 // clients share the proxy's address, which then throttles as one.
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)

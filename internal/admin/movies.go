@@ -15,13 +15,15 @@ type movieRow struct {
 
 type movieListPage struct {
 	chrome
+	Notice string
 	Filter web.Filter
 	Movies []movieRow
 	Pager  web.Pager
 }
 
-// Movies answers GET /admin/movies: the movie catalog, read-only, with
-// search and paging (the parameters of GET /api/movies).
+// Movies answers GET /admin/movies: the movie catalog with search and
+// paging (the parameters of GET /api/movies) and links to add, edit and
+// delete movies.
 func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.pageSession(w, r)
 	if !ok {
@@ -33,7 +35,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	movies, total, err := s.store.ListMovies(r.Context(), catalog.MovieFilter{
-		Terms:  catalog.SearchTerms(f.Q),
+		Terms:  f.Terms,
 		Paging: f.Paging,
 	})
 	if err != nil {
@@ -49,6 +51,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, http.StatusOK, "movies", movieListPage{
 		chrome: chrome{Admin: sess.Username, Section: "movies"},
+		Notice: doneNotice("Movie", r.URL.Query()),
 		Filter: f,
 		Movies: rows,
 		Pager:  web.NewPager(f, "/admin/movies", total, len(movies)),

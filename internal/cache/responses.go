@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 )
 
@@ -13,9 +14,14 @@ import (
 const DefaultMaxBytes = 32 << 20
 
 // entryOverhead approximates the bytes an entry costs beyond its bodies
-// (map slot, key, Payload header), so that many tiny entries still
-// count against the cap.
+// and key (map slot, string and Payload headers), so that many tiny
+// entries still count against the cap.
 const entryOverhead = 160
+
+// MaxKeyBytes is the longest key kept: a normalised query longer than
+// this (many long search words) is answered but not cached, so strangers
+// cannot fill the cache with keys.
+const MaxKeyBytes = 1 << 10
 
 // Responses keeps encoded responses (with their gzip form) per
 // normalised query for one data version. Every entry belongs to the
@@ -68,7 +74,7 @@ func (c *Responses) Get(ctx context.Context, version int64, key string, fill fun
 		select {
 		case <-cl.done:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return nil, catalog.ContextError("response cache", ctx.Err())
 		}
 		if cl.err == nil {
 			return cl.p, nil
@@ -102,7 +108,9 @@ func (c *Responses) fill(ctx context.Context, f func(context.Context) (*httpx.Pa
 	}
 	if cap(p.Plain) > len(p.Plain)+len(p.Plain)/8 {
 		// Encoders over-allocate; a kept body should not keep the slack.
-		p = httpx.NewPayload(slices.Clone(p.Plain))
+		trimmed := httpx.NewPayload(slices.Clone(p.Plain))
+		trimmed.ContentType = p.ContentType
+		p = trimmed
 	}
 	if len(p.Plain) > httpx.GzipMinSize {
 		p.Gzipped()
@@ -121,12 +129,15 @@ func (c *Responses) store(version int64, key string, p *httpx.Payload) {
 		c.bytes = 0
 		c.version = version
 	}
-	size := payloadSize(p)
+	if len(key) > MaxKeyBytes {
+		return
+	}
+	size := entrySize(key, p)
 	if size > c.maxBytes/16 {
 		return // one huge response must not flush everything else
 	}
 	if old, ok := c.entries[key]; ok {
-		c.bytes -= payloadSize(old)
+		c.bytes -= entrySize(key, old)
 	}
 	c.entries[key] = p
 	c.bytes += size
@@ -140,14 +151,14 @@ func (c *Responses) store(version int64, key string, p *httpx.Payload) {
 			continue
 		}
 		delete(c.entries, k)
-		c.bytes -= payloadSize(old)
+		c.bytes -= entrySize(k, old)
 	}
 }
 
-// payloadSize counts capacities, not lengths: what the cache keeps
-// alive is the allocated memory.
-func payloadSize(p *httpx.Payload) int64 {
-	n := int64(cap(p.Plain)) + entryOverhead
+// entrySize counts the key and the bodies' capacities, not lengths: what
+// the cache keeps alive is the allocated memory.
+func entrySize(key string, p *httpx.Payload) int64 {
+	n := int64(len(key)) + int64(cap(p.Plain)) + entryOverhead
 	if len(p.Plain) > httpx.GzipMinSize {
 		n += int64(cap(p.Gzipped()))
 	}

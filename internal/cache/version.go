@@ -9,6 +9,8 @@ import (
 	"context"
 	"sync"
 	"time"
+
+	"catalog/internal/catalog"
 )
 
 // readTimeout bounds a shared version read, which no single request's
@@ -88,7 +90,7 @@ func (g *Versions) Current(ctx context.Context) (int64, error) {
 	case <-r.done:
 		return r.v, r.err
 	case <-ctx.Done():
-		return 0, ctx.Err()
+		return 0, catalog.ContextError("data version", ctx.Err())
 	}
 }
 

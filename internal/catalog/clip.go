@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Clip is one video clip record (contract 3.1).
@@ -89,6 +90,12 @@ func DecodeClipInput(body []byte) (ClipInput, error) {
 			continue
 		}
 		if string(v) == "null" {
+			continue
+		}
+		// encoding/json would quietly turn invalid UTF-8 into U+FFFD
+		// and store a title the client never sent.
+		if !utf8.Valid(v) {
+			fe.Add(name, "must be valid UTF-8")
 			continue
 		}
 		var s string

@@ -55,6 +55,8 @@ func TestDecodeClipInput(t *testing.T) {
 		{name: "bool value", body: `{"notes":true}`, fields: []string{"notes"}},
 		{name: "array value", body: `{"actor":["a"]}`, fields: []string{"actor"}},
 		{name: "object value", body: `{"platform":{"x":1}}`, fields: []string{"platform"}},
+		{name: "invalid UTF-8", body: "{\"title\":\"a\xff\xfeb\",\"actor\":\"ok\"}", fields: []string{"title"}},
+		{name: "truncated UTF-8 sequence", body: "{\"studio\":\"\xe0\xb8\"}", fields: []string{"studio"}},
 		{name: "every problem together", body: `{"id":1,"created_at":"x","foo":null,"title":5,"studio":[],"actor":"ok"}`,
 			fields: []string{"actor_not", "created_at", "foo", "id", "studio", "title"}[1:]},
 	}

@@ -16,16 +16,20 @@ func Fold(s string) string {
 
 // SearchTerms splits q on white space into folded terms, all of which
 // must occur in a matching title. Only spaces gives no terms (no filter).
-// Duplicate terms are dropped.
+// Duplicate terms are dropped (a set, so linear in the number of words).
+// q must come from a trusted source or have passed ParseSearch, which
+// bounds it.
 func SearchTerms(q string) []string {
 	fields := strings.Fields(q)
 	if len(fields) == 0 {
 		return nil
 	}
 	terms := make([]string, 0, len(fields))
+	seen := make(map[string]struct{}, len(fields))
 	for _, f := range fields {
 		t := Fold(f)
-		if !hasString(terms, t) {
+		if _, ok := seen[t]; !ok {
+			seen[t] = struct{}{}
 			terms = append(terms, t)
 		}
 	}

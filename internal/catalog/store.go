@@ -31,6 +31,10 @@ type ClipStore interface {
 	// ImportClips inserts clips in one transaction; a clip with ID set
 	// replaces the clip with that id, a zero CreatedAt means now.
 	ImportClips(ctx context.Context, clips []Clip) error
+	// ExportClips streams every clip, lowest id first, from one
+	// consistent read, without holding the table in memory. fn must not
+	// keep c after it returns.
+	ExportClips(ctx context.Context, fn func(c *Clip) error) error
 }
 
 // MovieFilter selects one page of movies, highest id first.
@@ -53,8 +57,16 @@ type MovieStore interface {
 	// EachMovie streams every movie, highest id first, without holding
 	// the catalog in memory. fn must not keep m after it returns.
 	EachMovie(ctx context.Context, fn func(m *Movie) error) error
+	// ExportMovies is EachMovie lowest id first (export's order).
+	ExportMovies(ctx context.Context, fn func(m *Movie) error) error
 	// CountMovies is the exact number of movies.
 	CountMovies(ctx context.Context) (int64, error)
+	// MovieIDByKey returns the movie an UpsertMovies record without an
+	// ID would replace: by idCode when not empty, else by slug.
+	// ENOTFOUND when there is none.
+	MovieIDByKey(ctx context.Context, idCode, slug string) (int64, error)
+	// DeleteMovie returns ENOTFOUND when no movie has the id.
+	DeleteMovie(ctx context.Context, id int64) error
 }
 
 // AdminStore keeps administrators, sessions and failed-login counts.
@@ -72,20 +84,31 @@ type AdminStore interface {
 	DeleteSession(ctx context.Context, tokenHash string) error
 	// DeleteExpiredSessions removes sessions expired at now.
 	DeleteExpiredSessions(ctx context.Context, now time.Time) error
-	// AddLoginFailure records a failed login under key (e.g. "user:bob",
-	// "addr:10.0.0.1") and returns the failures under key since since.
-	AddLoginFailure(ctx context.Context, key string, at, since time.Time) (int, error)
-	// LoginFailures counts failures under key since since.
-	LoginFailures(ctx context.Context, key string, since time.Time) (int, error)
-	// ClearLoginFailures forgets key's failures (after a good login).
-	ClearLoginFailures(ctx context.Context, key string) error
+	// ReserveLogin counts a login attempt of username from the client
+	// address addr at at as failed before its password is checked, in
+	// one atomic step with checking the limits (LoginCounts.Check), so
+	// that parallel attempts, from any instance sharing the database,
+	// get no more password checks than the limits allow. An attempt a
+	// limit refuses (ETOOMANY) is not counted. Failures older than
+	// LoginWindow before at are deleted. A username over
+	// MaxUsernameBytes is EINVALID and nothing is stored.
+	ReserveLogin(ctx context.Context, username, addr string, at time.Time) error
+	// LoginSucceeded clears the failures of username from addr (its own
+	// reservation included) and records addr as an address username
+	// logs in from (LoginKnownAddress).
+	LoginSucceeded(ctx context.Context, username, addr string, at time.Time) error
+	// UnlockLogin deletes every failure of username, from any address,
+	// and returns how many there were.
+	UnlockLogin(ctx context.Context, username string) (int64, error)
 }
 
 // Store is everything one database engine provides.
 type Store interface {
 	ClipStore
 	MovieStore
+	VodStore
 	AdminStore
+	TokenStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// DataVersion changes whenever any clip or movie changes, in any

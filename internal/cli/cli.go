@@ -75,10 +75,15 @@ Commands:
   serve [--demo]                     run both services (migrates the database first)
   migrate                            bring the database schema up to date
   admin create --username NAME       create an administrator (password on stdin)
+  admin unlock --username NAME       clear an administrator's failed-login counts
   import movies|clips [--dry-run] FILE...
                                      import .jsonl, .json or .csv files; - is JSON Lines on stdin
   seed --clips N --movies N          insert synthetic sample records
   snapshot --out FILE                write one movie snapshot
+  export movies|clips [--out FILE] [--format jsonl|csv]
+                                     write every record in import form
+  backup --out FILE                  copy a live SQLite database consistently
+  token create|list|revoke           API tokens for scripts (create --name NAME --scope SCOPES)
   version                            print the version
 
 Run "catalog COMMAND -h" for the flags of a command; every flag can also
@@ -110,6 +115,12 @@ func (p *Program) Run(ctx context.Context, args []string) error {
 		err = p.seed(ctx, rest)
 	case "snapshot":
 		err = p.snapshot(ctx, rest)
+	case "export":
+		err = p.exportCmd(ctx, rest)
+	case "backup":
+		err = p.backup(ctx, rest)
+	case "token":
+		err = p.token(ctx, rest)
 	case "version", "-version", "--version":
 		err = p.version(rest)
 	default:

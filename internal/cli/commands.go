@@ -39,19 +39,20 @@ func (p *Program) migrate(ctx context.Context, args []string) error {
 	return err
 }
 
-// maxUsernameRunes bounds administrator names.
-const maxUsernameRunes = 64
-
 // bcryptMaxBytes is the longest password bcrypt accepts.
 const bcryptMaxBytes = 72
 
 func (p *Program) admin(ctx context.Context, args []string) error {
+	if len(args) > 0 && args[0] == "unlock" {
+		return p.adminUnlock(ctx, args[1:])
+	}
 	if len(args) == 0 || args[0] != "create" {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
 			fmt.Fprintln(p.Stdout, "Usage: catalog admin create --username NAME   (password on standard input)")
+			fmt.Fprintln(p.Stdout, "       catalog admin unlock --username NAME   (clear failed-login counts)")
 			return errHelp
 		}
-		return usagef("admin: the only subcommand is \"create\": catalog admin create --username NAME")
+		return usagef("admin: the subcommands are \"create\" and \"unlock\": catalog admin create|unlock --username NAME")
 	}
 	var db dbConfig
 	var username string
@@ -96,8 +97,8 @@ func checkUsername(name string) error {
 	switch {
 	case name == "":
 		return usagef("admin create: --username is required")
-	case utf8.RuneCountInString(name) > maxUsernameRunes:
-		return usagef("admin create: --username must be at most %d characters", maxUsernameRunes)
+	case len(name) > catalog.MaxUsernameBytes: // a longer name could never log in
+		return usagef("admin create: --username must be at most %d bytes", catalog.MaxUsernameBytes)
 	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
 		return usagef("admin create: --username must not contain spaces or control characters")
 	case !utf8.ValidString(name):
@@ -165,6 +166,7 @@ func (p *Program) importCmd(ctx context.Context, args []string) error {
 	var db dbConfig
 	var opts importer.Options
 	var platformList string
+	var pf progressFlags
 	name := "import " + kind
 	f := newFlags(name, "FILE...",
 		"Imports "+kind+" from .jsonl (one JSON object per line), .json (an array of objects)\n"+
@@ -173,6 +175,7 @@ func (p *Program) importCmd(ctx context.Context, args []string) error {
 			"when any record was rejected.")
 	f.dbFlags(&db)
 	f.boolVar(&opts.DryRun, "dry-run", "", false, "validate every record without writing anything")
+	f.progressFlags(&pf)
 	if kind == "clips" {
 		f.platformsFlag(&platformList)
 	}
@@ -207,6 +210,11 @@ func (p *Program) importCmd(ctx context.Context, args []string) error {
 	var failed []string
 	for _, file := range files {
 		sum, err := p.importFile(file, opts.DryRun, func(name string, r io.Reader) (importer.Summary, error) {
+			rep := p.progress(pf).Bytes("import "+display(name), fileSize(name))
+			defer rep.Close()
+			opts := opts
+			opts.Progress = func() { rep.Add(1) }
+			r = rep.Reader(r)
 			if kind == "clips" {
 				return importer.Clips(ctx, st, platforms, name, r, opts)
 			}
@@ -284,8 +292,10 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	var db dbConfig
 	var clips, movies int
 	var platformList string
+	var pf progressFlags
 	f := newFlags("seed", "", "Inserts synthetic sample clips and movies, for demos and benchmarks.")
 	f.dbFlags(&db)
+	f.progressFlags(&pf)
 	f.intVar(&clips, "clips", "CATALOG_SEED_CLIPS", 0, "insert `N` clips")
 	f.intVar(&movies, "movies", "CATALOG_SEED_MOVIES", 0, "insert `N` movies")
 	f.platformsFlag(&platformList)
@@ -319,14 +329,20 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	start := time.Now()
 	g := demo.NewGenerator(uint64(start.UnixNano()), platforms, start.Add(-time.Duration(clips)*time.Second), time.Second, int(existing))
 	if clips > 0 {
-		if err := demo.SeedClips(ctx, st, g, clips); err != nil {
+		rep := p.progress(pf).Records("seed clips", int64(clips))
+		err := demo.SeedClips(ctx, countingClips{st, rep}, g, clips)
+		rep.Close()
+		if err != nil {
 			return fmt.Errorf("seed clips: %s", message(err))
 		}
 		fmt.Fprintf(p.Stdout, "seeded %d clips in %s\n", clips, time.Since(start).Round(time.Millisecond))
 	}
 	if movies > 0 {
 		t := time.Now()
-		if err := demo.SeedMovies(ctx, st, g, movies); err != nil {
+		rep := p.progress(pf).Records("seed movies", int64(movies))
+		err := demo.SeedMovies(ctx, countingMovies{st, rep}, g, movies)
+		rep.Close()
+		if err != nil {
 			return fmt.Errorf("seed movies: %s", message(err))
 		}
 		fmt.Fprintf(p.Stdout, "seeded %d movies in %s\n", movies, time.Since(t).Round(time.Millisecond))
@@ -337,8 +353,10 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 func (p *Program) snapshot(ctx context.Context, args []string) error {
 	var db dbConfig
 	var out string
+	var pf progressFlags
 	f := newFlags("snapshot", "", "Writes one movie snapshot (the whole catalog as JSON) and exits.")
 	f.dbFlags(&db)
+	f.progressFlags(&pf)
 	f.stringVar(&out, "out", "CATALOG_SNAPSHOT_OUT", "", "file to write; - for standard output (required)")
 	if _, err := f.parse(args, p); err != nil {
 		return err
@@ -354,14 +372,24 @@ func (p *Program) snapshot(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
+	total, err := st.CountMovies(ctx)
+	if err != nil {
+		return fmt.Errorf("snapshot: %s", message(err))
+	}
+	rep := p.progress(pf).Records("snapshot", total)
+	movies := countingMovies{st, rep}
 	if out == "-" {
 		w := bufio.NewWriterSize(p.Stdout, 256<<10)
-		if err := snapshot.Write(ctx, st, w, time.Now()); err != nil {
+		err := snapshot.Write(ctx, movies, w, time.Now())
+		rep.Close()
+		if err != nil {
 			return fmt.Errorf("snapshot: %s", message(err))
 		}
 		return w.Flush()
 	}
-	if err := snapshot.WriteFile(ctx, st, out, time.Now()); err != nil {
+	err = snapshot.WriteFile(ctx, movies, out, time.Now())
+	rep.Close()
+	if err != nil {
 		return fmt.Errorf("snapshot: %s", message(err))
 	}
 	_, err = fmt.Fprintf(p.Stdout, "snapshot written to %s\n", out)

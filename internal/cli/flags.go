@@ -177,6 +177,9 @@ func (f *flags) usage(w io.Writer) {
 type dbConfig struct {
 	dsn      string
 	maxConns int
+	// statementTimeout bounds every PostgreSQL statement (0: none); set
+	// by serve, not a flag.
+	statementTimeout time.Duration
 }
 
 func (f *flags) dbFlags(c *dbConfig) {

@@ -39,10 +39,11 @@ func TestTrustedProxies(t *testing.T) {
 				resp.Body.Close()
 				return resp.StatusCode
 			}
-			// Five failures of one client under five usernames: only the
-			// address count reaches the limit. The left-most hop is what
-			// the client wrote itself and is never believed.
-			for i := range 5 {
+			// Twenty failures of one client under twenty usernames: only
+			// the address count reaches its limit (contract 5). The
+			// left-most hop is what the client wrote itself and is never
+			// believed.
+			for i := range 20 {
 				if got := loginFrom("198.51.100.9, 203.0.113.1, 10.1.2.3", "user"+itoa(int64(i))); got != http.StatusUnauthorized {
 					t.Fatalf("failure %d: got %d, want 401", i, got)
 				}

@@ -10,7 +10,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"path/filepath"
 	"sync"
@@ -44,6 +43,7 @@ type serveConfig struct {
 	snapshotDir   string
 	cookieSecure  bool
 	proxies       string
+	readTimeout   time.Duration
 	demo          bool
 }
 
@@ -61,6 +61,8 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		"mark the session cookie Secure (behind a TLS-terminating proxy)")
 	f.stringVar(&c.proxies, "trusted-proxies", "CATALOG_TRUSTED_PROXIES", "",
 		"comma-separated addresses or CIDRs of load balancers whose X-Forwarded-For names the client")
+	f.durationVar(&c.readTimeout, "read-timeout", "CATALOG_READ_TIMEOUT", httpx.DefaultReadTimeout,
+		"`deadline` of every read request: past it the answer is 503 and its database work is cancelled")
 	f.boolVar(&c.demo, "demo", "CATALOG_DEMO", false,
 		"serve a temporary SQLite database filled with sample data and a one-time admin password")
 	if _, err := f.parse(args, p); err != nil {
@@ -72,6 +74,10 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	if c.snapshotEvery <= 0 {
 		return usagef("serve: --snapshot-every must be positive, got %s", c.snapshotEvery)
 	}
+	if c.readTimeout <= 0 {
+		return usagef("serve: --read-timeout must be positive, got %s", c.readTimeout)
+	}
+	c.db.statementTimeout = statementTimeout(c.readTimeout)
 	platforms, err := parsePlatforms("serve", c.platforms)
 	if err != nil {
 		return err
@@ -83,6 +89,9 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	logs := newLogWriter(p.Stderr, logFlushEvery)
 	defer logs.Close() // runs last: what the shutdown logs reaches stderr
 	log := p.logger(logs)
+	if r := newRedactor(c.db.dsn); r.secret() {
+		log = slog.New(redactHandler{next: log.Handler(), r: r})
+	}
 
 	// Listen first: a taken port is the commonest reason not to start,
 	// and it should be reported before any database work.
@@ -104,7 +113,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 		defer os.RemoveAll(dir)
-		c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: c.db.maxConns}
+		c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: c.db.maxConns, statementTimeout: c.db.statementTimeout}
 		c.snapshotDir = filepath.Join(dir, "snapshots")
 	}
 	// The database first: a path that cannot be opened must not leave a
@@ -117,13 +126,14 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	if c.snapshotDir == "" {
 		dir, cleanup, err := snapshotDir(c.db.dsn)
 		if err != nil {
-			return fmt.Errorf("snapshot folder: %w", err)
+			return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), c.db.dsn))
 		}
 		defer cleanup()
 		c.snapshotDir = dir
 	}
 	if err := os.MkdirAll(c.snapshotDir, 0o755); err != nil {
-		return fmt.Errorf("snapshot folder: %w", err)
+		// The folder is named after the SQLite file by default.
+		return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), c.db.dsn))
 	}
 	if c.demo {
 		if demoPassword, err = fillDemo(ctx, st, platforms); err != nil {
@@ -136,9 +146,11 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		Lock: snapshotLock(st)})
 	clips := httpx.NewServer(behindProxies(clipapi.New(clipapi.Config{
 		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
+		Snapshots: snapshots, ReadTimeout: c.readTimeout,
 	}), proxies), log)
 	movies := httpx.NewServer(behindProxies(movieapi.New(movieapi.Config{
 		Store: st, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
+		ReadTimeout: c.readTimeout,
 	}), proxies), log)
 
 	runCtx, stop := context.WithCancel(ctx)
@@ -157,7 +169,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		})
 	}
 	log.Info("listening", "version", version, "clips_addr", clipsLn.Addr().String(), "movies_addr", moviesLn.Addr().String(),
-		"database", safeDSN(c.db.dsn), "snapshot_dir", c.snapshotDir)
+		"database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn))
 	logs.Flush() // whoever watches the log for the start sees it at once
 	if c.demo {
 		fmt.Fprintf(p.Stdout, "Demo catalog: %d clips, %d movies in a temporary database (removed at exit).\n"+
@@ -198,6 +210,15 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	return failed
 }
 
+// statementTimeout is the PostgreSQL statement_timeout of serve's
+// connections: a server-side backstop for a statement whose cancellation
+// (the request's deadline) was lost on the way. Twice the read timeout,
+// and never under 30 s, so that writes are not cut short by a small
+// --read-timeout; the snapshot's long stream lifts it for itself.
+func statementTimeout(readTimeout time.Duration) time.Duration {
+	return max(2*readTimeout, 30*time.Second)
+}
+
 func listen(service, addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
@@ -208,17 +229,6 @@ func listen(service, addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("cannot listen on %s (%s service): %s", addr, service, message(err))
 	}
 	return ln, nil
-}
-
-// safeDSN hides a PostgreSQL password before the DSN reaches a log.
-func safeDSN(dsn string) string {
-	if !isPostgres(dsn) {
-		return dsn
-	}
-	if u, err := url.Parse(dsn); err == nil {
-		return u.Redacted()
-	}
-	return "postgres://..."
 }
 
 // logger writes to w: JSON for machines, text when stderr is a

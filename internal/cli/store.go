@@ -24,16 +24,16 @@ func openStore(ctx context.Context, c dbConfig) (store, error) {
 	var s store
 	var err error
 	if isPostgres(c.dsn) {
-		s, err = postgres.Open(ctx, c.dsn, postgres.Options{MaxConns: c.maxConns})
+		s, err = postgres.Open(ctx, c.dsn, postgres.Options{MaxConns: c.maxConns, StatementTimeout: c.statementTimeout})
 	} else {
 		s, err = sqlite.Open(ctx, c.dsn, sqlite.Options{MaxReadConns: c.maxConns})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open database: %s", message(err))
+		return nil, fmt.Errorf("open database: %s", hideDSN(message(err), c.dsn))
 	}
 	if err := s.Migrate(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("migrate database: %s", message(err))
+		return nil, fmt.Errorf("migrate database: %s", hideDSN(message(err), c.dsn))
 	}
 	return s, nil
 }

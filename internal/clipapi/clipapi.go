@@ -5,10 +5,14 @@ package clipapi
 import (
 	"log/slog"
 	"net/http"
+	"time"
 
 	"catalog/internal/admin"
+	"catalog/internal/auth"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/importer"
+	"catalog/internal/snapshot"
 )
 
 // Config configures New.
@@ -20,6 +24,12 @@ type Config struct {
 	// CookieSecure marks the session cookie Secure on plain-HTTP
 	// requests too (behind a TLS-terminating proxy).
 	CookieSecure bool
+	// Snapshots, when set, is the movie snapshot the console shows and
+	// rebuilds (contract 8).
+	Snapshots *snapshot.Service
+	// ReadTimeout is the deadline of every GET and HEAD request (0:
+	// httpx.DefaultReadTimeout).
+	ReadTimeout time.Duration
 }
 
 // server holds the dependencies of the clip handlers.
@@ -29,13 +39,18 @@ type server struct {
 	log       *slog.Logger
 	version   string
 	admin     *admin.Service
+	tokens    *auth.Tokens
+	// imports lets one import upload run at a time in this process,
+	// through the API or the console.
+	imports *importer.Slot
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *reads
 }
 
 // New returns the whole clip service. Cross-origin browser requests that
-// change state are refused with 403 before any handler runs.
+// change state are refused with 403 before any handler runs, unless they
+// authenticate with an API token and carry no cookie (contract 8).
 func New(cfg Config) http.Handler {
 	s := &server{
 		store:     cfg.Store,
@@ -54,12 +69,16 @@ func New(cfg Config) http.Handler {
 		}
 		s.platforms = p
 	}
+	s.imports = new(importer.Slot)
 	s.admin = admin.New(admin.Config{
+		Imports:      s.imports,
+		Snapshots:    cfg.Snapshots,
 		Store:        cfg.Store,
 		Platforms:    s.platforms,
 		Logger:       s.log,
 		CookieSecure: cfg.CookieSecure,
 	})
+	s.tokens = auth.New(cfg.Store, s.log)
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
 	if s.reads.keyset != nil {
 		// Build the id orders now, not on the first list request: until
@@ -75,7 +94,15 @@ func New(cfg Config) http.Handler {
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, catalog.Errorf(catalog.EFORBIDDEN, "cross-origin request refused"))
 	}))
-	return httpx.Common(csrf.Handler(s.routes()), s.log, s.writeError)
+	routes := httpx.ReadDeadline(s.routes(), cfg.ReadTimeout)
+	protected := csrf.Handler(routes)
+	return httpx.Common(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if auth.TokenOnly(r) {
+			routes.ServeHTTP(w, r) // no cookie: nothing a forger could borrow
+			return
+		}
+		protected.ServeHTTP(w, r)
+	}), s.log, s.writeError)
 }
 
 func platformsJSON(p *catalog.Platforms) []byte {

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 
+	"catalog/internal/auth"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 )
@@ -20,7 +21,11 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	filter := catalog.ClipFilter{Terms: catalog.SearchTerms(q.Get("q")), Paging: paging}
+	terms, err := catalog.ParseSearch("q", q.Get("q"))
+	if err != nil {
+		return err
+	}
+	filter := catalog.ClipFilter{Terms: terms, Paging: paging}
 	if v := q.Get("platform"); v != "" {
 		p, ok := s.platforms.Normalize(v)
 		if !ok {
@@ -91,7 +96,7 @@ func (s *server) listPlatforms(w http.ResponseWriter, r *http.Request) error {
 func (s *server) createClip(w http.ResponseWriter, r *http.Request) error {
 	// The session comes first: an anonymous request is a 401 whatever
 	// it carries.
-	if _, err := s.admin.Authenticate(r); err != nil {
+	if err := s.authorize(r, catalog.ScopeClipsWrite); err != nil {
 		return err
 	}
 	in, err := s.clipInput(w, r, true)
@@ -146,10 +151,22 @@ func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) error {
 	return nil
 }
 
+// authorize admits a request that changes records: by its API token
+// when it sends an Authorization header (the token must carry scope),
+// else by its session cookie (contract 5 and 8).
+func (s *server) authorize(r *http.Request, scope string) error {
+	if auth.HasBearer(r) {
+		_, err := s.tokens.Authenticate(r, scope)
+		return err
+	}
+	_, err := s.admin.Authenticate(r)
+	return err
+}
+
 // authorizedID checks the session before the path id, so that an
 // anonymous caller learns nothing about ids.
 func (s *server) authorizedID(r *http.Request) (int64, error) {
-	if _, err := s.admin.Authenticate(r); err != nil {
+	if err := s.authorize(r, catalog.ScopeClipsWrite); err != nil {
 		return 0, err
 	}
 	return catalog.ParseID(r.PathValue("id"))

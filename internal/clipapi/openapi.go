@@ -6,6 +6,8 @@ import (
 	"catalog/internal/admin"
 	"catalog/internal/apidoc"
 	"catalog/internal/catalog"
+	"catalog/internal/httpx"
+	"catalog/internal/importer"
 )
 
 // openapiTemplate is the clip service's OpenAPI document. Its limits are
@@ -34,8 +36,11 @@ func (s *server) docVars() apidoc.Vars {
 		"MaxNotesRunes":    catalog.MaxNotesRunes,
 		"MaxURLBytes":      catalog.MaxURLBytes,
 		"MaxClipBody":      catalog.MaxClipBody,
-		"MaxSearchRunes":   apidoc.PendingMaxSearchRunes,
-		"MaxSearchWords":   apidoc.PendingMaxSearchWords,
-		"MaxHeaderBytes":   apidoc.PendingMaxHeaderBytes,
+		"MaxUpload":        importer.MaxUpload,
+		"ScopeClipsWrite":  catalog.ScopeClipsWrite,
+		"ScopeMoviesWrite": catalog.ScopeMoviesWrite,
+		"MaxSearchRunes":   catalog.MaxSearchRunes,
+		"MaxSearchWords":   catalog.MaxSearchWords,
+		"MaxHeaderBytes":   httpx.MaxHeaderBytes,
 	}
 }

@@ -27,6 +27,9 @@ func TestHealth(t *testing.T) {
 	if fmt.Sprint(body) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", body, want)
 	}
+	if got := w.Header().Get("Cache-Control"); got != "no-store" {
+		t.Errorf("Cache-Control: got %q, want no-store", got)
+	}
 
 	e.store.Close()
 	w = e.get("/api/health")
@@ -341,7 +344,7 @@ func TestReadHeaders(t *testing.T) {
 				"Content-Type":                "application/json; charset=utf-8",
 			}
 			if path == "/api/health" {
-				want["Cache-Control"] = "no-store" // contract 3.4: never cached
+				want["Cache-Control"] = "no-store" // contract 3.4: an edge must not keep a stale "ok"
 			}
 			for k, v := range want {
 				if got := h.Get(k); got != v {

@@ -20,6 +20,7 @@ func (s *server) routes() http.Handler {
 	rt.Handle("POST", "/api/clips", s.api(s.createClip))
 	rt.Handle("PATCH", "/api/clips/{id}", s.api(s.updateClip))
 	rt.Handle("DELETE", "/api/clips/{id}", s.api(s.deleteClip))
+	rt.Handle("POST", "/api/import/{kind}", s.api(s.importRecords))
 
 	// The OpenAPI document and its reference page (issue 12).
 	for _, d := range s.docs().Routes() {
@@ -37,6 +38,19 @@ func (s *server) routes() http.Handler {
 	rt.HandleFunc("POST", "/admin/clips/{id}/delete", s.admin.DeleteClip)
 	rt.HandleFunc("GET", "/admin/cover", s.admin.Cover)
 	rt.HandleFunc("GET", "/admin/movies", s.admin.Movies)
+	rt.HandleFunc("GET", "/admin/movies/new", s.admin.NewMovie)
+	rt.HandleFunc("POST", "/admin/movies", s.admin.AddMovie)
+	rt.HandleFunc("GET", "/admin/movies/{id}/edit", s.admin.EditMovie)
+	rt.HandleFunc("POST", "/admin/movies/{id}", s.admin.UpdateMovie)
+	rt.HandleFunc("GET", "/admin/movies/{id}/delete", s.admin.ConfirmDeleteMovie)
+	rt.HandleFunc("POST", "/admin/movies/{id}/delete", s.admin.DeleteMovie)
+	rt.HandleFunc("GET", "/admin/import", s.admin.ImportPage)
+	rt.HandleFunc("POST", "/admin/import", s.admin.Import)
+	rt.HandleFunc("GET", "/admin/snapshot", s.admin.SnapshotPanel)
+	rt.HandleFunc("POST", "/admin/snapshot/rebuild", s.admin.RebuildSnapshot)
+	rt.HandleFunc("GET", "/admin/tokens", s.admin.Tokens)
+	rt.HandleFunc("POST", "/admin/tokens", s.admin.CreateToken)
+	rt.HandleFunc("POST", "/admin/tokens/{id}/revoke", s.admin.RevokeToken)
 
 	// The public pages (/, /clips/{id}) and the static files that they
 	// and the admin pages share.

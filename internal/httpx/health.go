@@ -14,15 +14,15 @@ const HealthTimeout = time.Second
 // Health answers GET /api/health on both services (contract 3.4): 200
 // {"status":"ok",...} or 503 {"status":"unavailable",...,"database":"error"}
 // when ping does not succeed within HealthTimeout. The caller's
-// middleware adds the service's cache and CORS headers.
+// middleware adds the service's CORS headers. The answer is always
+// Cache-Control: no-store, replacing the service's own: an edge must not
+// keep a stale "ok" (contract 3.4).
 func Health(ping func(context.Context) error, version string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), HealthTimeout)
 		defer cancel()
-		status, state, db := http.StatusOK, "ok", "ok"
-		// Never cached, "ok" included: an edge must not keep a stale
-		// answer (contract 3.4, both services).
 		w.Header().Set("Cache-Control", "no-store")
+		status, state, db := http.StatusOK, "ok", "ok"
 		if err := pingWithin(ctx, ping); err != nil {
 			status, state, db = http.StatusServiceUnavailable, "unavailable", "error"
 			w.Header().Set("Retry-After", "5")

@@ -30,7 +30,7 @@ func TestHealthOK(t *testing.T) {
 		t.Errorf("headers = %v, want ETag and JSON content type", rec.Header())
 	}
 	if got := rec.Header().Get("Cache-Control"); got != "no-store" {
-		t.Errorf("Cache-Control = %q, want no-store (contract 3.4: never cached, ok included)", got)
+		t.Errorf("Cache-Control = %q, want no-store (contract 3.4)", got)
 	}
 }
 

@@ -93,10 +93,20 @@ func LogError(log *slog.Logger, r *http.Request, err error) {
 	}
 }
 
-// NewServer returns an http.Server with sane timeouts for h.
+// MaxHeaderBytes bounds the request line and headers (contract 2); a
+// larger request is answered 431 by net/http.
+const MaxHeaderBytes = 64 << 10
+
+// headerSlack is what net/http reads beyond Server.MaxHeaderBytes before
+// it answers 431 (its "bufio slop", net/http's initialReadLimitSize).
+const headerSlack = 4096
+
+// NewServer returns an http.Server with sane timeouts and header limit
+// for h.
 func NewServer(h http.Handler, log *slog.Logger) *http.Server {
 	return &http.Server{
 		Handler:           h,
+		MaxHeaderBytes:    MaxHeaderBytes - headerSlack,
 		ReadHeaderTimeout: 10 * time.Second,
 		ReadTimeout:       30 * time.Second,
 		WriteTimeout:      5 * time.Minute, // the snapshot can be large

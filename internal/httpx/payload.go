@@ -18,8 +18,9 @@ const GzipMinSize = 1024
 // made once, on first demand, so a cached Payload serves both kinds of
 // client without recompressing.
 type Payload struct {
-	Plain []byte
-	ETag  string // quoted strong tag of Plain
+	Plain       []byte
+	ETag        string // quoted strong tag of Plain
+	ContentType string // "" = JSON (application/json; charset=utf-8)
 
 	gzipOnce sync.Once
 	gzipped  []byte
@@ -109,13 +110,17 @@ func ETagMatches(ifNoneMatch string, tags ...string) bool {
 	return false
 }
 
-// WritePayload writes p as a JSON response with status. GET and HEAD
+// WritePayload writes p (JSON unless it names another type) with status. GET and HEAD
 // requests whose If-None-Match matches get 304 with no body; bodies over
 // GzipMinSize go gzip-compressed to clients that accept it. The caller
 // sets Cache-Control and CORS headers before.
 func WritePayload(w http.ResponseWriter, r *http.Request, status int, p *Payload) {
 	h := w.Header()
-	h.Set("Content-Type", "application/json; charset=utf-8")
+	if p.ContentType != "" {
+		h.Set("Content-Type", p.ContentType)
+	} else {
+		h.Set("Content-Type", "application/json; charset=utf-8")
+	}
 	body, tag := p.Plain, p.ETag
 	big := len(p.Plain) > GzipMinSize
 	if big {

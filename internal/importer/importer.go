@@ -35,6 +35,9 @@ type Options struct {
 	// BatchSize is the number of records per transaction; 0 means
 	// DefaultBatchSize.
 	BatchSize int
+	// Progress, when set, is called once per record read, on the
+	// goroutine that called the import (progress reports).
+	Progress func()
 }
 
 // Reject is one record that was not imported.
@@ -112,6 +115,9 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 			return err
 		}
 		sum.Read++
+		if opts.Progress != nil {
+			opts.Progress()
+		}
 		if rec.err != "" {
 			sum.reject(rec.line, rec.err)
 			return nil

@@ -416,19 +416,23 @@ func TestClips(t *testing.T) {
 		`{"title": "Extra", "iframe_url": "https://dai.ly/x7abc", "views": 3}`,
 		`{"title": 5, "iframe_url": "https://dai.ly/x7abc"}`,
 		`{"title": "ทะเลยามเย็น", "iframe_url": "https://example.org/v/1", "notes": "line one\nline two"}`,
+		`{"title": "Year -1 in UTC", "iframe_url": "https://dai.ly/x7abc", "created_at": "0000-01-01T00:00:00+01:00"}`,
+		`{"title": "Year 10000 in UTC", "iframe_url": "https://dai.ly/x7abc", "created_at": "9999-12-31T23:30:00-01:00"}`,
 	}, "\n")
 	sum, err := importer.Clips(ctx, s, defaultPlatforms(t), "clips.jsonl", strings.NewReader(input), importer.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantSummary(t, sum, 9, 3, 6)
+	wantSummary(t, sum, 11, 3, 8)
 	wantRejects(t, sum, map[int]string{
-		2: "title: is required",
-		3: "iframe_url: must be an absolute http or https URL",
-		4: "platform: must be one of: JAV",
-		6: "created_at: must be an RFC 3339 timestamp",
-		7: "views: is not a known field",
-		8: "title: must be a string",
+		2:  "title: is required",
+		3:  "iframe_url: must be an absolute http or https URL",
+		4:  "platform: must be one of: JAV",
+		6:  "created_at: must be an RFC 3339 timestamp",
+		7:  "views: is not a known field",
+		8:  "title: must be a string",
+		10: "created_at: must be an RFC 3339 timestamp",
+		11: "created_at: must be an RFC 3339 timestamp",
 	})
 	clips, total, err := s.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 10}})
 	if err != nil || total != 3 {

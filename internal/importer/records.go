@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -78,7 +79,9 @@ func clipFromRecord(rec record, platforms *catalog.Platforms) (catalog.Clip, cat
 		case "created_at":
 			if s := m.str(fe); strings.TrimSpace(s) != "" {
 				t, err := time.Parse(time.RFC3339, strings.TrimSpace(s))
-				if err != nil {
+				// An offset can carry 0000-01-01 or 9999-12-31 out of the
+				// four-digit years RFC 3339 can write in UTC.
+				if y := t.UTC().Year(); err != nil || y < 0 || y > 9999 {
 					fe.Add(m.name, "must be an RFC 3339 timestamp such as 2026-11-21T13:45:07Z")
 					continue
 				}
@@ -131,7 +134,9 @@ func (m member) id(fe catalog.FieldErrors) int64 {
 
 // items is a list member: an array of strings or one string of items
 // separated by commas (by "|" in CSV, where commas are common inside
-// values; a CSV cell without "|" falls back to commas).
+// values; a CSV cell without "|" falls back to commas). A CSV cell that
+// is a JSON array of strings is that array: export writes the lists
+// that "|" cannot carry (an item holding "|") that way.
 func (m member) items(fe catalog.FieldErrors, csv bool) []string {
 	switch m.kind {
 	case kindNull:
@@ -139,6 +144,12 @@ func (m member) items(fe catalog.FieldErrors, csv bool) []string {
 	case kindList:
 		return m.list
 	case kindString:
+		if csv && strings.HasPrefix(strings.TrimSpace(m.text), "[") {
+			var list []string
+			if json.Unmarshal([]byte(m.text), &list) == nil {
+				return list
+			}
+		}
 		sep := ","
 		if csv && strings.Contains(m.text, "|") {
 			sep = "|"

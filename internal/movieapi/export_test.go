@@ -6,5 +6,5 @@ import "catalog/internal/catalog"
 // holds it to the OpenAPI document.
 func RoutePatterns(store catalog.Store) []string {
 	s := &server{store: store, reads: newReads(store)}
-	return s.table("test").Patterns()
+	return s.table("test", 0).Patterns()
 }

@@ -63,17 +63,11 @@ func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) 
 		}
 		return httpx.NewPayload(body), nil
 	}
-	var p *httpx.Payload
+	key := ""
 	if lq.cacheable() {
-		p, err = s.reads.Get(r.Context(), lq.key(), fill)
-	} else {
-		p, err = s.reads.Uncached(r.Context(), fill)
+		key = lq.key()
 	}
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	httpx.WritePayload(w, r, http.StatusOK, p)
+	s.servePayload(w, r, key, fill)
 }
 
 func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) {
@@ -82,18 +76,13 @@ func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool
 		s.writeError(w, r, err)
 		return
 	}
-	p, err := s.reads.Get(r.Context(), dq.key(), func(ctx context.Context, _ int64) (*httpx.Payload, error) {
+	s.servePayload(w, r, dq.key(), func(ctx context.Context, _ int64) (*httpx.Payload, error) {
 		body, err := s.encodeDetail(ctx, dq)
 		if err != nil {
 			return nil, err
 		}
 		return httpx.NewPayload(body), nil
 	})
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	httpx.WritePayload(w, r, http.StatusOK, p)
 }
 
 // parseListQuery reads fields, page, limit and q; the legacy form also
@@ -112,11 +101,13 @@ func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error)
 	if lq.filter.Paging, err = catalog.ParsePaging(q, pageKeys...); err != nil {
 		return lq, err
 	}
-	search := q.Get("q")
+	param := "q"
 	if _, ok := q["q"]; !ok && legacy {
-		search = q.Get("wd")
+		param = "wd"
 	}
-	lq.filter.Terms = catalog.SearchTerms(search)
+	if lq.filter.Terms, err = catalog.ParseSearch(param, q.Get(param)); err != nil {
+		return lq, err
+	}
 	if !legacy {
 		return lq, nil
 	}
@@ -124,11 +115,9 @@ func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error)
 		return lq, err
 	}
 	if _, ok := q["h"]; ok {
-		hours, err := catalog.ParseID(q.Get("h"))
-		if err != nil || hours > maxHours {
-			return lq, catalog.Errorf(catalog.EINVALID, "h must be a whole number of hours from 1 to %d", maxHours)
+		if lq.filter.ChangedSince, err = parseHours(q.Get("h"), now); err != nil {
+			return lq, err
 		}
-		lq.filter.ChangedSince = now.Add(-time.Duration(hours) * time.Hour)
 	}
 	return lq, nil
 }
@@ -182,8 +171,19 @@ func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([
 	if err != nil {
 		return nil, err
 	}
-	p := lq.filter.Paging
-	b := make([]byte, 0, 128+len(movies)*1024)
+	b := appendListHead(make([]byte, 0, 128+len(movies)*1024), lq.filter.Paging, total)
+	for i := range movies {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = movies[i].AppendJSON(b, lq.fields, lq.legacy)
+	}
+	return append(b, "]}"...), nil
+}
+
+// appendListHead appends the list envelope (contract 4.2) up to the
+// opening of its list.
+func appendListHead(b []byte, p catalog.Paging, total int64) []byte {
 	b = append(b, `{"code":1,"msg":"data list","page":`...)
 	b = strconv.AppendInt(b, p.Page, 10)
 	b = append(b, `,"pagecount":`...)
@@ -192,14 +192,7 @@ func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([
 	b = strconv.AppendInt(b, p.Limit, 10)
 	b = append(b, `","total":`...)
 	b = strconv.AppendInt(b, total, 10)
-	b = append(b, `,"list":[`...)
-	for i := range movies {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = movies[i].AppendJSON(b, lq.fields, lq.legacy)
-	}
-	return append(b, "]}"...), nil
+	return append(b, `,"list":[`...)
 }
 
 // encodeDetail loads one movie and encodes the detail envelope.

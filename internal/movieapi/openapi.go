@@ -6,6 +6,7 @@ import (
 
 	"catalog/internal/apidoc"
 	"catalog/internal/catalog"
+	"catalog/internal/httpx"
 )
 
 // openapiTemplate is the movie service's OpenAPI document, MacCMS API
@@ -35,9 +36,9 @@ func docVars(version string) apidoc.Vars {
 		"CacheError":       cacheError,
 		"PreflightMaxAge":  strconv.Itoa(preflightMaxAge),
 		"PreflightHeaders": preflightHeaders,
-		"MaxSearchRunes":   apidoc.PendingMaxSearchRunes,
-		"MaxSearchWords":   apidoc.PendingMaxSearchWords,
-		"MaxHeaderBytes":   apidoc.PendingMaxHeaderBytes,
+		"MaxSearchRunes":   catalog.MaxSearchRunes,
+		"MaxSearchWords":   catalog.MaxSearchWords,
+		"MaxHeaderBytes":   httpx.MaxHeaderBytes,
 	}
 }
 

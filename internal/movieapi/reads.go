@@ -2,12 +2,14 @@ package movieapi
 
 import (
 	"context"
+	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/httpx"
 )
 
 // reads holds what makes the reads cheap: the response cache (checked
@@ -19,6 +21,9 @@ type reads struct {
 
 	orderOnce sync.Once
 	order     *cache.Order
+
+	vodOrderOnce sync.Once
+	vodOrder     *cache.Order // change order of the MacCMS API (contract 6)
 }
 
 func newReads(store catalog.Store) *reads {
@@ -50,6 +55,24 @@ func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.Movi
 		}
 	}
 	return s.store.ListMovies(ctx, f)
+}
+
+// servePayload answers a read from the response cache under key, or
+// from a fill of its own when key is "" (an answer that depends on more
+// than the query and the data), and writes it.
+func (s *server) servePayload(w http.ResponseWriter, r *http.Request, key string, fill func(context.Context, int64) (*httpx.Payload, error)) {
+	var p *httpx.Payload
+	var err error
+	if key != "" {
+		p, err = s.reads.Get(r.Context(), key, fill)
+	} else {
+		p, err = s.reads.Uncached(r.Context(), fill)
+	}
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	httpx.WritePayload(w, r, http.StatusOK, p)
 }
 
 // cacheable reports whether a list's answer depends only on the query

@@ -19,6 +19,9 @@ type Config struct {
 	Snapshots *snapshot.Service
 	Logger    *slog.Logger
 	Version   string
+	// ReadTimeout is the deadline of every read but the snapshot, which
+	// streams a file, not database work (0: httpx.DefaultReadTimeout).
+	ReadTimeout time.Duration
 }
 
 // server holds the handlers' dependencies.
@@ -42,20 +45,29 @@ func New(cfg Config) http.Handler {
 		// those on a cold server queues for seconds.
 		s.movieOrder()
 	}
-	return s.routes(cfg.Version)
+	return s.routes(cfg.Version, cfg.ReadTimeout)
 }
+
+// snapshotPath is the one read without a deadline (--read-timeout): it
+// streams a file of any size to clients of any speed, which a deadline
+// meant for database work must not cut short.
+const snapshotPath = "/api/movies/snapshot"
 
 // routes is the whole service: the route table behind the headers
 // every response carries.
-func (s *server) routes(version string) http.Handler {
-	return httpx.Common(edgeHeaders(s.table(version)), s.log, s.writeError)
+func (s *server) routes(version string, readTimeout time.Duration) http.Handler {
+	return httpx.Common(edgeHeaders(s.table(version, readTimeout)), s.log, s.writeError)
 }
 
 // table is the whole route table (contract 4.3).
-func (s *server) table(version string) *httpx.Router {
+func (s *server) table(version string, readTimeout time.Duration) *httpx.Router {
 	rt := httpx.NewRouter(s.writeError)
 	get := func(path string, h http.HandlerFunc) {
-		rt.Handle(http.MethodGet, path, h)
+		var read http.Handler = h
+		if path != snapshotPath {
+			read = httpx.ReadDeadline(h, readTimeout)
+		}
+		rt.Handle(http.MethodGet, path, read)
 		rt.Handle(http.MethodOptions, path, http.HandlerFunc(preflight))
 	}
 	get("/api/movies", s.listMovies)
@@ -64,6 +76,14 @@ func (s *server) table(version string) *httpx.Router {
 	get("/api/jav", s.listJav)
 	get("/api/jav/{id}", s.javDetail)
 	get("/api/health", httpx.Health(s.store.Ping, version))
+	// MacCMS resource API (contract 6), under the paths MacCMS sites use.
+	get("/api.php/provide/vod", s.provideVod(formatQuery))
+	get("/api.php/provide/vod/{$}", s.provideVod(formatQuery))
+	get("/api/provide/vod", s.provideVod(formatQuery))
+	for _, format := range []string{formatXML, formatJSON} {
+		get("/api.php/provide/vod/at/"+format, s.provideVod(format))
+		get("/api.php/provide/vod/at/"+format+"/{$}", s.provideVod(format))
+	}
 	// The OpenAPI document and its reference page (issue 12).
 	for _, d := range s.docs(version).Routes() {
 		get(d.Path, d.Handler)

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"hash/fnv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -96,31 +97,103 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) error 
 	return translate(err, "delete expired sessions")
 }
 
-// AddLoginFailure records a failure under key and returns the failures
-// under key since since, in one transaction. Failure times keep
+// loginCountsSQL counts the failures that bear on an attempt
+// (catalog.LoginCounts): $1 username, $2 address, $3 start of the
+// window, $4 start of the known-address period. Failure times keep
 // microseconds, as in internal/sqlite.
-func (s *Store) AddLoginFailure(ctx context.Context, key string, at, since time.Time) (int, error) {
-	var n int
+const loginCountsSQL = `SELECT
+	(SELECT count(*) FROM login_failures WHERE username = $1 AND addr = $2 AND at >= $3),
+	(SELECT count(*) FROM login_failures WHERE addr = $2 AND at >= $3),
+	(SELECT count(*) FROM login_failures WHERE username = $1 AND at >= $3),
+	EXISTS (SELECT 1 FROM login_successes WHERE username = $1 AND addr = $2 AND at >= $4)`
+
+// ReserveLogin counts the attempt as failed unless a limit holds it
+// (ETOOMANY). Under READ COMMITTED a count and an insert are not one
+// step, so the transaction first takes advisory locks on the username
+// and on the address: every attempt that shares either with this one,
+// from any instance, waits until this one has committed its row and so
+// counts it.
+func (s *Store) ReserveLogin(ctx context.Context, username, addr string, at time.Time) error {
+	if err := catalog.CheckLoginUsername(username); err != nil {
+		return err
+	}
+	since := at.Add(-catalog.LoginWindow)
+	args := []any{username, addr, since, at.Add(-catalog.LoginKnownAddress)}
+	counts := func(q interface {
+		QueryRow(context.Context, string, ...any) pgx.Row
+	}) error {
+		var c catalog.LoginCounts
+		if err := q.QueryRow(ctx, loginCountsSQL, args...).Scan(&c.Pair, &c.Address, &c.Username, &c.KnownAddress); err != nil {
+			return translate(err, "count login failures")
+		}
+		return c.Check()
+	}
+	// An attempt already over a limit is refused without the locks, so
+	// that a flood of refused guesses does not queue in front of the
+	// administrator's own attempt.
+	if err := counts(s.pool); err != nil {
+		return err
+	}
+	// Old rows go in a statement of their own: SKIP LOCKED lets two
+	// attempts clean up at once without waiting for (or deadlocking
+	// on) each other's rows.
+	if _, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE id IN
+		(SELECT id FROM login_failures WHERE at < $1 FOR UPDATE SKIP LOCKED)`, since); err != nil {
+		return translate(err, "delete old login failures")
+	}
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO login_failures (key, at) VALUES ($1, $2)`, key, at); err != nil {
+		for _, key := range loginLockKeys(username, addr) {
+			if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, key); err != nil {
+				return err
+			}
+		}
+		if err := counts(tx); err != nil {
 			return err
 		}
-		return tx.QueryRow(ctx, `SELECT count(*) FROM login_failures WHERE key = $1 AND at >= $2`, key, since).Scan(&n)
+		_, err := tx.Exec(ctx, `INSERT INTO login_failures (username, addr, at) VALUES ($1, $2, $3)`, username, addr, at)
+		return err
 	})
-	return n, translate(err, "add login failure")
+	return translate(err, "reserve login")
 }
 
-// LoginFailures counts failures under key since since.
-func (s *Store) LoginFailures(ctx context.Context, key string, since time.Time) (int, error) {
-	var n int
-	err := s.pool.QueryRow(ctx, `SELECT count(*) FROM login_failures WHERE key = $1 AND at >= $2`, key, since).Scan(&n)
-	return n, translate(err, "count login failures")
+// loginLockKeys are the advisory lock keys of an attempt's username and
+// address, in ascending order: every transaction takes its two locks in
+// the same order, so two attempts never wait for each other in a cycle.
+func loginLockKeys(username, addr string) [2]int64 {
+	key := func(s string) int64 {
+		h := fnv.New64a()
+		h.Write([]byte(s))
+		return int64(h.Sum64())
+	}
+	a, b := key("login username\x00"+username), key("login addr\x00"+addr)
+	if a > b {
+		a, b = b, a
+	}
+	return [2]int64{a, b}
 }
 
-// ClearLoginFailures forgets key's failures (after a good login).
-func (s *Store) ClearLoginFailures(ctx context.Context, key string) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE key = $1`, key)
-	return translate(err, "clear login failures")
+// LoginSucceeded clears the pair's failures and records addr as known
+// for username; successes older than catalog.LoginKnownAddress go.
+func (s *Store) LoginSucceeded(ctx context.Context, username, addr string, at time.Time) error {
+	if _, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE username = $1 AND addr = $2`, username, addr); err != nil {
+		return translate(err, "clear login failures")
+	}
+	if _, err := s.pool.Exec(ctx, `INSERT INTO login_successes (username, addr, at) VALUES ($1, $2, $3)
+		ON CONFLICT (username, addr) DO UPDATE SET at = greatest(login_successes.at, excluded.at)`, username, addr, at); err != nil {
+		return translate(err, "record login")
+	}
+	_, err := s.pool.Exec(ctx, `DELETE FROM login_successes WHERE (username, addr) IN
+		(SELECT username, addr FROM login_successes WHERE at < $1 FOR UPDATE SKIP LOCKED)`, at.Add(-catalog.LoginKnownAddress))
+	return translate(err, "delete old logins")
+}
+
+// UnlockLogin deletes every failure of username.
+func (s *Store) UnlockLogin(ctx context.Context, username string) (int64, error) {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE username = $1`, username)
+	if err != nil {
+		return 0, translate(err, "unlock login")
+	}
+	return tag.RowsAffected(), nil
 }
 
 // seconds drops the fraction, the precision every engine keeps.

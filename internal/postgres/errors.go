@@ -28,8 +28,11 @@ func translate(err error, op string) error {
 		return nil
 	case errors.As(err, &ce):
 		return err
-	case errors.Is(err, context.Canceled):
-		return fmt.Errorf("postgres: %s: %w", op, err)
+	case catalog.IsContextDone(err), pgCode(err) == "57014":
+		// Before isUnavailable, which would take a deadline for a lost
+		// server. 57014 (query_canceled) is the server's side of the
+		// same thing: a cancel request or statement_timeout.
+		return catalog.ContextError("postgres: "+op, err)
 	case isUnavailable(err):
 		return withCode(catalog.EUNAVAILABLE, "database unavailable", op, err)
 	case pgCode(err) == "23505": // unique_violation
@@ -66,8 +69,7 @@ func isUnavailable(err error) bool {
 		switch {
 		case strings.HasPrefix(code, "08"), // connection exception
 			strings.HasPrefix(code, "53"),                     // insufficient resources, too many connections
-			code == "57P01", code == "57P02", code == "57P03", // shutdown, crash, starting up
-			code == "57014": // canceled by statement_timeout
+			code == "57P01", code == "57P02", code == "57P03": // shutdown, crash, starting up
 			return true
 		}
 		return false

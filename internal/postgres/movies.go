@@ -97,23 +97,11 @@ func (s *Store) CountMovies(ctx context.Context) (int64, error) {
 
 // EachMovie streams every movie, highest id first, from one query (one
 // consistent snapshot); rows arrive as fn consumes them, so memory does
-// not grow with the catalog.
+// not grow with the catalog. The statement runs as long as fn takes
+// the rows (the snapshot of a large catalog: minutes), so it lifts the
+// connection's statement_timeout, which is meant for requests.
 func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
-	rows, err := s.pool.Query(ctx, `SELECT `+movieColumns+` FROM movies ORDER BY id DESC`)
-	if err != nil {
-		return translate(err, "read movies")
-	}
-	defer rows.Close()
-	var m catalog.Movie
-	for rows.Next() {
-		if err := scanMovie(rows, &m); err != nil {
-			return translate(err, "read movies")
-		}
-		if err := fn(&m); err != nil {
-			return err
-		}
-	}
-	return translate(rows.Err(), "read movies")
+	return s.eachMovie(ctx, "DESC", fn)
 }
 
 // movieKey is what an imported movie without an id is matched by.

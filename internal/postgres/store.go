@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -37,6 +38,11 @@ const migrationLockID int64 = 0x636174616c6f67 // "catalog"
 type Options struct {
 	// MaxConns is the pool size; 0 picks 4 per CPU, between 4 and 32.
 	MaxConns int
+	// StatementTimeout is every connection's statement_timeout (0: the
+	// server's own), so that the server stops a statement even when the
+	// client's cancellation does not reach it. Migrate and EachMovie
+	// lift it for their long statements.
+	StatementTimeout time.Duration
 }
 
 // Store is a catalog.Store on PostgreSQL.
@@ -98,6 +104,9 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	// common one (walk the id index), so every execution is planned
 	// with its values.
 	cfg.ConnConfig.RuntimeParams["plan_cache_mode"] = "force_custom_plan"
+	if opts.StatementTimeout > 0 {
+		cfg.ConnConfig.RuntimeParams["statement_timeout"] = strconv.FormatInt(max(opts.StatementTimeout.Milliseconds(), 1), 10)
+	}
 	if cfg.ConnConfig.RuntimeParams["application_name"] == "" {
 		cfg.ConnConfig.RuntimeParams["application_name"] = "catalog"
 	}
@@ -132,7 +141,10 @@ func serverName(cfg *pgxpool.Config) string {
 func (s *Store) Migrate(ctx context.Context) error {
 	// A separate database/sql handle, closed afterwards, so that goose's
 	// lock connection never competes with the pool.
-	db := stdlib.OpenDB(*s.pool.Config().ConnConfig.Copy())
+	conf := s.pool.Config().ConnConfig.Copy()
+	// Building an index on a large table may take minutes.
+	conf.RuntimeParams["statement_timeout"] = "0"
+	db := stdlib.OpenDB(*conf)
 	defer db.Close()
 	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLockID), lock.WithLockTimeout(1, 600))
 	if err != nil {

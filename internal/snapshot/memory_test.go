@@ -53,6 +53,13 @@ func (generatedStore) GetMovie(context.Context, int64) (catalog.Movie, error) {
 	return catalog.Movie{}, errNotGenerated
 }
 func (generatedStore) UpsertMovies(context.Context, []catalog.Movie) error { return errNotGenerated }
+func (generatedStore) MovieIDByKey(context.Context, string, string) (int64, error) {
+	return 0, errNotGenerated
+}
+func (generatedStore) DeleteMovie(context.Context, int64) error { return errNotGenerated }
+func (generatedStore) ExportMovies(context.Context, func(*catalog.Movie) error) error {
+	return errNotGenerated
+}
 
 // TestWriteMemory checks that Write does not hold the catalog: the live
 // heap sampled while 50,000 movies (about 55 MB of JSON) stream through

@@ -81,6 +81,16 @@ type Service struct {
 	current atomic.Pointer[built]
 	// nextRefresh (Unix nanoseconds) drives the served max-age.
 	nextRefresh atomic.Int64
+
+	rebuildNow chan struct{} // Rebuild's request to the build loop
+	builds     buildLog      // for Status
+
+	// memberSize is the decompressed length of each gzip member written;
+	// memberSize unless a benchmark writes the one-member layout.
+	memberSize int64
+	// inflated counts the bytes decompressed to answer plain requests:
+	// the cost contract 4.4 bounds for a Range.
+	inflated atomic.Int64
 }
 
 // built describes one installed snapshot file.
@@ -92,11 +102,13 @@ type built struct {
 	plainSize   int64
 	gzipTag     string // strong ETag of the gzip file
 	gzipSize    int64
+	members     []member // where each gzip member starts, from the same write
 }
 
 // New returns a Service; call Run to start building.
 func New(cfg Config) *Service {
-	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry}
+	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry,
+		rebuildNow: make(chan struct{}, 1), memberSize: memberSize}
 	if s.dir == "" {
 		s.dir = filepath.Join(os.TempDir(), "catalog-snapshot")
 	}
@@ -144,6 +156,8 @@ func (s *Service) Run(ctx context.Context) {
 			timer.Stop()
 			return
 		case <-timer.C:
+		case <-s.rebuildNow:
+			timer.Stop()
 		}
 	}
 }
@@ -151,7 +165,11 @@ func (s *Service) Run(ctx context.Context) {
 // refresh builds a snapshot and, when that succeeds, serves it. With a
 // Lock it returns errLockTaken, building nothing, while another instance
 // holds the lock.
-func (s *Service) refresh(ctx context.Context) error {
+func (s *Service) refresh(ctx context.Context) (err error) {
+	s.started()
+	start := time.Now()
+	counted := &countingStore{MovieStore: s.store}
+	defer func() { s.finished(err, time.Since(start), counted.n) }()
 	if s.lock != nil {
 		unlock, ok, err := s.lock(ctx)
 		if err != nil {
@@ -162,8 +180,7 @@ func (s *Service) refresh(ctx context.Context) error {
 		}
 		defer unlock()
 	}
-	start := time.Now()
-	b, err := s.build(ctx, start)
+	b, err := s.build(ctx, counted, start)
 	if err != nil {
 		return err
 	}
@@ -178,19 +195,21 @@ func (s *Service) Ready() bool { return s.current.Load() != nil }
 
 // build writes a new gzip snapshot and installs it over the current file,
 // hashing both representations on the way for their ETags.
-func (s *Service) build(ctx context.Context, now time.Time) (*built, error) {
+func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.Time) (*built, error) {
 	generatedAt := now.UTC().Truncate(time.Second)
 	var plain, zipped hashCounter
+	var members []member
 	info, err := writeAtomic(s.dir, FileName, func(f io.Writer) error {
 		plain.reset()
 		zipped.reset()
-		zw, err := gzip.NewWriterLevel(io.MultiWriter(f, &zipped), gzip.DefaultCompression)
+		zw, err := newMemberWriter(io.MultiWriter(f, &zipped), s.memberSize)
 		if err != nil {
 			return err
 		}
-		if err := Write(ctx, s.store, io.MultiWriter(zw, &plain), generatedAt); err != nil {
+		if err := Write(ctx, store, io.MultiWriter(zw, &plain), generatedAt); err != nil {
 			return err
 		}
+		members = zw.index
 		return zw.Close()
 	})
 	if err != nil {
@@ -205,6 +224,7 @@ func (s *Service) build(ctx context.Context, now time.Time) (*built, error) {
 		plainSize:   plain.n,
 		gzipTag:     zipped.tag("-gz"),
 		gzipSize:    zipped.n,
+		members:     members,
 	}, nil
 }
 
@@ -261,6 +281,7 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request) error {
 func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f *os.File) error {
 	guard := &rangeGuard{ResponseWriter: w}
 	w = guard
+	r = byteRangesOnly(r)
 	h := w.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Add("Vary", "Accept-Encoding")
@@ -268,6 +289,7 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 	h.Set("Cache-Control", "public, max-age="+strconv.FormatInt(int64(maxAge), 10)+
 		", stale-while-revalidate="+strconv.Itoa(staleWhileRevalidate))
 	if httpx.AcceptsGzip(r) {
+		guard.size = b.gzipSize
 		h.Set("ETag", b.gzipTag)
 		h.Set("Content-Encoding", "gzip")
 		// ServeContent leaves Content-Length out of a full response when
@@ -276,30 +298,90 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 		http.ServeContent(w, r, "", b.generatedAt, f)
 		return guard.err()
 	}
+	guard.size = b.plainSize
 	h.Set("ETag", b.plainTag)
 	if strings.Contains(r.Header.Get("Range"), ",") {
-		// Each part of a multi-range request could restart decompression
-		// from the beginning; serving the whole document is allowed and
-		// bounds the work.
-		r2 := *r
-		r2.Header = r.Header.Clone()
-		r2.Header.Del("Range")
-		r = &r2
+		// Each part of a multi-range request can cost a member's
+		// decompression, so hundreds of parts would cost hundreds of
+		// MiB; serving the whole document is allowed and bounds the work.
+		r = withoutRange(r)
 	}
-	http.ServeContent(w, r, "", b.generatedAt, &gunzipSeeker{f: f, size: b.plainSize})
+	g := &gunzipSeeker{f: f, size: b.plainSize, index: b.members}
+	http.ServeContent(w, r, "", b.generatedAt, g)
+	s.inflated.Add(g.inflated)
 	return guard.err()
 }
 
-// rangeGuard holds back ServeContent's plain-text 416 (its Content-Range
-// header stays, as RFC 9110 wants on a 416).
+// byteRangesOnly ignores a Range in another unit than bytes, as RFC 9110
+// 14.2 requires (ServeContent would refuse it with a 416), spells the
+// unit the way ServeContent reads it (units are case-insensitive), and
+// drops empty suffix ranges ("-0"), which ServeContent would answer with
+// a 206 whose Content-Range ends before it starts.
+func byteRangesOnly(r *http.Request) *http.Request {
+	v := r.Header.Get("Range")
+	unit, spec, _ := strings.Cut(v, "=")
+	if v == "" {
+		return r
+	}
+	if !strings.EqualFold(strings.TrimSpace(unit), "bytes") {
+		return withoutRange(r)
+	}
+	fixed := dropEmptySuffixes(spec)
+	if unit == "bytes" && fixed == spec {
+		return r
+	}
+	r2 := withoutRange(r)
+	r2.Header.Set("Range", "bytes="+fixed)
+	return r2
+}
+
+// dropEmptySuffixes removes the suffix ranges of length 0 from a byte
+// range set. When none is left the set becomes one that starts past any
+// file: RFC 9110 14.1.1 calls a set without a non-empty suffix range or
+// a start inside the file unsatisfiable, a 416.
+func dropEmptySuffixes(spec string) string {
+	parts := strings.Split(spec, ",")
+	kept := parts[:0]
+	for _, p := range parts {
+		start, end, ok := strings.Cut(p, "-")
+		n, err := strconv.ParseInt(strings.TrimSpace(end), 10, 64)
+		if ok && strings.TrimSpace(start) == "" && err == nil && n == 0 {
+			continue
+		}
+		kept = append(kept, p)
+	}
+	if len(kept) == len(parts) {
+		return spec
+	}
+	if strings.TrimSpace(strings.Join(kept, "")) == "" {
+		return "9223372036854775807-"
+	}
+	return strings.Join(kept, ",")
+}
+
+// withoutRange is a shallow copy of r without its Range header.
+func withoutRange(r *http.Request) *http.Request {
+	r2 := *r
+	r2.Header = r.Header.Clone()
+	r2.Header.Del("Range")
+	return &r2
+}
+
+// rangeGuard holds back ServeContent's plain-text 416. Its Content-Range
+// stays, and is added where ServeContent leaves it out (a malformed
+// byte range): RFC 9110 15.5.17 wants the size on every 416.
 type rangeGuard struct {
 	http.ResponseWriter
+	size    int64 // of the representation served
 	refused bool
 }
 
 func (g *rangeGuard) WriteHeader(code int) {
 	if code == http.StatusRequestedRangeNotSatisfiable {
 		g.refused = true
+		if g.Header().Get("Content-Range") == "" {
+			g.Header().Set("Content-Range", "bytes */"+strconv.FormatInt(g.size, 10))
+		}
 		return
 	}
 	g.ResponseWriter.WriteHeader(code)
@@ -321,14 +403,18 @@ func (g *rangeGuard) err() error {
 
 // gunzipSeeker presents a gzip file as its uncompressed content with
 // Seek, which http.ServeContent needs for sizes and ranges. The size is
-// known from the build, so seeking to the end costs nothing; reading
-// after a seek backwards restarts decompression, forwards discards.
+// known from the build, so seeking to the end costs nothing. A read
+// elsewhere than where decompression stands starts at the nearest
+// member at or before it (index) and discards up to there: at most one
+// member's worth of decompression, wherever the range starts.
 type gunzipSeeker struct {
-	f    *os.File
-	size int64 // uncompressed
-	zr   *gzip.Reader
-	pos  int64 // offset of zr in the uncompressed stream
-	want int64 // offset the next Read starts at
+	f        *os.File
+	size     int64    // uncompressed
+	index    []member // the file's members; none means one member
+	zr       *gzip.Reader
+	pos      int64 // offset of zr in the uncompressed stream
+	want     int64 // offset the next Read starts at
+	inflated int64 // bytes decompressed, discarded ones included
 }
 
 func (g *gunzipSeeker) Seek(offset int64, whence int) (int64, error) {
@@ -352,8 +438,9 @@ func (g *gunzipSeeker) Read(p []byte) (int, error) {
 	if g.want >= g.size {
 		return 0, io.EOF
 	}
-	if g.zr == nil || g.want < g.pos {
-		if _, err := g.f.Seek(0, io.SeekStart); err != nil {
+	start := nearest(g.index, g.want)
+	if g.zr == nil || g.want < g.pos || start.off > g.pos {
+		if _, err := g.f.Seek(start.zoff, io.SeekStart); err != nil {
 			return 0, err
 		}
 		if g.zr == nil {
@@ -365,11 +452,12 @@ func (g *gunzipSeeker) Read(p []byte) (int, error) {
 		} else if err := g.zr.Reset(g.f); err != nil {
 			return 0, err
 		}
-		g.pos = 0
+		g.pos = start.off
 	}
 	if g.want > g.pos {
 		n, err := io.CopyN(io.Discard, g.zr, g.want-g.pos)
 		g.pos += n
+		g.inflated += n
 		if err != nil {
 			if err == io.EOF {
 				err = io.ErrUnexpectedEOF
@@ -379,6 +467,7 @@ func (g *gunzipSeeker) Read(p []byte) (int, error) {
 	}
 	n, err := g.zr.Read(p)
 	g.pos += int64(n)
+	g.inflated += int64(n)
 	g.want = g.pos
 	return n, err
 }

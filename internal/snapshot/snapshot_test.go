@@ -61,7 +61,8 @@ func TestWrite(t *testing.T) {
 	if err := Write(context.Background(), store, &buf, generated); err != nil {
 		t.Fatalf("write empty: %v", err)
 	}
-	want := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"0","total":0,"list":[],"generated_at":"2026-11-21T13:45:07Z"}`
+	// Contract 4.4: an empty catalog's pagecount is 0, as in 4.2.
+	want := `{"code":1,"msg":"data list","page":1,"pagecount":0,"limit":"0","total":0,"list":[],"generated_at":"2026-11-21T13:45:07Z"}`
 	if buf.String() != want {
 		t.Errorf("empty catalog: got %s, want %s", buf.String(), want)
 	}
@@ -308,6 +309,8 @@ func TestServe(t *testing.T) {
 			{"plain middle", "bytes=100-1099", false, plain.body[100:1100], 100},
 			{"plain suffix", "bytes=-7", false, plain.body[n-7:], n - 7},
 			{"plain open", fmt.Sprintf("bytes=%d-", n-20), false, plain.body[n-20:], n - 20},
+			{"unit in capitals", "BYTES=0-9", false, plain.body[:10], 0},
+			{"empty suffix dropped", "bytes=-0, 2-3", true, zipped.body[2:4], 2},
 			{"gzip start", "bytes=0-9", true, zipped.body[:10], 0},
 			{"gzip middle", "bytes=20-59", true, zipped.body[20:60], 20},
 		}
@@ -338,6 +341,31 @@ func TestServe(t *testing.T) {
 				t.Errorf("got %d with %d bytes, want 200 with the document", r.status, len(r.body))
 			}
 		})
+		t.Run("unknown unit is ignored", func(t *testing.T) {
+			// RFC 9110 14.2: a server ignores a range unit it does not know.
+			r := serve(t, s, http.MethodGet, "Range", "items=0-1")
+			if r.status != http.StatusOK || !bytes.Equal(r.body, plain.body) {
+				t.Errorf("got %d with %d bytes, want 200 with the document", r.status, len(r.body))
+			}
+		})
+		for _, rng := range []string{"bytes=-0", "bytes=x", "bytes=5-1", "bytes= -0 , -00"} {
+			t.Run("unsatisfiable "+rng, func(t *testing.T) {
+				// RFC 9110 15.5.17: every 416 names the size.
+				for _, enc := range []string{"", "gzip"} {
+					r := serve(t, s, http.MethodGet, "Range", rng, "Accept-Encoding", enc)
+					size := n
+					if enc == "gzip" {
+						size = len(zipped.body)
+					}
+					if code := catalog.ErrorCode(r.err); code != httpx.ERANGE || len(r.body) != 0 {
+						t.Errorf("Accept-Encoding %q: got error code %q and %d bytes, want %q", enc, code, len(r.body), httpx.ERANGE)
+					}
+					if got, want := r.header.Get("Content-Range"), fmt.Sprintf("bytes */%d", size); got != want {
+						t.Errorf("Accept-Encoding %q: Content-Range: got %q, want %q", enc, got, want)
+					}
+				}
+			})
+		}
 		t.Run("past the end", func(t *testing.T) {
 			// The 416 is left to the movie service's error writer; the
 			// Content-Range that says the size stays on the response.
@@ -480,12 +508,30 @@ func TestRemoveStaleTemps(t *testing.T) {
 
 func TestGunzipSeeker(t *testing.T) {
 	want := bytes.Repeat([]byte("0123456789abcdefghij"), 5000)
+	t.Run("one member", func(t *testing.T) {
+		var buf bytes.Buffer
+		zw := gzip.NewWriter(&buf)
+		zw.Write(want)
+		zw.Close()
+		checkGunzipSeeker(t, want, buf.Bytes(), nil)
+	})
+	t.Run("members", func(t *testing.T) {
+		var buf bytes.Buffer
+		zw, err := newMemberWriter(&buf, 999)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw.Write(want)
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		checkGunzipSeeker(t, want, buf.Bytes(), zw.index)
+	})
+}
+
+func checkGunzipSeeker(t *testing.T, want, file []byte, index []member) {
 	path := filepath.Join(t.TempDir(), "x.gz")
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(want)
-	zw.Close()
-	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(path, file, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	f, err := os.Open(path)
@@ -493,7 +539,7 @@ func TestGunzipSeeker(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	g := &gunzipSeeker{f: f, size: int64(len(want))}
+	g := &gunzipSeeker{f: f, size: int64(len(want)), index: index}
 	if n, err := g.Seek(0, io.SeekEnd); err != nil || n != int64(len(want)) {
 		t.Fatalf("seek end: got %d, %v; want %d", n, err, len(want))
 	}

@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
-
 	"catalog/internal/catalog"
 )
 
@@ -40,7 +38,8 @@ const writeAttempts = 3
 // (the store interface offers no read transaction spanning both calls).
 //
 // Contract 4.4 fixes page 1 and pagecount 1 (the whole catalog is one
-// page), even for an empty catalog: limit "0", total 0, an empty list.
+// page), and pagecount 0 for an empty catalog as in 4.2: limit "0",
+// total 0, an empty list.
 func Write(ctx context.Context, movies catalog.MovieStore, w io.Writer, generatedAt time.Time) error {
 	total, err := movies.CountMovies(ctx)
 	if err != nil {
@@ -48,7 +47,9 @@ func Write(ctx context.Context, movies catalog.MovieStore, w io.Writer, generate
 	}
 	bw := bufio.NewWriterSize(w, 64<<10)
 	b := make([]byte, 0, 4<<10)
-	b = append(b, `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"`...)
+	b = append(b, `{"code":1,"msg":"data list","page":1,"pagecount":`...)
+	b = strconv.AppendInt(b, min(total, 1), 10)
+	b = append(b, `,"limit":"`...)
 	b = strconv.AppendInt(b, total, 10)
 	b = append(b, `","total":`...)
 	b = strconv.AppendInt(b, total, 10)
@@ -86,7 +87,8 @@ func Write(ctx context.Context, movies catalog.MovieStore, w io.Writer, generate
 }
 
 // WriteFile writes one snapshot to path, gzip-compressed when path ends
-// in ".gz", plain JSON otherwise. The file appears complete or not at
+// in ".gz" (in members of memberSize, as the service writes it), plain
+// JSON otherwise. The file appears complete or not at
 // all: it is written beside path under a temporary name, synced and
 // renamed over path.
 func WriteFile(ctx context.Context, movies catalog.MovieStore, path string, now time.Time) error {
@@ -95,7 +97,7 @@ func WriteFile(ctx context.Context, movies catalog.MovieStore, path string, now 
 		if !compress {
 			return Write(ctx, movies, f, now)
 		}
-		zw, err := gzip.NewWriterLevel(f, gzip.DefaultCompression)
+		zw, err := newMemberWriter(f, memberSize)
 		if err != nil {
 			return err
 		}
@@ -145,6 +147,13 @@ func writeAtomic(dir, name string, fill func(w io.Writer) error) (os.FileInfo, e
 	if err := f.Sync(); err != nil {
 		return nil, fmt.Errorf("sync snapshot: %w", err)
 	}
+	// The identity of the file written here (a rename keeps it), not of
+	// whatever the final name points to once renamed: what the caller
+	// learnt while writing describes exactly this file.
+	info, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("stat snapshot: %w", err)
+	}
 	if err := f.Close(); err != nil {
 		return nil, fmt.Errorf("close snapshot: %w", err)
 	}
@@ -154,7 +163,7 @@ func writeAtomic(dir, name string, fill func(w io.Writer) error) (os.FileInfo, e
 	}
 	done = true
 	syncDir(dir)
-	return os.Stat(final)
+	return info, nil
 }
 
 // syncDir makes the rename durable; failure only weakens durability

@@ -106,31 +106,75 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) error 
 	return translate(err, "delete expired sessions")
 }
 
-// Login failures are kept in microseconds, the precision PostgreSQL has.
+// Login attempts are kept in microseconds, the precision PostgreSQL has.
 
-// AddLoginFailure records a failure under key at at and counts the
-// failures under key since since, in one transaction.
-func (s *Store) AddLoginFailure(ctx context.Context, key string, at, since time.Time) (int, error) {
-	var n int
-	err := s.writeTx(ctx, "record login failure", func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO login_failures (key, at) VALUES (?, ?)`, key, at.UnixMicro()); err != nil {
-			return translate(err, "record login failure")
+// loginCountsSQL counts the failures that bear on an attempt
+// (catalog.LoginCounts): ?1 username, ?2 address, ?3 start of the
+// window, ?4 start of the known-address period.
+const loginCountsSQL = `SELECT
+	(SELECT count(*) FROM login_failures WHERE username = ?1 AND addr = ?2 AND at >= ?3),
+	(SELECT count(*) FROM login_failures WHERE addr = ?2 AND at >= ?3),
+	(SELECT count(*) FROM login_failures WHERE username = ?1 AND at >= ?3),
+	EXISTS (SELECT 1 FROM login_successes WHERE username = ?1 AND addr = ?2 AND at >= ?4)`
+
+// ReserveLogin counts the attempt as failed unless a limit holds it
+// (ETOOMANY). The check and the insert run in one write transaction:
+// the single writer connection, and BEGIN IMMEDIATE against other
+// processes, make them one atomic step.
+func (s *Store) ReserveLogin(ctx context.Context, username, addr string, at time.Time) error {
+	if err := catalog.CheckLoginUsername(username); err != nil {
+		return err
+	}
+	args := []any{username, addr, at.Add(-catalog.LoginWindow).UnixMicro(), at.Add(-catalog.LoginKnownAddress).UnixMicro()}
+	counts := func(q interface {
+		QueryRowContext(context.Context, string, ...any) *sql.Row
+	}) error {
+		var c catalog.LoginCounts
+		if err := q.QueryRowContext(ctx, loginCountsSQL, args...).Scan(&c.Pair, &c.Address, &c.Username, &c.KnownAddress); err != nil {
+			return translate(err, "count login failures")
 		}
-		err := tx.QueryRowContext(ctx, `SELECT count(*) FROM login_failures WHERE key = ? AND at >= ?`, key, since.UnixMicro()).Scan(&n)
-		return translate(err, "count login failures")
+		return c.Check()
+	}
+	// An attempt already over a limit is refused from a reader, so that
+	// a flood of refused guesses does not queue for the one writer that
+	// every write of the service shares.
+	if err := counts(s.reader); err != nil {
+		return err
+	}
+	return s.writeTx(ctx, "reserve login", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM login_failures WHERE at < ?`, args[2]); err != nil {
+			return translate(err, "delete old login failures")
+		}
+		if err := counts(tx); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO login_failures (username, addr, at) VALUES (?, ?, ?)`, username, addr, at.UnixMicro())
+		return translate(err, "record login attempt")
 	})
-	return n, err
 }
 
-// LoginFailures counts failures under key since since.
-func (s *Store) LoginFailures(ctx context.Context, key string, since time.Time) (int, error) {
-	var n int
-	err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM login_failures WHERE key = ? AND at >= ?`, key, since.UnixMicro()).Scan(&n)
-	return n, translate(err, "count login failures")
+// LoginSucceeded clears the pair's failures and records addr as known
+// for username; successes older than catalog.LoginKnownAddress go.
+func (s *Store) LoginSucceeded(ctx context.Context, username, addr string, at time.Time) error {
+	return s.writeTx(ctx, "record login", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM login_failures WHERE username = ? AND addr = ?`, username, addr); err != nil {
+			return translate(err, "clear login failures")
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO login_successes (username, addr, at) VALUES (?, ?, ?)
+ON CONFLICT (username, addr) DO UPDATE SET at = max(at, excluded.at)`, username, addr, at.UnixMicro()); err != nil {
+			return translate(err, "record login")
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM login_successes WHERE at < ?`, at.Add(-catalog.LoginKnownAddress).UnixMicro())
+		return translate(err, "delete old logins")
+	})
 }
 
-// ClearLoginFailures forgets key's failures.
-func (s *Store) ClearLoginFailures(ctx context.Context, key string) error {
-	_, err := s.writer.ExecContext(ctx, `DELETE FROM login_failures WHERE key = ?`, key)
-	return translate(err, "clear login failures")
+// UnlockLogin deletes every failure of username.
+func (s *Store) UnlockLogin(ctx context.Context, username string) (int64, error) {
+	res, err := s.writer.ExecContext(ctx, `DELETE FROM login_failures WHERE username = ?`, username)
+	if err != nil {
+		return 0, translate(err, "unlock login")
+	}
+	n, err := res.RowsAffected()
+	return n, translate(err, "unlock login")
 }

@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 	"fmt"
@@ -19,13 +18,13 @@ func translate(err error, what string) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-		return fmt.Errorf("sqlite: %s: %w", what, err)
+	var se *sqlite.Error
+	if catalog.IsContextDone(err) || (errors.As(err, &se) && se.Code() == sqlite3.SQLITE_INTERRUPT) {
+		return catalog.ContextError("sqlite: "+what, err)
 	}
 	if errors.Is(err, sql.ErrNoRows) {
 		return wrapped(catalog.ENOTFOUND, "not found", err)
 	}
-	var se *sqlite.Error
 	if errors.As(err, &se) {
 		switch code := se.Code(); {
 		case code == sqlite3.SQLITE_CONSTRAINT_UNIQUE || code == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY:

@@ -24,9 +24,9 @@ func (s *Store) ClipIDs(ctx context.Context, platform string, fn func(id int64))
 }
 
 // MovieIDs walks every movie id, highest first, with the data version,
-// in one read transaction, from the narrow updated_at index.
+// in one read transaction, from the narrow (updated_at, id) index.
 func (s *Store) MovieIDs(ctx context.Context, fn func(id int64)) (int64, error) {
-	return s.walkIDs(ctx, "walk movie ids", `SELECT id FROM movies INDEXED BY movies_updated_at`, nil, true, fn)
+	return s.walkIDs(ctx, "walk movie ids", `SELECT id FROM movies INDEXED BY movies_changed`, nil, true, fn)
 }
 
 func (s *Store) walkIDs(ctx context.Context, what, query string, args []any, sortHere bool, fn func(int64)) (int64, error) {

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 	"time"
 
@@ -74,18 +73,8 @@ func ceilUnix(t time.Time) int64 {
 func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
 	q := newSearch("movies", "name_fold", f.Terms)
 	if len(f.IDs) > 0 {
-		// One JSON array parameter keeps one statement shape for any
-		// number of ids.
-		b := []byte{'['}
-		for i, id := range f.IDs {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = strconv.AppendInt(b, id, 10)
-		}
-		b = append(b, ']')
 		q.conds = append(q.conds, `movies.id IN (SELECT value FROM json_each(?))`)
-		q.args = append(q.args, string(b))
+		q.args = append(q.args, idsJSON(f.IDs))
 	}
 	if !f.ChangedSince.IsZero() {
 		q.conds = append(q.conds, `movies.updated_at >= ?`)
@@ -93,18 +82,9 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 	}
 	cache := len(f.Terms) <= maxCachedTerms
 
-	var total int64
-	var err error
-	switch {
-	case len(f.Terms) > 0:
-		total, err = s.count(ctx, q.countQuery("movies", len(f.IDs) > 0 || !f.ChangedSince.IsZero()), q.args, cache)
-	case len(q.conds) > 0:
-		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(q.conds), q.args, cache)
-	default:
-		total, err = s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
-	}
+	total, err := s.countMovieMatches(ctx, q, len(f.Terms) > 0, len(f.IDs) > 0 || !f.ChangedSince.IsZero(), cache)
 	if err != nil {
-		return nil, 0, translate(err, "count movies")
+		return nil, 0, err
 	}
 	if total == 0 || f.Paging.Offset() >= total {
 		return []catalog.Movie{}, total, nil
@@ -161,26 +141,7 @@ func (s *Store) CountMovies(ctx context.Context) (int64, error) {
 // EachMovie streams every movie from one read transaction (a consistent
 // snapshot), reusing one Movie for every row.
 func (s *Store) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
-	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return translate(err, "read movies")
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, `SELECT `+movieColumns+` FROM movies ORDER BY id DESC`)
-	if err != nil {
-		return translate(err, "read movies")
-	}
-	defer rows.Close()
-	ms := newMovieScan()
-	for rows.Next() {
-		if err := ms.scan(rows); err != nil {
-			return translate(err, "read movies")
-		}
-		if err := fn(&ms.m); err != nil {
-			return err
-		}
-	}
-	return translate(rows.Err(), "read movies")
+	return s.eachMovie(ctx, "DESC", fn)
 }
 
 // UpsertMovies writes movies in one transaction, keyed by ID, else

@@ -112,53 +112,7 @@ func runAdmins(t *testing.T, open func(t *testing.T) catalog.Store) {
 		}
 	})
 
-	t.Run("LoginFailures", func(t *testing.T) {
-		s := open(t)
-		t0 := nowSecond().Add(-time.Hour)
-		for i, at := range []time.Time{t0, t0.Add(time.Minute), t0.Add(2 * time.Minute)} {
-			n, err := s.AddLoginFailure(ctx, "user:bob", at, t0)
-			noErr(t, err, "AddLoginFailure")
-			if n != i+1 {
-				t.Fatalf("AddLoginFailure #%d: got count %d, want %d", i+1, n, i+1)
-			}
-		}
-		n, err := s.AddLoginFailure(ctx, "addr:10.0.0.1", t0, t0)
-		noErr(t, err, "AddLoginFailure")
-		if n != 1 {
-			t.Fatalf("another key: got count %d, want 1", n)
-		}
-		for _, tt := range []struct {
-			key   string
-			since time.Time
-			want  int
-		}{
-			{"user:bob", t0, 3},
-			{"user:bob", t0.Add(time.Minute), 2}, // at or after since
-			{"user:bob", t0.Add(90 * time.Second), 1},
-			{"user:bob", t0.Add(time.Hour), 0},
-			{"addr:10.0.0.1", t0, 1},
-			{"user:nobody", t0, 0},
-		} {
-			got, err := s.LoginFailures(ctx, tt.key, tt.since)
-			noErr(t, err, "LoginFailures")
-			if got != tt.want {
-				t.Fatalf("LoginFailures(%q, %v): got %d, want %d", tt.key, tt.since, got, tt.want)
-			}
-		}
-		n, err = s.AddLoginFailure(ctx, "user:bob", t0.Add(3*time.Minute), t0.Add(2*time.Minute))
-		noErr(t, err, "AddLoginFailure")
-		if n != 2 {
-			t.Fatalf("AddLoginFailure counting since the third: got %d, want 2", n)
-		}
-
-		noErr(t, s.ClearLoginFailures(ctx, "user:bob"), "ClearLoginFailures")
-		if got, _ := s.LoginFailures(ctx, "user:bob", t0); got != 0 {
-			t.Fatalf("after clear: got %d, want 0", got)
-		}
-		if got, _ := s.LoginFailures(ctx, "addr:10.0.0.1", t0); got != 1 {
-			t.Fatalf("clearing one key touched another: got %d, want 1", got)
-		}
-	})
+	t.Run("LoginThrottle", func(t *testing.T) { runLoginThrottle(t, open) })
 }
 
 func sameSession(a, b catalog.Session) bool {

@@ -27,9 +27,14 @@ func Run(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("Clips", func(t *testing.T) { runClips(t, open) })
 	t.Run("Search", func(t *testing.T) { runSearch(t, open) })
 	t.Run("Movies", func(t *testing.T) { runMovies(t, open) })
+	t.Run("MovieEdits", func(t *testing.T) { runMovieEdits(t, open) })
+	t.Run("Vods", func(t *testing.T) { runVods(t, open) })
 	t.Run("Admins", func(t *testing.T) { runAdmins(t, open) })
+	t.Run("Tokens", func(t *testing.T) { runTokens(t, open) })
 	t.Run("DataVersion", func(t *testing.T) { runDataVersion(t, open) })
 	t.Run("Keyset", func(t *testing.T) { runKeyset(t, open) })
+	t.Run("Export", func(t *testing.T) { runExport(t, open) })
+	t.Run("Deadline", func(t *testing.T) { runDeadline(t, open) })
 }
 
 // wantCode fails unless err carries the catalog error code want.

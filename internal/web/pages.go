@@ -34,6 +34,7 @@ func newCard(c catalog.Clip) Card {
 // parameters as GET /api/clips), validated by the domain's rules.
 type Filter struct {
 	Q        string
+	Terms    []string // Q's terms, checked by catalog.ParseSearch
 	Platform string
 	Paging   catalog.Paging
 	// limitSet keeps an explicit limit in the links, so that a shared URL
@@ -41,14 +42,18 @@ type Filter struct {
 	limitSet bool
 }
 
-// ParseSearch reads q, page and limit. Bad values are EINVALID errors
+// ParseSearch reads q (held to catalog.ParseSearch's limits), page and limit. Bad values are EINVALID errors
 // whose messages a visitor can act on.
 func ParseSearch(q url.Values) (Filter, error) {
 	paging, err := catalog.ParsePaging(q)
 	if err != nil {
 		return Filter{}, err
 	}
-	return Filter{Q: q.Get("q"), Paging: paging, limitSet: q.Has("limit")}, nil
+	terms, err := catalog.ParseSearch("q", q.Get("q"))
+	if err != nil {
+		return Filter{}, err
+	}
+	return Filter{Q: q.Get("q"), Terms: terms, Paging: paging, limitSet: q.Has("limit")}, nil
 }
 
 // ParseFilter is ParseSearch plus the platform filter of clip lists.
@@ -69,7 +74,7 @@ func ParseFilter(q url.Values, platforms *catalog.Platforms) (Filter, error) {
 
 // ClipFilter is the store query of f.
 func (f Filter) ClipFilter() catalog.ClipFilter {
-	return catalog.ClipFilter{Terms: catalog.SearchTerms(f.Q), Platform: f.Platform, Paging: f.Paging}
+	return catalog.ClipFilter{Terms: f.Terms, Platform: f.Platform, Paging: f.Paging}
 }
 
 // URL is base with f's parameters, on page; empty values are left out

@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 
@@ -89,6 +90,7 @@ func NewViews(assets *Assets, fsys fs.FS, dir string) *Views {
 		"args":     templateArgs,
 		"date":     func(t time.Time) string { return t.UTC().Format("2 January 2006") },
 		"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		"bytes":    humanBytes,
 	}).ParseFS(templateFS, "templates/_*.html"))
 	if shared, _ := fs.Glob(fsys, dir+"/_*.html"); len(shared) > 0 {
 		base = template.Must(base.ParseFS(fsys, shared...))
@@ -197,4 +199,18 @@ func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
 	SetPageHeaders(w.Header())
 	w.Header().Set("Cache-Control", "no-store")
 	WriteHTML(w, r, page.Status, body)
+}
+
+// humanBytes writes a size for people: 1,536 bytes is "1.5 KiB".
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return strconv.FormatFloat(float64(n)/float64(div), 'f', 1, 64) + " " + string("KMGTPE"[exp]) + "iB"
 }

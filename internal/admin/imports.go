@@ -1,0 +1,140 @@
+package admin
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"strings"
+
+	"catalog/internal/catalog"
+	"catalog/internal/importer"
+)
+
+type importPage struct {
+	chrome
+	Kind    string
+	Message string
+	Report  *importReport
+}
+
+type importReport struct {
+	Kind, File string
+	importer.Summary
+	Unreported int
+}
+
+// ImportPage answers GET /admin/import: the upload form.
+func (s *Service) ImportPage(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	kind := r.URL.Query().Get("kind")
+	if kind != "clips" {
+		kind = "movies"
+	}
+	s.render(w, r, http.StatusOK, "import", importPage{chrome: chrome{Admin: sess.Username, Section: "import"}, Kind: kind})
+}
+
+// errUploadTooLarge stops an upload past importer.MaxUpload.
+var errUploadTooLarge = errors.New("upload too large")
+
+// limitedPart reads at most n bytes of a file part and then fails, so
+// that the importer stops and nothing past the limit is read.
+type limitedPart struct {
+	r io.Reader
+	n int64
+}
+
+func (l *limitedPart) Read(p []byte) (int, error) {
+	if l.n < 0 {
+		return 0, errUploadTooLarge
+	}
+	if int64(len(p)) > l.n+1 {
+		p = p[:l.n+1]
+	}
+	n, err := l.r.Read(p)
+	l.n -= int64(n)
+	if l.n < 0 {
+		return n, errUploadTooLarge
+	}
+	return n, err
+}
+
+// Import answers POST /admin/import (multipart/form-data: "kind", then
+// "file"). The file part is streamed through the importer as it
+// arrives, never held whole, and the answer is the CLI's report: the
+// summary and every rejected line as LINE: field: problem (contract 8).
+func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	page := importPage{chrome: chrome{Admin: sess.Username, Section: "import"}, Kind: "movies"}
+	failed := func(status int, msg string) {
+		page.Message = msg
+		s.render(w, r, status, "import", page)
+	}
+	if err := s.imports.Acquire(); err != nil {
+		failed(http.StatusConflict, catalog.ErrorMessage(err))
+		return
+	}
+	defer s.imports.Release()
+
+	mr, err := r.MultipartReader()
+	if err != nil {
+		failed(http.StatusBadRequest, "Send the form as multipart/form-data with a kind and a file.")
+		return
+	}
+	for {
+		part, err := mr.NextPart()
+		if err == io.EOF {
+			failed(http.StatusBadRequest, "Choose a file to import.")
+			return
+		}
+		if err != nil {
+			failed(http.StatusBadRequest, "The upload could not be read.")
+			return
+		}
+		switch part.FormName() {
+		case "kind":
+			b, _ := io.ReadAll(io.LimitReader(part, 16))
+			page.Kind = strings.TrimSpace(string(b))
+			if page.Kind != "movies" && page.Kind != "clips" {
+				failed(http.StatusBadRequest, "Choose what the file holds: movies or clips.")
+				return
+			}
+		case "file":
+			name := part.FileName()
+			if name == "" {
+				failed(http.StatusBadRequest, "Choose a file to import.")
+				return
+			}
+			if err := importer.CheckName(name); err != nil {
+				failed(http.StatusUnsupportedMediaType, catalog.ErrorMessage(err))
+				return
+			}
+			body := &limitedPart{r: part, n: importer.MaxUpload}
+			var sum importer.Summary
+			if page.Kind == "clips" {
+				sum, err = importer.Clips(r.Context(), s.store, s.platforms, name, body, importer.Options{})
+			} else {
+				sum, err = importer.Movies(r.Context(), s.store, name, body, importer.Options{})
+			}
+			page.Report = &importReport{Kind: page.Kind, File: name, Summary: sum, Unreported: sum.Rejected - len(sum.Rejects)}
+			switch {
+			case errors.Is(err, errUploadTooLarge):
+				failed(http.StatusRequestEntityTooLarge, "The file is larger than 256 MiB; the records before the limit that were complete are counted below.")
+			case err != nil && catalog.ErrorCode(err) != catalog.EINTERNAL:
+				failed(http.StatusBadRequest, catalog.ErrorMessage(err))
+			case err != nil:
+				s.fail(w, r, sess, err)
+			default:
+				s.log.Info("import uploaded", "kind", page.Kind, "file", name, "read", sum.Read, "imported", sum.Imported,
+					"rejected", sum.Rejected, "admin", sess.Username)
+				s.render(w, r, http.StatusOK, "import", page)
+			}
+			return
+		}
+	}
+}

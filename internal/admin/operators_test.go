@@ -1,0 +1,273 @@
+package admin_test
+
+import (
+	"bytes"
+	"context"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"catalog/internal/catalog"
+	"catalog/internal/clipapi"
+	"catalog/internal/movieapi"
+	"catalog/internal/snapshot"
+	"catalog/internal/testdb"
+)
+
+// Contract 8: the console manages movies as it manages clips.
+func TestConsoleMovies(t *testing.T) {
+	c := newConsole(t)
+	ctx := context.Background()
+
+	res, body := c.get("/admin/movies/new")
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, `action="/admin/movies"`) || !strings.Contains(body, `name="categories"`) {
+		t.Fatalf("add form: got %d", res.StatusCode)
+	}
+
+	form := url.Values{
+		"name": {"  Nuit   d’été "}, "id_code": {"CON-1"}, "year": {"2021"}, "release": {"2021-07-14"},
+		"categories": {"Drama\r\nRomance\r\n\r\nDrama"}, "actor": {"Ann\nนักแสดง"}, "synopsis": {"Line one\r\nLine two"},
+		"link_embed": {"https://player.example.com/e/1"},
+	}
+	res, _ = c.post("/admin/movies", form)
+	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/admin/movies?added=") {
+		t.Fatalf("add: got %d to %q, want 303 to the list", res.StatusCode, res.Header.Get("Location"))
+	}
+	id, err := catalog.ParseID(strings.TrimPrefix(res.Header.Get("Location"), "/admin/movies?added="))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.store.GetMovie(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Name != "Nuit d’été" && m.Name != "Nuit   d’été" {
+		t.Errorf("name: got %q", m.Name)
+	}
+	if m.Slug == "" || m.Lists[0].JSON != `["Drama","Romance"]` || m.Lists[1].JSON != `["Ann","นักแสดง"]` || m.Synopsis != "Line one\nLine two" {
+		t.Errorf("stored movie: slug %q categories %s actors %s synopsis %q", m.Slug, m.Lists[0].JSON, m.Lists[1].JSON, m.Synopsis)
+	}
+	_, body = c.get("/admin/movies?added=" + itoa(id))
+	if !strings.Contains(body, "Movie #"+itoa(id)+" was added.") || !strings.Contains(body, "/admin/movies/"+itoa(id)+"/edit") {
+		t.Errorf("list after add: no notice or edit link")
+	}
+
+	// Field errors beside the fields, nothing written.
+	before, _ := c.store.CountMovies(ctx)
+	res, body = c.post("/admin/movies", url.Values{"name": {""}, "release": {"2021-02-30"}, "poster1_url": {"ftp://x"}})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("bad add: got %d, want 422", res.StatusCode)
+	}
+	for _, f := range []string{"name", "release", "poster1_url"} {
+		if !strings.Contains(body, `data-error-for="`+f+`"`) {
+			t.Errorf("bad add: no error beside %s", f)
+		}
+	}
+	// An add never overwrites: the code is taken.
+	res, body = c.post("/admin/movies", url.Values{"name": {"Other"}, "id_code": {"CON-1"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, "is already used by movie #"+itoa(id)) {
+		t.Errorf("add with a taken code: got %d", res.StatusCode)
+	}
+	if n, _ := c.store.CountMovies(ctx); n != before {
+		t.Errorf("refused adds wrote movies: %d -> %d", before, n)
+	}
+
+	// Edit: the form shows lists one per line; a save replaces them.
+	_, body = c.get("/admin/movies/" + itoa(id) + "/edit")
+	if !strings.Contains(body, "Drama\nRomance</textarea>") {
+		t.Errorf("edit form does not show the categories one per line")
+	}
+	// The movie service answers from its response cache; a console edit
+	// shows in its very next answer.
+	movies := movieapi.New(movieapi.Config{Store: c.store})
+	readTitle := func() string {
+		w := httptest.NewRecorder()
+		movies.ServeHTTP(w, httptest.NewRequest("GET", "/api/movies/"+itoa(id)+"?fields=title", nil))
+		return w.Body.String()
+	}
+	if got := readTitle(); !strings.Contains(got, "d’été") {
+		t.Fatalf("movie API before the edit: %s", got)
+	}
+	form.Set("name", "Summer night")
+	form.Set("categories", "Comedy")
+	res, _ = c.post("/admin/movies/"+itoa(id), form)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: got %d", res.StatusCode)
+	}
+	if got := readTitle(); !strings.Contains(got, `"title":"Summer night"`) {
+		t.Errorf("movie API right after the edit: %s", got)
+	}
+	if m, _ := c.store.GetMovie(ctx, id); m.Name != "Summer night" || m.Lists[0].JSON != `["Comedy"]` {
+		t.Errorf("after save: %q %s", m.Name, m.Lists[0].JSON)
+	}
+	res, body = c.post("/admin/movies/"+itoa(id), url.Values{"name": {"x"}, "release": {"tomorrow"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `data-error-for="release"`) {
+		t.Errorf("bad save: got %d", res.StatusCode)
+	}
+	if m, _ := c.store.GetMovie(ctx, id); m.Name != "Summer night" {
+		t.Errorf("a refused save changed the movie: %q", m.Name)
+	}
+	if res, _ := c.post("/admin/movies/999999", form); res.StatusCode != http.StatusNotFound {
+		t.Errorf("save of a missing movie: got %d, want 404", res.StatusCode)
+	}
+
+	// Delete confirms on a page, then deletes.
+	res, body = c.get("/admin/movies/" + itoa(id) + "/delete")
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, `action="/admin/movies/`+itoa(id)+`/delete"`) {
+		t.Fatalf("delete page: got %d", res.StatusCode)
+	}
+	res, _ = c.post("/admin/movies/"+itoa(id)+"/delete", nil)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("delete: got %d", res.StatusCode)
+	}
+	if _, err := c.store.GetMovie(ctx, id); catalog.ErrorCode(err) != catalog.ENOTFOUND {
+		t.Errorf("after delete: %v", err)
+	}
+	if res, _ := c.post("/admin/movies/"+itoa(id)+"/delete", nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("second delete: got %d, want 404", res.StatusCode)
+	}
+}
+
+var secretInPage = regexp.MustCompile(`data-secret>(catalog_[0-9a-f]{64})<`)
+
+func TestConsoleTokens(t *testing.T) {
+	c := newConsole(t)
+	res, body := c.post("/admin/tokens", url.Values{"name": {"nightly"}, "scope": {"movies:write"}})
+	if res.StatusCode != http.StatusCreated {
+		t.Fatalf("create: got %d", res.StatusCode)
+	}
+	m := secretInPage.FindStringSubmatch(body)
+	if m == nil {
+		t.Fatal("the created token is not shown")
+	}
+	// Shown once: the list afterwards never shows it.
+	_, body = c.get("/admin/tokens")
+	if strings.Contains(body, m[1]) || !strings.Contains(body, "nightly") || !strings.Contains(body, "<code>movies:write</code>") {
+		t.Errorf("list: secret shown again or token missing")
+	}
+	list, _ := c.store.ListTokens(context.Background())
+	if len(list) != 1 || list[0].TokenHash == m[1] {
+		t.Fatalf("stored tokens: %+v", list)
+	}
+
+	res, body = c.post("/admin/tokens", url.Values{"name": {""}, "scope": {"root"}})
+	if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `data-error-for="name"`) || !strings.Contains(body, `data-error-for="scope"`) {
+		t.Errorf("bad create: got %d", res.StatusCode)
+	}
+
+	res, _ = c.post("/admin/tokens/"+itoa(list[0].ID)+"/revoke", nil)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("revoke: got %d", res.StatusCode)
+	}
+	if list, _ := c.store.ListTokens(context.Background()); len(list) != 0 {
+		t.Errorf("after revoke: %+v", list)
+	}
+}
+
+// upload posts a file to the console's import form.
+func (c *console) upload(kind, name, content string) (*http.Response, string) {
+	c.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("kind", kind)
+	fw, _ := mw.CreateFormFile("file", name)
+	fw.Write([]byte(content))
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, c.url+"/admin/import", &buf)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", c.url)
+	return c.do(req)
+}
+
+func TestConsoleImport(t *testing.T) {
+	c := newConsole(t)
+	res, body := c.upload("movies", "new.jsonl", `{"name":"Good one","id_code":"UP-1"}
+{"name":""}
+{"name":"Good two"}
+{"name":"Bad date","release":"2020-13-01"}
+`)
+	if res.StatusCode != http.StatusOK {
+		t.Fatalf("upload: got %d", res.StatusCode)
+	}
+	for _, want := range []string{"new.jsonl: 4 read, 2 imported, 2 rejected", "2: name: is required\n", "4: release: must be a real date as YYYY-MM-DD\n"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("report does not say %q", want)
+		}
+	}
+	if n, _ := c.store.CountMovies(context.Background()); n != 2 {
+		t.Errorf("movies: got %d, want 2", n)
+	}
+	res, body = c.upload("clips", "clips.csv", "title,iframe_url\nA clip,https://youtu.be/dQw4w9WgXcQ\n")
+	if res.StatusCode != http.StatusOK || !strings.Contains(body, "1 read, 1 imported, 0 rejected") {
+		t.Errorf("CSV clips upload: got %d", res.StatusCode)
+	}
+	if res, _ := c.upload("movies", "notes.txt", "x"); res.StatusCode != http.StatusUnsupportedMediaType {
+		t.Errorf("a .txt upload: got %d, want 415", res.StatusCode)
+	}
+	if res, _ := c.upload("actors", "a.jsonl", "{}"); res.StatusCode != http.StatusBadRequest {
+		t.Errorf("an unknown kind: got %d, want 400", res.StatusCode)
+	}
+}
+
+func TestConsoleSnapshotPanel(t *testing.T) {
+	ctx := context.Background()
+	store := testdb.Open(t)
+	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
+	store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)})
+	store.UpsertMovies(ctx, []catalog.Movie{{Name: "One", Slug: "one"}, {Name: "Two", Slug: "two"}})
+	snaps := snapshot.New(snapshot.Config{Store: store, Dir: filepath.Join(t.TempDir(), "snap"), Every: time.Hour})
+	runCtx, stop := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { snaps.Run(runCtx); close(done) }()
+	t.Cleanup(func() { stop(); <-done })
+	waitUntil(t, snaps.Ready)
+
+	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Snapshots: snaps}))
+	t.Cleanup(srv.Close)
+	c := loggedIn(t, store, srv.URL)
+	_, body := c.get("/admin/snapshot")
+	if !strings.Contains(body, `<dd data-movies>2</dd>`) || !strings.Contains(body, "Next build") || !strings.Contains(body, "Rebuild now") {
+		t.Fatalf("panel does not show the build:\n%s", body)
+	}
+	first := snaps.Status().GeneratedAt
+
+	store.UpsertMovies(ctx, []catalog.Movie{{Name: "Three", Slug: "three"}})
+	time.Sleep(1100 * time.Millisecond) // generated_at has whole seconds
+	res, _ := c.post("/admin/snapshot/rebuild", nil)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("rebuild: got %d", res.StatusCode)
+	}
+	waitUntil(t, func() bool { st := snaps.Status(); return st.GeneratedAt.After(first) && !st.Building })
+	if _, body = c.get("/admin/snapshot"); !strings.Contains(body, `<dd data-movies>3</dd>`) {
+		t.Errorf("after rebuild the panel does not show 3 movies")
+	}
+}
+
+func loggedIn(t *testing.T, store catalog.Store, base string) *console {
+	t.Helper()
+	c := &console{t: t, store: store, url: base, client: newConsoleClient()}
+	res, _ := c.post("/admin/login", url.Values{"username": {"ann"}, "password": {"a long enough password"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("login: got %d", res.StatusCode)
+	}
+	return c
+}
+
+func waitUntil(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not met within 20 s")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

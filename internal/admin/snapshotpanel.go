@@ -1,0 +1,47 @@
+package admin
+
+import (
+	"net/http"
+
+	"catalog/internal/snapshot"
+)
+
+type snapshotPanelPage struct {
+	chrome
+	Notice    string
+	Available bool // this process builds snapshots
+	Status    snapshot.Status
+}
+
+// SnapshotPanel answers GET /admin/snapshot: the last build (time, size,
+// movies, duration), the next one, the last error, and a button to
+// rebuild now (contract 8).
+func (s *Service) SnapshotPanel(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	p := snapshotPanelPage{chrome: chrome{Admin: sess.Username, Section: "snapshot"}, Available: s.snapshots != nil}
+	if p.Available {
+		p.Status = s.snapshots.Status()
+	}
+	if r.URL.Query().Get("rebuild") == "requested" {
+		p.Notice = "A rebuild was requested; reload this page to follow it."
+	}
+	s.render(w, r, http.StatusOK, "snapshot", p)
+}
+
+// RebuildSnapshot answers POST /admin/snapshot/rebuild: it asks the
+// build loop to build now and returns to the panel at once; the build
+// runs in the background like the hourly one.
+func (s *Service) RebuildSnapshot(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	if s.snapshots != nil {
+		s.snapshots.Rebuild()
+		s.log.Info("snapshot rebuild requested", "admin", sess.Username)
+	}
+	redirect(w, r, "/admin/snapshot?rebuild=requested")
+}

@@ -1,0 +1,179 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"math"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// The MacCMS v10 "provide" resource API (contract 6) serves movies as
+// MacCMS records: with a type (the first category, numbered by the
+// store) and in last-change order, the order incremental collectors
+// page in.
+
+// VodFilter selects one page of the resource API, last change first
+// (UpdatedAt descending, then id descending).
+type VodFilter struct {
+	Terms        []string  // folded search terms, all must occur in the name
+	IDs          []int64   // when non-empty, only these ids
+	TypeID       int64     // when non-zero, only movies of this type
+	ChangedSince time.Time // when non-zero, only movies changed at or after
+	Years        YearRange // when set, only movies whose year lies in it
+	Paging       Paging
+}
+
+// YearRange is an inclusive range of four-digit years; the zero value
+// is no filter.
+type YearRange struct{ From, To string }
+
+// IsZero reports whether the range filters nothing.
+func (y YearRange) IsZero() bool { return y.From == "" }
+
+// Vod is a movie with its MacCMS type: the store's number for its first
+// category (0 and "" when it has none).
+type Vod struct {
+	Movie
+	TypeID   int64
+	TypeName string
+}
+
+// VodType is one category name and its stable number.
+type VodType struct {
+	ID   int64
+	Name string
+}
+
+// VodStore serves the resource API. Every write of a movie keeps the
+// types: each category name gets a positive id when first seen, never
+// reused.
+type VodStore interface {
+	// ListVods returns one page and the exact total of matching movies.
+	ListVods(ctx context.Context, f VodFilter) ([]Vod, int64, error)
+	// VodTypes returns every type, by id.
+	VodTypes(ctx context.Context) ([]VodType, error)
+	// VodIDs calls fn with every movie id in the resource API's order
+	// (last change first, then id descending), inside one read
+	// transaction, and returns that transaction's data version: deep
+	// pages then seek from remembered ids (cache.Order) instead of
+	// skipping rows.
+	VodIDs(ctx context.Context, fn func(id int64)) (version int64, err error)
+	// VodsFrom returns up to limit movies, in that order, starting at the
+	// movie from, after passing over skip of them.
+	VodsFrom(ctx context.Context, from, skip, limit int64) ([]Vod, error)
+}
+
+// ParseVodPaging reads pg (the page) and pagesize, or its alias limit,
+// with the rules of contract 2 for page and limit. MacCMS collectors
+// send every parameter even when they have no value (pg=&t=&h=), so an
+// empty value is an absent one.
+func ParseVodPaging(q url.Values) (Paging, error) {
+	p := Paging{Page: 1, Limit: DefaultLimit}
+	if v := q.Get("pg"); v != "" {
+		n, err := ParseID(v)
+		if err != nil {
+			return p, Errorf(EINVALID, "pg must be a positive integer no larger than %d", int64(math.MaxInt64))
+		}
+		p.Page = n
+	}
+	for _, key := range []string{"pagesize", "limit"} {
+		if v := q.Get(key); v != "" {
+			n, ok := parsePositive(v)
+			if !ok {
+				return p, Errorf(EINVALID, "%s must be a positive integer (at most %d is used)", key, MaxLimit)
+			}
+			p.Limit = min(n, MaxLimit)
+			break
+		}
+	}
+	return p, nil
+}
+
+// ParseYearRange reads the year parameter: YYYY or YYYY-YYYY. A
+// reversed range is turned round, as MacCMS does.
+func ParseYearRange(s string) (YearRange, error) {
+	from, to, isRange := strings.Cut(s, "-")
+	if !isRange {
+		to = from
+	}
+	if !isYear(from) || !isYear(to) {
+		return YearRange{}, Errorf(EINVALID, "year must be YYYY or YYYY-YYYY, got %q", s)
+	}
+	if from > to {
+		from, to = to, from
+	}
+	return YearRange{From: from, To: to}, nil
+}
+
+func isYear(s string) bool {
+	if len(s) != 4 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// VodTimeLayout is how vod_time and <last> give the change time (UTC).
+const VodTimeLayout = time.DateTime
+
+// MaxBlurbRunes bounds vod_blurb, the synopsis cut short (MacCMS's own
+// collector cuts its blurbs at 100 characters too).
+const MaxBlurbRunes = 100
+
+// Blurb is the synopsis cut to at most MaxBlurbRunes characters.
+func Blurb(synopsis string) string {
+	n := 0
+	for i := range synopsis {
+		if n == MaxBlurbRunes {
+			return synopsis[:i]
+		}
+		n++
+	}
+	return synopsis
+}
+
+// PlayFrom is the one play source a movie with a player link has.
+const PlayFrom = "embed"
+
+// PlayURL is vod_play_url for a player link: one episode named "Full".
+// MacCMS splits play lists on "$$$" (sources), "#" (episodes) and "$"
+// (name and address), so those characters in the link are
+// percent-encoded (contract 6) and the collector gets the link whole.
+func PlayURL(link string) string {
+	if link == "" {
+		return ""
+	}
+	var b strings.Builder
+	b.Grow(len("Full$") + len(link) + 8)
+	b.WriteString("Full$")
+	for i := 0; i < len(link); i++ {
+		switch c := link[i]; c {
+		case '$':
+			b.WriteString("%24")
+		case '#':
+			b.WriteString("%23")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// Items returns the items of a stored list, read from its JSON form.
+func (l List) Items() []string {
+	if l.JSON == "" || l.JSON == "[]" {
+		return nil
+	}
+	var items []string
+	if err := json.Unmarshal([]byte(l.JSON), &items); err != nil {
+		// The store wrote this form itself; fall back to the joined one.
+		return strings.Split(l.Joined, ", ")
+	}
+	return items
+}

@@ -1,0 +1,61 @@
+package clipapi
+
+import (
+	"errors"
+	"io"
+	"net/http"
+
+	"catalog/internal/catalog"
+	"catalog/internal/httpx"
+	"catalog/internal/importer"
+)
+
+// importRecords answers POST /api/import/movies and /api/import/clips
+// (contract 8): the body, JSON Lines, a JSON array or CSV by its
+// Content-Type, is streamed through the importer like a file given to
+// `catalog import`, and the answer is the same report as JSON.
+func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
+	kind := r.PathValue("kind")
+	scope := map[string]string{"movies": catalog.ScopeMoviesWrite, "clips": catalog.ScopeClipsWrite}[kind]
+	if scope == "" {
+		return catalog.Errorf(catalog.ENOTFOUND, "nothing to import at %s: use /api/import/movies or /api/import/clips", r.URL.Path)
+	}
+	if err := s.authorize(r, scope); err != nil {
+		return err
+	}
+	name, err := importer.NameForContentType(r.Header.Get("Content-Type"))
+	if err != nil {
+		return err
+	}
+	if r.ContentLength > importer.MaxUpload {
+		return tooLarge()
+	}
+	if err := s.imports.Acquire(); err != nil {
+		return err
+	}
+	defer s.imports.Release()
+	body := http.MaxBytesReader(w, r.Body, importer.MaxUpload)
+	sum, err := s.runImport(r, kind, name, body)
+	var big *http.MaxBytesError
+	if errors.As(err, &big) {
+		return catalog.Errorf(catalog.ETOOLARGE, "the body must be at most %d bytes; %d records were imported before the limit",
+			int64(importer.MaxUpload), sum.Imported)
+	}
+	if err != nil {
+		return err
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	httpx.WriteJSON(w, r, http.StatusOK, importer.NewReport(sum).JSON())
+	return nil
+}
+
+func (s *server) runImport(r *http.Request, kind, name string, body io.Reader) (importer.Summary, error) {
+	if kind == "clips" {
+		return importer.Clips(r.Context(), s.store, s.platforms, name, body, importer.Options{})
+	}
+	return importer.Movies(r.Context(), s.store, name, body, importer.Options{})
+}
+
+func tooLarge() error {
+	return catalog.Errorf(catalog.ETOOLARGE, "the body must be at most %d bytes", int64(importer.MaxUpload))
+}

@@ -1,0 +1,67 @@
+package clipapi_test
+
+import (
+	"net/http"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"catalog/internal/clipapi"
+	"catalog/internal/testdb"
+)
+
+// Contract 5's session lifetimes as literals, end to end: a session is
+// valid 11h59m after its last use and not 12h1m after it; it is valid at
+// 6 days 23 hours of steady use and not at 7 days 1 minute. The clock is
+// synctest's, which the service and the store's timestamps both read.
+func TestSessionLifetimes(t *testing.T) {
+	// page is GET /admin with the cookie: 200 for a valid session, a 303
+	// to the login form for an expired one.
+	page := func(e *env, cookie *http.Cookie) int {
+		e.t.Helper()
+		return e.do(request{target: "/admin", cookie: cookie}).Code
+	}
+	open := func(t *testing.T, db testdb.DB) *env {
+		store := db.Open(t)
+		return &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Version: "test"})}
+	}
+
+	t.Run("idle", func(t *testing.T) {
+		db := testdb.New(t)
+		synctest.Test(t, func(t *testing.T) {
+			e := open(t, db)
+			cookie := e.login()
+			time.Sleep(11*time.Hour + 59*time.Minute)
+			if got := page(e, cookie); got != http.StatusOK {
+				t.Fatalf("11h59m after the last use: got %d, want 200", got)
+			}
+			time.Sleep(12*time.Hour + time.Minute)
+			if got := page(e, cookie); got != http.StatusSeeOther {
+				t.Fatalf("12h1m after the last use: got %d, want 303 to the login form", got)
+			}
+		})
+	})
+
+	t.Run("absolute", func(t *testing.T) {
+		db := testdb.New(t)
+		synctest.Test(t, func(t *testing.T) {
+			e := open(t, db)
+			cookie := e.login()
+			// Used every 11 hours, so it never idles out: 15 x 11h = 165h.
+			for i := range 15 {
+				time.Sleep(11 * time.Hour)
+				if got := page(e, cookie); got != http.StatusOK {
+					t.Fatalf("after %dh of steady use: got %d, want 200", 11*(i+1), got)
+				}
+			}
+			time.Sleep(2 * time.Hour) // 167h = 6 days 23 hours
+			if got := page(e, cookie); got != http.StatusOK {
+				t.Fatalf("at 6 days 23 hours: got %d, want 200", got)
+			}
+			time.Sleep(time.Hour + time.Minute) // 7 days 1 minute
+			if got := page(e, cookie); got != http.StatusSeeOther {
+				t.Fatalf("at 7 days 1 minute: got %d, want 303 to the login form", got)
+			}
+		})
+	})
+}

@@ -1,0 +1,267 @@
+package movieapi
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"catalog/internal/catalog"
+)
+
+// Indexes of the list fields a MacCMS record uses in Movie.Lists.
+const (
+	listActor    = int(catalog.FieldActor - catalog.FieldCategories)
+	listDirector = int(catalog.FieldDirector - catalog.FieldCategories)
+	listGenre    = int(catalog.FieldGenre - catalog.FieldCategories)
+	listCountry  = int(catalog.FieldCountry - catalog.FieldCategories)
+)
+
+// Fixed values of a MacCMS record: a movie is one finished "episode"
+// (vod_serial "0", vod_isend 1) played by an embed player.
+const (
+	vodSerial     = "0"
+	vodIsEnd      = 1
+	vodPlayServer = "no"
+)
+
+// vodFields are a record's values in MacCMS terms, computed once for
+// both encodings.
+type vodFields struct {
+	time, playFrom                         string
+	pic, actor, director, area, class, url string
+}
+
+func fieldsOf(v *catalog.Vod, full bool) vodFields {
+	f := vodFields{time: v.UpdatedAt.UTC().Format(catalog.VodTimeLayout)}
+	if v.LinkEmbed != "" {
+		f.playFrom = catalog.PlayFrom
+	}
+	if !full {
+		return f
+	}
+	f.pic = v.Poster2URL
+	if f.pic == "" {
+		f.pic = v.Poster1URL
+	}
+	join := func(i int) string { return strings.Join(v.Lists[i].Items(), ",") }
+	f.actor, f.director, f.area, f.class = join(listActor), join(listDirector), join(listCountry), join(listGenre)
+	f.url = catalog.PlayURL(v.LinkEmbed)
+	return f
+}
+
+// appendVodsJSON encodes the list envelope of contract 4.2 with MacCMS
+// records, and the types for ac=list; keys in the contract's order.
+func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) []byte {
+	b = appendListHead(b, vq.filter.Paging, total)
+	for i := range vods {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendVodJSON(b, &vods[i], vq.full)
+	}
+	b = append(b, ']')
+	if !vq.full {
+		b = append(b, `,"class":[`...)
+		for i, t := range types {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"type_id":`...)
+			b = strconv.AppendInt(b, t.ID, 10)
+			b = append(b, `,"type_pid":0,"type_name":`...)
+			b = catalog.AppendJSONString(b, t.Name)
+			b = append(b, '}')
+		}
+		b = append(b, ']')
+	}
+	return append(b, '}')
+}
+
+// appendVodJSON encodes one record: every value a string except the
+// ids and vod_isend (contract 6).
+func appendVodJSON(b []byte, v *catalog.Vod, full bool) []byte {
+	f := fieldsOf(v, full)
+	str := func(key, val string) {
+		b = append(b, ',', '"')
+		b = append(b, key...)
+		b = append(b, '"', ':')
+		b = catalog.AppendJSONString(b, val)
+	}
+	b = append(b, `{"vod_id":`...)
+	b = strconv.AppendInt(b, v.ID, 10)
+	str("vod_name", v.Name)
+	b = append(b, `,"type_id":`...)
+	b = strconv.AppendInt(b, v.TypeID, 10)
+	str("type_name", v.TypeName)
+	str("vod_en", v.Slug)
+	str("vod_time", f.time)
+	str("vod_remarks", "")
+	str("vod_play_from", f.playFrom)
+	if full {
+		str("vod_sub", v.IDCode)
+		str("vod_pic", f.pic)
+		str("vod_pic_slide", v.Poster1URL)
+		str("vod_actor", f.actor)
+		str("vod_director", f.director)
+		str("vod_area", f.area)
+		str("vod_class", f.class)
+		str("vod_writer", "")
+		str("vod_lang", "")
+		str("vod_tag", "")
+		str("vod_year", v.Year)
+		str("vod_pubdate", v.Release)
+		str("vod_content", v.Synopsis)
+		str("vod_blurb", catalog.Blurb(v.Synopsis))
+		str("vod_serial", vodSerial)
+		b = append(b, `,"vod_isend":`...)
+		b = strconv.AppendInt(b, vodIsEnd, 10)
+		str("vod_play_server", vodPlayServer)
+		str("vod_play_note", "")
+		str("vod_play_url", f.url)
+	}
+	return append(b, '}')
+}
+
+// appendVodsXML encodes MacCMS's XML form: <rss version="5.1"> with a
+// <list> of <video> records and, for ac=list, the <class> of types.
+// Free text goes in CDATA where MacCMS puts it, everything else is
+// escaped, so any value parses.
+func appendVodsXML(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) []byte {
+	p := vq.filter.Paging
+	b = append(b, `<?xml version="1.0" encoding="utf-8"?><rss version="5.1"><list page="`...)
+	b = strconv.AppendInt(b, p.Page, 10)
+	b = append(b, `" pagecount="`...)
+	b = strconv.AppendInt(b, p.PageCount(total), 10)
+	b = append(b, `" pagesize="`...)
+	b = strconv.AppendInt(b, p.Limit, 10)
+	b = append(b, `" recordcount="`...)
+	b = strconv.AppendInt(b, total, 10)
+	b = append(b, `">`...)
+	for i := range vods {
+		b = appendVodXML(b, &vods[i], vq.full)
+	}
+	b = append(b, `</list>`...)
+	if !vq.full {
+		b = append(b, `<class>`...)
+		for _, t := range types {
+			b = append(b, `<ty id="`...)
+			b = strconv.AppendInt(b, t.ID, 10)
+			b = append(b, `">`...)
+			b = appendXMLText(b, t.Name)
+			b = append(b, `</ty>`...)
+		}
+		b = append(b, `</class>`...)
+	}
+	return append(b, `</rss>`...)
+}
+
+func appendVodXML(b []byte, v *catalog.Vod, full bool) []byte {
+	f := fieldsOf(v, full)
+	elem := func(name, val string, cdata bool) {
+		b = append(b, '<')
+		b = append(b, name...)
+		b = append(b, '>')
+		if cdata {
+			b = appendCDATA(b, val)
+		} else {
+			b = appendXMLText(b, val)
+		}
+		b = append(b, '<', '/')
+		b = append(b, name...)
+		b = append(b, '>')
+	}
+	b = append(b, `<video>`...)
+	elem("last", f.time, false)
+	elem("id", strconv.FormatInt(v.ID, 10), false)
+	elem("tid", strconv.FormatInt(v.TypeID, 10), false)
+	elem("name", v.Name, true)
+	elem("type", v.TypeName, false)
+	elem("dt", f.playFrom, false)
+	elem("note", "", true)
+	if full {
+		elem("subname", v.IDCode, true)
+		elem("pic", f.pic, false)
+		elem("lang", "", false)
+		elem("area", f.area, false)
+		elem("year", v.Year, false)
+		elem("state", vodSerial, false)
+		elem("actor", f.actor, true)
+		elem("director", f.director, true)
+		b = append(b, `<dl>`...)
+		if f.url != "" {
+			b = append(b, `<dd flag="`+catalog.PlayFrom+`">`...)
+			b = appendCDATA(b, f.url)
+			b = append(b, `</dd>`...)
+		}
+		b = append(b, `</dl>`...)
+		elem("des", v.Synopsis, true)
+	}
+	return append(b, `</video>`...)
+}
+
+// appendXMLText appends s escaped as XML character data (also safe in
+// a double-quoted attribute).
+func appendXMLText(b []byte, s string) []byte {
+	return appendXMLChars(b, s, func(r rune) string {
+		switch r {
+		case '&':
+			return "&amp;"
+		case '<':
+			return "&lt;"
+		case '>':
+			return "&gt;"
+		case '"':
+			return "&#34;"
+		case '\r':
+			return "&#xD;" // kept: a parser turns a raw CR into LF
+		}
+		return ""
+	})
+}
+
+// appendCDATA appends s as a CDATA section. A "]]>" inside would end
+// the section, so the section is closed after "]]" and a new one starts
+// with ">".
+func appendCDATA(b []byte, s string) []byte {
+	b = append(b, "<![CDATA["...)
+	for {
+		i := strings.Index(s, "]]>")
+		if i < 0 {
+			break
+		}
+		b = appendXMLChars(b, s[:i+2], nil)
+		b = append(b, "]]><![CDATA["...)
+		s = s[i+2:]
+	}
+	b = appendXMLChars(b, s, nil)
+	return append(b, "]]>"...)
+}
+
+// appendXMLChars appends s, replacing what XML 1.0 cannot hold at all
+// (invalid UTF-8, control characters other than tab, newline and
+// return, U+FFFE and U+FFFF) with U+FFFD; escape, when given, returns
+// the replacement of a rune that needs one ("" for none).
+func appendXMLChars(b []byte, s string, escape func(rune) string) []byte {
+	start := 0
+	for i := 0; i < len(s); {
+		r, size := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, size = utf8.DecodeRuneInString(s[i:])
+		}
+		var repl string
+		switch {
+		case r < 0x20 && r != '\t' && r != '\n' && r != '\r',
+			r == utf8.RuneError && size == 1, r == 0xFFFE, r == 0xFFFF:
+			repl = "\uFFFD"
+		case escape != nil:
+			repl = escape(r)
+		}
+		if repl != "" {
+			b = append(b, s[start:i]...)
+			b = append(b, repl...)
+			start = i + size
+		}
+		i += size
+	}
+	return append(b, s[start:]...)
+}

@@ -1,0 +1,525 @@
+package movieapi_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// The MacCMS resource API (contract 6).
+
+const vodPath = "/api.php/provide/vod/"
+
+// thaiSynopsis is 150 characters of Thai (450 bytes): vod_blurb keeps
+// the first 100 characters.
+var thaiSynopsis = strings.Repeat("ก", 100) + strings.Repeat("ข", 50)
+
+var vodChanged = time.Date(2026, 11, 1, 12, 34, 56, 0, time.UTC)
+
+// dawn has every field the records use; its link holds both characters
+// MacCMS splits play lists on.
+var dawn = movieInput{
+	Movie: catalog.Movie{
+		ID: 1, Name: "Dawn", Year: "2019", Poster1URL: "https://img.example/1.jpg", Poster2URL: "https://img.example/2.jpg",
+		Synopsis: thaiSynopsis, IDCode: "ABC-1", Release: "2019-05-01",
+		LinkEmbed: "https://player.example/e/1?a=$b#t", UpdatedAt: vodChanged,
+	},
+	lists: [catalog.NumLists][]string{{"Drama", "Thai"}, {"A One", "A Two"}, {"Dee Rector"}, {"S"}, {"Romance", "War"}, {"TH", "JP"}},
+}
+
+// dusk has nothing but a name, a category seen before, and a change
+// time one hour after dawn's.
+var dusk = movieInput{Movie: catalog.Movie{ID: 2, Name: "Dusk", UpdatedAt: vodChanged.Add(time.Hour)},
+	lists: [catalog.NumLists][]string{{"Thai"}}}
+
+// noon has no category at all.
+var noon = movieInput{Movie: catalog.Movie{ID: 3, Name: "Noon", UpdatedAt: vodChanged.Add(-time.Hour)}}
+
+const (
+	dawnList = `{"vod_id":1,"vod_name":"Dawn","type_id":1,"type_name":"Drama","vod_en":"dawn","vod_time":"2026-11-01 12:34:56","vod_remarks":"","vod_play_from":"embed"}`
+	duskList = `{"vod_id":2,"vod_name":"Dusk","type_id":2,"type_name":"Thai","vod_en":"dusk","vod_time":"2026-11-01 13:34:56","vod_remarks":"","vod_play_from":""}`
+	noonList = `{"vod_id":3,"vod_name":"Noon","type_id":0,"type_name":"","vod_en":"noon","vod_time":"2026-11-01 11:34:56","vod_remarks":"","vod_play_from":""}`
+	classes  = `"class":[{"type_id":1,"type_pid":0,"type_name":"Drama"},{"type_id":2,"type_pid":0,"type_name":"Thai"}]`
+)
+
+var (
+	dawnFull = strings.TrimSuffix(dawnList, "}") + `,"vod_sub":"ABC-1","vod_pic":"https://img.example/2.jpg","vod_pic_slide":"https://img.example/1.jpg",` +
+		`"vod_actor":"A One,A Two","vod_director":"Dee Rector","vod_area":"TH,JP","vod_class":"Romance,War",` +
+		`"vod_writer":"","vod_lang":"","vod_tag":"","vod_year":"2019","vod_pubdate":"2019-05-01",` +
+		`"vod_content":"` + thaiSynopsis + `","vod_blurb":"` + strings.Repeat("ก", 100) + `",` +
+		`"vod_serial":"0","vod_isend":1,"vod_play_server":"no","vod_play_note":"","vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"}`
+	duskFull = strings.TrimSuffix(duskList, "}") + `,"vod_sub":"","vod_pic":"","vod_pic_slide":"",` +
+		`"vod_actor":"","vod_director":"","vod_area":"","vod_class":"",` +
+		`"vod_writer":"","vod_lang":"","vod_tag":"","vod_year":"","vod_pubdate":"",` +
+		`"vod_content":"","vod_blurb":"",` +
+		`"vod_serial":"0","vod_isend":1,"vod_play_server":"no","vod_play_note":"","vod_play_url":""}`
+)
+
+func TestVodJSON(t *testing.T) {
+	store := newTestStore(t)
+	addMovies(t, store, dawn, dusk, noon)
+	h := newService(t, store, nil)
+	head := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":3,"list":[`
+	listBody := head + duskList + `,` + dawnList + `,` + noonList + `],` + classes + `}`
+	tests := []struct{ target, want string }{
+		{vodPath, listBody},
+		{vodPath + "?ac=list", listBody},
+		{vodPath + "?ac=anything", listBody},
+		{"/api.php/provide/vod?ac=list", listBody},
+		{"/api/provide/vod", listBody},
+		{"/api.php/provide/vod/at/json", listBody},
+		{"/api.php/provide/vod/at/json/?at=xml", listBody},
+		{vodPath + "?ac=videolist&ids=1,2", `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":2,"list":[` + duskFull + `,` + dawnFull + `]}`},
+		{vodPath + "?ac=detail&ids=1", `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":1,"list":[` + dawnFull + `]}`},
+		{vodPath + "?pg=2&pagesize=2", `{"code":1,"msg":"data list","page":2,"pagecount":2,"limit":"2","total":3,"list":[` + noonList + `],` + classes + `}`},
+		{vodPath + "?pg=3&limit=2", `{"code":1,"msg":"data list","page":3,"pagecount":2,"limit":"2","total":3,"list":[],` + classes + `}`},
+		// MacCMS's collector sends every parameter, empty when unset.
+		{vodPath + "?ac=list&t=&pg=&h=&ids=&wd=&year=&pagesize=", listBody},
+	}
+	for _, tt := range tests {
+		t.Run(tt.target, func(t *testing.T) {
+			r := get(t, h, tt.target, http.StatusOK)
+			if string(r.body) != tt.want {
+				t.Errorf("got body\n%s\nwant\n%s", r.body, tt.want)
+			}
+			checkHeader(t, r, "Content-Type", "application/json; charset=utf-8")
+		})
+	}
+
+	// Every field and its JSON type: the ids and vod_isend are numbers,
+	// everything else a string.
+	numbers := []string{"vod_id", "type_id", "vod_isend"}
+	listKeys := []string{"vod_id", "vod_name", "type_id", "type_name", "vod_en", "vod_time", "vod_remarks", "vod_play_from"}
+	fullKeys := append(slices.Clone(listKeys), "vod_sub", "vod_pic", "vod_pic_slide", "vod_actor", "vod_director", "vod_area",
+		"vod_class", "vod_writer", "vod_lang", "vod_tag", "vod_year", "vod_pubdate", "vod_content", "vod_blurb", "vod_serial",
+		"vod_isend", "vod_play_server", "vod_play_note", "vod_play_url")
+	for _, tt := range []struct {
+		ac   string
+		keys []string
+	}{{"list", listKeys}, {"videolist", fullKeys}, {"detail", fullKeys}} {
+		t.Run("types of ac="+tt.ac, func(t *testing.T) {
+			r := get(t, h, vodPath+"?ac="+tt.ac, http.StatusOK)
+			equalKeys(t, "record", firstListItemKeys(t, r.body), tt.keys)
+			var env struct{ List []map[string]any }
+			if err := json.Unmarshal(r.body, &env); err != nil {
+				t.Fatal(err)
+			}
+			for _, rec := range env.List {
+				for k, v := range rec {
+					_, isNumber := v.(float64)
+					_, isString := v.(string)
+					if slices.Contains(numbers, k) != isNumber || (!isNumber && !isString) {
+						t.Errorf("record %v: %s is %T, want a %s", rec["vod_id"], k, v,
+							map[bool]string{true: "number", false: "string"}[slices.Contains(numbers, k)])
+					}
+				}
+			}
+			wantClass := tt.ac == "list"
+			if got := objectKeys(t, r.body); slices.Contains(got, "class") != wantClass {
+				t.Errorf("envelope keys %q: class present = %v, want %v", got, !wantClass, wantClass)
+			}
+		})
+	}
+}
+
+func TestVodEmptyCatalog(t *testing.T) {
+	h := newService(t, newTestStore(t), nil)
+	want := `{"code":1,"msg":"data list","page":1,"pagecount":0,"limit":"20","total":0,"list":[],"class":[]}`
+	if r := get(t, h, vodPath, http.StatusOK); string(r.body) != want {
+		t.Errorf("got %s, want %s", r.body, want)
+	}
+	want = `<?xml version="1.0" encoding="utf-8"?><rss version="5.1"><list page="1" pagecount="0" pagesize="20" recordcount="0"></list><class></class></rss>`
+	if r := get(t, h, vodPath+"?at=xml", http.StatusOK); string(r.body) != want {
+		t.Errorf("got %s, want %s", r.body, want)
+	}
+}
+
+// xmlRSS is MacCMS's XML form, as encoding/xml reads it.
+type xmlRSS struct {
+	XMLName xml.Name `xml:"rss"`
+	Version string   `xml:"version,attr"`
+	List    struct {
+		Page        string     `xml:"page,attr"`
+		PageCount   string     `xml:"pagecount,attr"`
+		PageSize    string     `xml:"pagesize,attr"`
+		RecordCount string     `xml:"recordcount,attr"`
+		Videos      []xmlVideo `xml:"video"`
+	} `xml:"list"`
+	Class *struct {
+		Types []struct {
+			ID   string `xml:"id,attr"`
+			Name string `xml:",chardata"`
+		} `xml:"ty"`
+	} `xml:"class"`
+}
+
+type xmlVideo struct {
+	Last     string  `xml:"last"`
+	ID       string  `xml:"id"`
+	TID      string  `xml:"tid"`
+	Name     string  `xml:"name"`
+	Type     string  `xml:"type"`
+	DT       string  `xml:"dt"`
+	Note     *string `xml:"note"`
+	Subname  *string `xml:"subname"`
+	Pic      string  `xml:"pic"`
+	Lang     *string `xml:"lang"`
+	Area     string  `xml:"area"`
+	Year     string  `xml:"year"`
+	State    string  `xml:"state"`
+	Actor    string  `xml:"actor"`
+	Director string  `xml:"director"`
+	DL       *struct {
+		DD []struct {
+			Flag string `xml:"flag,attr"`
+			URL  string `xml:",chardata"`
+		} `xml:"dd"`
+	} `xml:"dl"`
+	Des string `xml:"des"`
+}
+
+func parseRSS(t testing.TB, body []byte) xmlRSS {
+	t.Helper()
+	var rss xmlRSS
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	dec.Strict = true
+	if err := dec.Decode(&rss); err != nil {
+		t.Fatalf("XML does not parse: %v\n%s", err, body)
+	}
+	return rss
+}
+
+func TestVodXML(t *testing.T) {
+	store := newTestStore(t)
+	// Titles and texts that break naive XML: markup characters, a CDATA
+	// end, Thai, quotes; a category that needs escaping too.
+	hard := []string{`<b>Fish & Chips</b>`, `a]]>b]]>`, `ภาพยนตร์ไทย`, `"quoted" 'single'`, "]]]>x", `]]`}
+	in := make([]movieInput, len(hard))
+	for i, name := range hard {
+		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: name, Synopsis: name + "\n" + name,
+			IDCode: name, Year: "2020", Poster1URL: "https://img.example/p.jpg?a=1&b=2",
+			LinkEmbed: "https://player.example/e?x=1&y=]]>", UpdatedAt: vodChanged.Add(time.Duration(i) * time.Minute)},
+			lists: [catalog.NumLists][]string{{name, "<&>"}, {name}, {name}, nil, nil, {name}}}
+	}
+	addMovies(t, store, in...)
+	h := newService(t, store, nil)
+
+	for _, target := range []string{vodPath + "?ac=detail&at=xml", "/api.php/provide/vod/at/xml?ac=videolist", "/api.php/provide/vod/at/xml/?ac=detail&at=json"} {
+		t.Run(target, func(t *testing.T) {
+			r := get(t, h, target, http.StatusOK)
+			checkHeader(t, r, "Content-Type", "text/xml; charset=utf-8")
+			rss := parseRSS(t, r.body)
+			if rss.Version != "5.1" || rss.List.Page != "1" || rss.List.PageCount != "1" || rss.List.PageSize != "20" || rss.List.RecordCount != "6" {
+				t.Errorf("rss head: got version %q list %+v", rss.Version, rss.List)
+			}
+			if rss.Class != nil {
+				t.Errorf("full records came with a class list")
+			}
+			if len(rss.List.Videos) != len(hard) {
+				t.Fatalf("got %d videos, want %d", len(rss.List.Videos), len(hard))
+			}
+			for i, v := range rss.List.Videos {
+				src := in[len(in)-1-i] // last change first
+				name := src.Name
+				want := xmlVideo{Last: src.UpdatedAt.Format("2006-01-02 15:04:05"), ID: fmt.Sprint(src.ID), TID: fmt.Sprint(typeIDOf(t, h, name)),
+					Name: name, Type: name, DT: "embed", Note: new(string), Subname: &name, Pic: "https://img.example/p.jpg?a=1&b=2",
+					Lang: new(string), Area: name, Year: "2020", State: "0", Actor: name, Director: name, Des: name + "\n" + name}
+				got := v
+				if got.DL == nil || len(got.DL.DD) != 1 || got.DL.DD[0].Flag != "embed" || got.DL.DD[0].URL != "Full$https://player.example/e?x=1&y=]]>" {
+					t.Errorf("video %d: dl %+v, want one dd flag=embed Full$link", src.ID, got.DL)
+				}
+				got.DL = nil
+				if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
+					t.Errorf("video %d:\n got %+v\nwant %+v", src.ID, deref(got), deref(want))
+				}
+			}
+		})
+	}
+
+	t.Run("list with classes", func(t *testing.T) {
+		r := get(t, h, vodPath+"?at=xml&pagesize=2", http.StatusOK)
+		rss := parseRSS(t, r.body)
+		if rss.List.PageCount != "3" || rss.List.PageSize != "2" || len(rss.List.Videos) != 2 {
+			t.Errorf("got list %+v, want 2 of 6 videos on 3 pages", rss.List)
+		}
+		v := rss.List.Videos[0]
+		if v.Name != hard[5] || v.Subname != nil || v.DL != nil || v.Note == nil || v.DT != "embed" {
+			t.Errorf("list record: got %+v, want the short form of %q", v, hard[5])
+		}
+		if rss.Class == nil {
+			t.Fatalf("no <class> for ac=list")
+		}
+		var names []string
+		for _, ty := range rss.Class.Types {
+			names = append(names, ty.ID+"="+ty.Name)
+		}
+		want := []string{"1=" + hard[0], "2=<&>"}
+		for i, name := range hard[1:] {
+			want = append(want, fmt.Sprintf("%d=%s", i+3, name))
+		}
+		if !slices.Equal(names, want) {
+			t.Errorf("classes: got %q, want %q", names, want)
+		}
+	})
+}
+
+// typeIDOf finds a category's type id from the JSON class list.
+func typeIDOf(t testing.TB, h http.Handler, name string) int64 {
+	t.Helper()
+	var env struct {
+		Class []struct {
+			TypeID   int64  `json:"type_id"`
+			TypeName string `json:"type_name"`
+		}
+	}
+	if err := json.Unmarshal(get(t, h, vodPath+"?pagesize=1", http.StatusOK).body, &env); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range env.Class {
+		if c.TypeName == name {
+			return c.TypeID
+		}
+	}
+	t.Fatalf("no type %q", name)
+	return 0
+}
+
+func deref(v xmlVideo) map[string]string {
+	s := func(p *string) string {
+		if p == nil {
+			return "<absent>"
+		}
+		return *p
+	}
+	return map[string]string{"last": v.Last, "id": v.ID, "tid": v.TID, "name": v.Name, "type": v.Type, "dt": v.DT,
+		"note": s(v.Note), "subname": s(v.Subname), "pic": v.Pic, "lang": s(v.Lang), "area": v.Area, "year": v.Year,
+		"state": v.State, "actor": v.Actor, "director": v.Director, "des": v.Des}
+}
+
+func TestVodFilters(t *testing.T) {
+	store := newTestStore(t)
+	now := time.Now()
+	addMovies(t, store,
+		movieInput{Movie: catalog.Movie{ID: 1, Name: "Old drama", Year: "1999", UpdatedAt: now.Add(-72 * time.Hour)}, lists: [catalog.NumLists][]string{{"Drama"}}},
+		movieInput{Movie: catalog.Movie{ID: 2, Name: "Ancient comedy", Year: "2005", UpdatedAt: now.Add(-400 * 24 * time.Hour)}, lists: [catalog.NumLists][]string{{"Comedy"}}},
+		movieInput{Movie: catalog.Movie{ID: 3, Name: "Recent drama", Year: "2010", UpdatedAt: now.Add(-10 * time.Minute)}, lists: [catalog.NumLists][]string{{"Drama", "Horror"}}},
+	)
+	h := newService(t, store, nil)
+	tests := []struct {
+		query string
+		want  []int64
+	}{
+		{"", []int64{3, 1, 2}},
+		{"h=1", []int64{3}},
+		{"h=73", []int64{3, 1}},
+		{"h=8760", []int64{3, 1}},
+		{"ids=2,99,1,1", []int64{1, 2}},
+		{"ids=99,100", []int64{}},
+		{"t=1", []int64{3, 1}},
+		{"t=2", []int64{2}},
+		{"t=3", []int64{}}, // Horror: a type, but no movie's first category
+		{"t=999", []int64{}},
+		{"wd=DRAMA", []int64{3, 1}},
+		{"wd=drama+old", []int64{1}},
+		{"wd=+++", []int64{3, 1, 2}},
+		{"year=2005", []int64{2}},
+		{"year=1999-2005", []int64{1, 2}},
+		{"year=2010-1999", []int64{3, 1, 2}},
+		{"year=2011-2020", []int64{}},
+		{"t=1&h=1&wd=drama&year=2010&ids=3,1", []int64{3}},
+		{"pagesize=500", []int64{3, 1, 2}},
+	}
+	for _, tt := range tests {
+		for _, ac := range []string{"list", "detail"} {
+			t.Run(ac+"?"+tt.query, func(t *testing.T) {
+				r := get(t, h, vodPath+"?ac="+ac+"&"+tt.query, http.StatusOK)
+				if got := vodIDs(t, r.body); !slices.Equal(got, tt.want) {
+					t.Errorf("got ids %v, want %v", got, tt.want)
+				}
+			})
+		}
+	}
+
+	t.Run("pagesize above 100 is clamped", func(t *testing.T) {
+		for _, q := range []string{"pagesize=500", "limit=101", "pagesize=99999999999999999999999"} {
+			var env struct{ Limit string }
+			json.Unmarshal(get(t, h, vodPath+"?"+q, http.StatusOK).body, &env)
+			if env.Limit != "100" {
+				t.Errorf("%s: got limit %q, want \"100\"", q, env.Limit)
+			}
+		}
+	})
+
+	// A change moves a record into h's window and to the front.
+	t.Run("h sees a changed record", func(t *testing.T) {
+		addMovies(t, store, movieInput{Movie: catalog.Movie{ID: 2, Name: "Ancient comedy", Year: "2005", Synopsis: "now with a synopsis"},
+			lists: [catalog.NumLists][]string{{"Comedy"}}})
+		for _, q := range []string{"h=1", "h=1&ac=detail"} {
+			if got := vodIDs(t, get(t, h, vodPath+"?"+q, http.StatusOK).body); !slices.Equal(got, []int64{2, 3}) {
+				t.Errorf("%s after a change: got ids %v, want [2 3]", q, got)
+			}
+		}
+		if got := vodIDs(t, get(t, h, vodPath, http.StatusOK).body); !slices.Equal(got, []int64{2, 3, 1}) {
+			t.Errorf("order after a change: got ids %v, want [2 3 1]", got)
+		}
+	})
+}
+
+func vodIDs(t testing.TB, body []byte) []int64 {
+	t.Helper()
+	var env struct {
+		List []struct {
+			ID int64 `json:"vod_id"`
+		}
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	ids := []int64{}
+	for _, v := range env.List {
+		ids = append(ids, v.ID)
+	}
+	return ids
+}
+
+func TestVodErrors(t *testing.T) {
+	store := newTestStore(t)
+	addNumbered(t, store, 1)
+	h := newService(t, store, nil)
+	tests := []struct{ query, param string }{
+		{"pg=0", "pg"}, {"pg=abc", "pg"}, {"pg=-1", "pg"}, {"pg=1.5", "pg"}, {"pg=99999999999999999999", "pg"},
+		{"pagesize=0", "pagesize"}, {"pagesize=x", "pagesize"}, {"pagesize=-2", "pagesize"},
+		{"limit=0", "limit"}, {"limit=1e3", "limit"},
+		{"t=0", "t "}, {"t=abc", "t "}, {"t=-1", "t "}, {"t=99999999999999999999", "t "},
+		{"h=0", "h "}, {"h=8761", "h "}, {"h=x", "h "}, {"h=-1", "h "},
+		{"ids=1,x", "ids"}, {"ids=1,,2", "ids"}, {"ids=0", "ids"}, {"ids=" + strings.Repeat("1,", 100) + "1", "ids"},
+		{"year=99", "year"}, {"year=2019-20", "year"}, {"year=abcd", "year"}, {"year=2019-", "year"}, {"year=2019-2020-2021", "year"},
+		{"wd=abc%00def", "wd "}, {"wd=%ff", "wd "}, {"wd=" + strings.Repeat("x", 257), "wd must be at most 256 characters"},
+		{"wd=" + strings.Repeat("w+", 16) + "a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q", "wd must have at most 16 distinct words"},
+	}
+	for _, tt := range tests {
+		for _, path := range []string{vodPath, "/api.php/provide/vod/at/xml"} {
+			t.Run(path+"?"+tt.query, func(t *testing.T) {
+				checkError(t, do(t, h, http.MethodGet, path+"?"+tt.query), http.StatusBadRequest, tt.param)
+			})
+		}
+	}
+	for _, tt := range []struct {
+		method, target string
+		status         int
+	}{
+		{"POST", vodPath, 405}, {"DELETE", "/api.php/provide/vod", 405}, {"PUT", "/api/provide/vod", 405},
+		{"GET", "/api.php/provide/vod/at/html", 404}, {"GET", "/api.php/provide/vod/x", 404}, {"GET", "/api/provide/vod/", 404},
+	} {
+		t.Run(tt.method+" "+tt.target, func(t *testing.T) {
+			checkError(t, do(t, h, tt.method, tt.target), tt.status, "")
+		})
+	}
+}
+
+func TestVodHeaders(t *testing.T) {
+	store := newTestStore(t)
+	addNumbered(t, store, 30)
+	h := newService(t, store, nil)
+	paths := []string{"/api.php/provide/vod", vodPath, "/api/provide/vod", "/api.php/provide/vod/at/xml", "/api.php/provide/vod/at/xml/",
+		"/api.php/provide/vod/at/json", "/api.php/provide/vod/at/json/"}
+	for _, path := range paths {
+		for _, q := range []string{"?ac=detail", "?ac=list&h=24"} {
+			t.Run(path+q, func(t *testing.T) {
+				r := get(t, h, path+q, http.StatusOK)
+				checkHeader(t, r, "Access-Control-Allow-Origin", "*")
+				checkHeader(t, r, "Cache-Control", "public, max-age=86400, stale-while-revalidate=600")
+				checkHeader(t, r, "X-Content-Type-Options", "nosniff")
+				wantType := "application/json; charset=utf-8"
+				if strings.Contains(path, "xml") {
+					wantType = "text/xml; charset=utf-8"
+				}
+				checkHeader(t, r, "Content-Type", wantType)
+				if len(r.body) <= 1024 {
+					t.Fatalf("body too small to test gzip: %d bytes", len(r.body))
+				}
+				tag := r.header.Get("ETag")
+				if !strings.HasPrefix(tag, `"`) {
+					t.Fatalf("got ETag %q, want a strong tag", tag)
+				}
+				nm := do(t, h, http.MethodGet, path+q, "If-None-Match", tag)
+				if nm.status != http.StatusNotModified || len(nm.body) != 0 {
+					t.Errorf("If-None-Match: got %d with %d bytes, want 304 without body", nm.status, len(nm.body))
+				}
+				gz := get(t, h, path+q, http.StatusOK, "Accept-Encoding", "gzip")
+				checkHeader(t, gz, "Content-Encoding", "gzip")
+				checkHeader(t, gz, "Content-Type", wantType)
+				zr, err := gzip.NewReader(bytes.NewReader(gz.body))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, r.body) {
+					t.Errorf("gzip body does not decompress to the plain body (%v)", err)
+				}
+				if gz.header.Get("ETag") == tag {
+					t.Errorf("gzip and plain bodies share the ETag %s", tag)
+				}
+				if nm := do(t, h, http.MethodGet, path+q, "If-None-Match", tag, "Accept-Encoding", "gzip"); nm.status != http.StatusOK {
+					t.Errorf("plain tag on a gzip request: got %d, want 200", nm.status)
+				}
+				pre := do(t, h, http.MethodOptions, path, "Access-Control-Request-Method", "GET")
+				if pre.status != http.StatusNoContent {
+					t.Errorf("OPTIONS: got %d, want 204", pre.status)
+				}
+				checkHeader(t, pre, "Access-Control-Allow-Origin", "*")
+				checkHeader(t, pre, "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+			})
+		}
+	}
+}
+
+// TestVodCacheSeesWrites: cached answers follow the data version.
+func TestVodCacheSeesWrites(t *testing.T) {
+	store := newTestStore(t)
+	addMovies(t, store, dawn)
+	h := newService(t, store, nil)
+	first := get(t, h, vodPath, http.StatusOK)
+	addMovies(t, store, dusk)
+	second := get(t, h, vodPath, http.StatusOK)
+	if bytes.Equal(first.body, second.body) || !bytes.Contains(second.body, []byte(`"vod_name":"Dusk"`)) {
+		t.Errorf("answer after a write: got %s", second.body)
+	}
+}
+
+// Deep pages served by a seek from the change order equal the OFFSET
+// pages, with change times that tie.
+func TestVodDeepPagesMatchOffsetPages(t *testing.T) {
+	store := newTestStore(t)
+	in := make([]movieInput, 700)
+	for i := range in {
+		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: fmt.Sprintf("Movie %d", i+1), LinkEmbed: "https://p.example/e",
+			UpdatedAt: vodChanged.Add(time.Duration(i%13) * time.Minute)}, lists: [catalog.NumLists][]string{{fmt.Sprintf("C%d", i%4)}}}
+	}
+	addMovies(t, store, in...)
+	warm := newService(t, store, nil)
+	get(t, warm, vodPath+"?pg=100&pagesize=10", http.StatusOK) // starts the change order
+	time.Sleep(300 * time.Millisecond)
+	for _, target := range []string{
+		vodPath + "?ac=detail&pg=60&pagesize=10",
+		vodPath + "?pg=35",
+		vodPath + "?ac=videolist&pg=700&pagesize=1",
+		vodPath + "?pg=701&pagesize=1",
+		vodPath + "?at=xml&pg=51&pagesize=12",
+	} {
+		cold := newService(t, store, nil) // no order yet: OFFSET
+		want := get(t, cold, target, http.StatusOK).body
+		if got := get(t, warm, target, http.StatusOK).body; string(got) != string(want) {
+			t.Errorf("%s: seek page\n%s\nwant the OFFSET page\n%s", target, got, want)
+		}
+	}
+}

@@ -1,0 +1,97 @@
+package postgres
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+)
+
+// serverDSN is the test server (pgtest cannot be imported here: it
+// imports this package).
+func serverDSN(t *testing.T) string {
+	dsn := os.Getenv("CATALOG_TEST_POSTGRES")
+	if dsn == "" {
+		t.Skip("CATALOG_TEST_POSTGRES not set")
+	}
+	return dsn
+}
+
+// A statement still running at its context's deadline is cancelled on
+// the server and reported as EUNAVAILABLE "request timed out", as on
+// SQLite.
+func TestDeadlineCancelsStatement(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, serverDSN(t), Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	qctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	_, err = s.pool.Exec(qctx, `SELECT pg_sleep(30)`)
+	err = translate(err, "sleep")
+	if catalog.ErrorCode(err) != catalog.EUNAVAILABLE || catalog.ErrorMessage(err) != "request timed out" {
+		t.Fatalf("got %v (code %q), want EUNAVAILABLE \"request timed out\"", err, catalog.ErrorCode(err))
+	}
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("statement stopped after %v, want soon after the 100ms deadline", elapsed)
+	}
+	// The pool is still usable: the cancelled statement is gone.
+	if err := s.Ping(ctx); err != nil {
+		t.Errorf("ping after the cancel: %v", err)
+	}
+}
+
+// Options.StatementTimeout is the server-side backstop: a statement
+// whose client never cancels it is stopped by the server.
+func TestStatementTimeout(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, serverDSN(t), Options{MaxConns: 2, StatementTimeout: 300 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	var setting string
+	if err := s.pool.QueryRow(ctx, `SHOW statement_timeout`).Scan(&setting); err != nil {
+		t.Fatal(err)
+	}
+	if setting != "300ms" {
+		t.Errorf("statement_timeout = %q, want 300ms", setting)
+	}
+	start := time.Now()
+	_, err = s.pool.Exec(ctx, `SELECT pg_sleep(30)`)
+	if err := translate(err, "sleep"); catalog.ErrorCode(err) != catalog.EUNAVAILABLE || catalog.ErrorMessage(err) != "request timed out" {
+		t.Fatalf("got %v (code %q), want EUNAVAILABLE \"request timed out\"", err, catalog.ErrorCode(err))
+	}
+	if elapsed := time.Since(start); elapsed > 3*time.Second {
+		t.Errorf("statement stopped after %v, want about 300ms", elapsed)
+	}
+}
+
+// Streams of a whole table (EachMovie) run in unbounded, which lifts
+// the statement_timeout for its own statements only.
+func TestUnboundedLiftsStatementTimeout(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, serverDSN(t), Options{MaxConns: 1, StatementTimeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	err = s.unbounded(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `SELECT pg_sleep(0.5)`)
+		return err
+	})
+	if err != nil {
+		t.Fatalf("a 500ms statement in unbounded: %v", err)
+	}
+	// The same connection (MaxConns 1) is bound again afterwards.
+	if _, err := s.pool.Exec(ctx, `SELECT pg_sleep(0.5)`); catalog.ErrorCode(translate(err, "sleep")) != catalog.EUNAVAILABLE {
+		t.Errorf("after unbounded: got %v, want the statement_timeout again", err)
+	}
+}

@@ -1,0 +1,86 @@
+package postgres
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+)
+
+// CreateToken assigns t.ID and t.CreatedAt.
+func (s *Store) CreateToken(ctx context.Context, t *catalog.APIToken) error {
+	created := seconds(time.Now())
+	err := s.pool.QueryRow(ctx,
+		`INSERT INTO api_tokens (name, scopes, token_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
+		t.Name, strings.Join(t.Scopes, ","), t.TokenHash, created).Scan(&t.ID)
+	if err != nil {
+		return translate(err, "create token")
+	}
+	t.CreatedAt = created
+	return nil
+}
+
+const tokenColumns = `id, name, scopes, token_hash, created_at, last_used`
+
+func scanToken(row pgx.Row) (catalog.APIToken, error) {
+	var t catalog.APIToken
+	var scopes string
+	var used *time.Time
+	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &t.CreatedAt, &used); err != nil {
+		return t, err
+	}
+	t.Scopes = strings.Split(scopes, ",")
+	t.CreatedAt = t.CreatedAt.UTC()
+	if used != nil {
+		t.LastUsed = used.UTC()
+	}
+	return t, nil
+}
+
+// ListTokens returns every live token, oldest first.
+func (s *Store) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`)
+	if err != nil {
+		return nil, translate(err, "list tokens")
+	}
+	defer rows.Close()
+	var out []catalog.APIToken
+	for rows.Next() {
+		t, err := scanToken(rows)
+		if err != nil {
+			return nil, translate(err, "list tokens")
+		}
+		out = append(out, t)
+	}
+	return out, translate(rows.Err(), "list tokens")
+}
+
+// TokenByHash returns ENOTFOUND for unknown or revoked tokens.
+func (s *Store) TokenByHash(ctx context.Context, tokenHash string) (catalog.APIToken, error) {
+	t, err := scanToken(s.pool.QueryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = $1`, tokenHash))
+	if err == pgx.ErrNoRows {
+		return t, notFound("token")
+	}
+	return t, translate(err, "get token")
+}
+
+// TouchToken records a use.
+func (s *Store) TouchToken(ctx context.Context, id int64, at time.Time) error {
+	_, err := s.pool.Exec(ctx, `UPDATE api_tokens SET last_used = $1 WHERE id = $2`, seconds(at), id)
+	return translate(err, "touch token")
+}
+
+// RevokeToken deletes the token; ENOTFOUND when there is none.
+func (s *Store) RevokeToken(ctx context.Context, id int64) error {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM api_tokens WHERE id = $1`, id)
+	if err != nil {
+		return translate(err, "revoke token")
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound("token")
+	}
+	return nil
+}

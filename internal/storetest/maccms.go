@@ -1,0 +1,251 @@
+package storetest
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// vodMovie is a normalised movie with the given categories, year and
+// change time.
+func vodMovie(tb testing.TB, name string, categories []string, year string, changed time.Time) catalog.Movie {
+	tb.Helper()
+	m := catalog.Movie{Name: name, Year: year, UpdatedAt: changed}
+	for i := range m.Lists {
+		m.Lists[i] = catalog.NewList(nil)
+	}
+	m.Lists[0] = catalog.NewList(categories)
+	noErr(tb, m.Normalize(), "Normalize")
+	return m
+}
+
+func listVods(tb testing.TB, s catalog.Store, f catalog.VodFilter) ([]catalog.Vod, []int64, int64) {
+	tb.Helper()
+	if f.Paging == (catalog.Paging{}) {
+		f.Paging = firstPage
+	}
+	vods, total, err := s.ListVods(context.Background(), f)
+	noErr(tb, err, "ListVods")
+	if vods == nil {
+		tb.Fatalf("ListVods: got a nil page, want an empty slice")
+	}
+	ids := make([]int64, len(vods))
+	for i, v := range vods {
+		ids[i] = v.ID
+	}
+	return vods, ids, total
+}
+
+func vodTypes(tb testing.TB, s catalog.Store) []catalog.VodType {
+	tb.Helper()
+	types, err := s.VodTypes(context.Background())
+	noErr(tb, err, "VodTypes")
+	if types == nil {
+		tb.Fatalf("VodTypes: got nil, want an empty slice")
+	}
+	return types
+}
+
+// typeID finds the id of a type name, failing when there is none.
+func typeID(tb testing.TB, types []catalog.VodType, name string) int64 {
+	tb.Helper()
+	for _, t := range types {
+		if t.Name == name {
+			return t.ID
+		}
+	}
+	tb.Fatalf("no type %q in %v", name, types)
+	return 0
+}
+
+// runVods holds the stores to contract 6: stable type ids kept by every
+// write, the first category as a movie's type, last-change order and
+// the filters of the resource API.
+func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
+	base := time.Date(2026, 11, 1, 12, 0, 0, 0, time.UTC)
+
+	t.Run("Types", func(t *testing.T) {
+		s := open(t)
+		if got := vodTypes(t, s); len(got) != 0 {
+			t.Fatalf("types of an empty store: got %v, want none", got)
+		}
+		a := vodMovie(t, "A", []string{"Drama", "Thai"}, "2019", base)
+		b := vodMovie(t, "B", []string{"Comedy", "Drama"}, "2019", base)
+		c := vodMovie(t, "C", nil, "2019", base)
+		upsert(t, s, &a, &b, &c)
+		types := vodTypes(t, s)
+		names := make([]string, len(types))
+		for i, ty := range types {
+			names[i] = ty.Name
+			if ty.ID <= 0 || (i > 0 && ty.ID <= types[i-1].ID) {
+				t.Fatalf("type ids: got %v, want positive and increasing", types)
+			}
+		}
+		// Numbered when first seen: the batch's order, then list order.
+		if want := []string{"Drama", "Thai", "Comedy"}; !slices.Equal(names, want) {
+			t.Fatalf("type names by id: got %q, want %q", names, want)
+		}
+		drama, comedy := typeID(t, types, "Drama"), typeID(t, types, "Comedy")
+
+		vods, _, _ := listVods(t, s, catalog.VodFilter{})
+		wantType := map[int64]catalog.VodType{a.ID: {ID: drama, Name: "Drama"}, b.ID: {ID: comedy, Name: "Comedy"}, c.ID: {}}
+		for _, v := range vods {
+			if got := (catalog.VodType{ID: v.TypeID, Name: v.TypeName}); got != wantType[v.ID] {
+				t.Errorf("type of movie %d: got %+v, want %+v (its first category)", v.ID, got, wantType[v.ID])
+			}
+		}
+
+		// A changed first category changes the type; new names get new
+		// ids after the old ones, which keep theirs.
+		a.Lists[0] = catalog.NewList([]string{"Horror", "Drama"})
+		a.UpdatedAt = base.Add(time.Hour)
+		upsert(t, s, &a)
+		after := vodTypes(t, s)
+		if len(after) != 4 || !slices.Equal(after[:3], types) || after[3].Name != "Horror" || after[3].ID <= types[2].ID {
+			t.Fatalf("types after a new category: got %v, want %v then Horror", after, types)
+		}
+		vods, _, _ = listVods(t, s, catalog.VodFilter{IDs: []int64{a.ID}})
+		if vods[0].TypeID != after[3].ID || vods[0].TypeName != "Horror" {
+			t.Fatalf("type after the change: got %d %q, want %d Horror", vods[0].TypeID, vods[0].TypeName, after[3].ID)
+		}
+		// Dropping every category leaves type 0, and the names stay.
+		a.Lists[0] = catalog.NewList(nil)
+		upsert(t, s, &a)
+		vods, _, _ = listVods(t, s, catalog.VodFilter{IDs: []int64{a.ID}})
+		if vods[0].TypeID != 0 || vods[0].TypeName != "" {
+			t.Fatalf("type without categories: got %d %q, want 0 \"\"", vods[0].TypeID, vods[0].TypeName)
+		}
+		if got := vodTypes(t, s); !slices.Equal(got, after) {
+			t.Fatalf("types after dropping categories: got %v, want %v (never removed)", got, after)
+		}
+		// A type whose movies all left is still a type, with no movies.
+		_, ids, total := listVods(t, s, catalog.VodFilter{TypeID: after[3].ID})
+		if len(ids) != 0 || total != 0 {
+			t.Fatalf("t=Horror with no movies: got %v (total %d), want none", ids, total)
+		}
+	})
+
+	t.Run("Seek", func(t *testing.T) { runVodSeek(t, open, base) })
+
+	t.Run("OrderAndFilters", func(t *testing.T) {
+		s := open(t)
+		m := []catalog.Movie{
+			vodMovie(t, "Alpha one", []string{"Drama"}, "1999", base.Add(3*time.Hour)),
+			vodMovie(t, "Beta two", []string{"Comedy"}, "2005", base.Add(1*time.Hour)),
+			vodMovie(t, "Gamma one", []string{"Drama"}, "2010", base.Add(3*time.Hour)),
+			vodMovie(t, "Delta", nil, "20x0", base.Add(2*time.Hour)),
+			vodMovie(t, "Epsilon one", []string{"Drama"}, "", base),
+		}
+		ptrs := make([]*catalog.Movie, len(m))
+		for i := range m {
+			ptrs[i] = &m[i]
+		}
+		upsert(t, s, ptrs...)
+		id := func(i int) int64 { return m[i].ID }
+		types := vodTypes(t, s)
+		drama := typeID(t, types, "Drama")
+		tests := []struct {
+			name string
+			f    catalog.VodFilter
+			want []int64
+		}{
+			// Change time descending, then id descending (2 and 0 tie).
+			{"all", catalog.VodFilter{}, []int64{id(2), id(0), id(3), id(1), id(4)}},
+			{"page 2 of 2", catalog.VodFilter{Paging: page(2, 2)}, []int64{id(3), id(1)}},
+			{"past the end", catalog.VodFilter{Paging: page(9, 2)}, nil},
+			{"type", catalog.VodFilter{TypeID: drama}, []int64{id(2), id(0), id(4)}},
+			{"unknown type", catalog.VodFilter{TypeID: 1 << 40}, nil},
+			{"ids with unknown ones", catalog.VodFilter{IDs: []int64{id(4), 1 << 40, id(1)}}, []int64{id(1), id(4)}},
+			{"changed since", catalog.VodFilter{ChangedSince: base.Add(2 * time.Hour)}, []int64{id(2), id(0), id(3)}},
+			{"changed since, between seconds", catalog.VodFilter{ChangedSince: base.Add(2*time.Hour - time.Millisecond)}, []int64{id(2), id(0), id(3)}},
+			{"one year", catalog.VodFilter{Years: catalog.YearRange{From: "2005", To: "2005"}}, []int64{id(1)}},
+			{"year range skips non-years", catalog.VodFilter{Years: catalog.YearRange{From: "1999", To: "2010"}}, []int64{id(2), id(0), id(1)}},
+			{"terms", catalog.VodFilter{Terms: catalog.SearchTerms("ONE")}, []int64{id(2), id(0), id(4)}},
+			{"terms and type and time", catalog.VodFilter{Terms: catalog.SearchTerms("one"), TypeID: drama, ChangedSince: base.Add(time.Hour)}, []int64{id(2), id(0)}},
+			{"short term and ids", catalog.VodFilter{Terms: catalog.SearchTerms("a"), IDs: []int64{id(0), id(1)}}, []int64{id(0), id(1)}},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				vods, ids, total := listVods(t, s, tt.f)
+				wantIDs(t, tt.name, ids, tt.want)
+				if tt.f.Paging == (catalog.Paging{}) && total != int64(len(tt.want)) {
+					t.Errorf("total: got %d, want %d", total, len(tt.want))
+				}
+				for _, v := range vods {
+					if v.UpdatedAt.Location() != time.UTC {
+						t.Errorf("movie %d: UpdatedAt in %v, want UTC", v.ID, v.UpdatedAt.Location())
+					}
+				}
+			})
+		}
+		if _, _, total := listVods(t, s, catalog.VodFilter{Paging: page(9, 2)}); total != 5 {
+			t.Errorf("total past the end: got %d, want 5", total)
+		}
+		// A write moves a movie to the front; an unchanged rewrite does not.
+		before := m[4].UpdatedAt
+		m[4].UpdatedAt = time.Time{}
+		upsert(t, s, &m[4])
+		if !m[4].UpdatedAt.Equal(before) {
+			t.Fatalf("unchanged rewrite: UpdatedAt got %v, want %v kept", m[4].UpdatedAt, before)
+		}
+		m[4].Synopsis = "changed"
+		m[4].UpdatedAt = time.Time{}
+		upsert(t, s, &m[4])
+		_, ids, _ := listVods(t, s, catalog.VodFilter{Paging: page(1, 1)})
+		wantIDs(t, "after a change", ids, []int64{id(4)})
+	})
+}
+
+// runVodSeek checks the seek that deep pages use against the OFFSET
+// pages of ListVods, with change times that tie.
+func runVodSeek(t *testing.T, open func(t *testing.T) catalog.Store, base time.Time) {
+	s := open(t)
+	ctx := context.Background()
+	movies := make([]catalog.Movie, 75)
+	ptrs := make([]*catalog.Movie, len(movies))
+	for i := range movies {
+		movies[i] = vodMovie(t, "Movie "+string(rune('A'+i%26))+string(rune('a'+i/26)), []string{"C" + string(rune('0'+i%3))}, "2000",
+			base.Add(time.Duration(i%10)*time.Minute))
+		ptrs[i] = &movies[i]
+	}
+	upsert(t, s, ptrs...)
+	_, want, _ := listVods(t, s, catalog.VodFilter{})
+	var order []int64
+	version, err := s.VodIDs(ctx, func(id int64) { order = append(order, id) })
+	noErr(t, err, "VodIDs")
+	wantIDs(t, "VodIDs", order, want)
+	if v, err := s.DataVersion(ctx); err != nil || v != version {
+		t.Fatalf("VodIDs version: got %d, want the data version %d (%v)", version, v, err)
+	}
+	for _, k := range []int{0, 7, 31, 74} {
+		for _, skip := range []int{0, 1, 5} {
+			vods, err := s.VodsFrom(ctx, order[k], int64(skip), 10)
+			noErr(t, err, "VodsFrom")
+			got := make([]int64, len(vods))
+			for i, v := range vods {
+				got[i] = v.ID
+				if v.TypeName == "" || v.TypeID == 0 {
+					t.Fatalf("VodsFrom: movie %d without its type", v.ID)
+				}
+			}
+			lo := min(k+skip, len(want))
+			wantIDs(t, "VodsFrom", got, want[lo:min(lo+10, len(want))])
+		}
+	}
+}
+
+// VodTypesByMovie maps each movie's id to its type id, as ListVods
+// gives them (for engine tests that write rows by hand).
+func VodTypesByMovie(tb testing.TB, s catalog.VodStore) map[int64]int64 {
+	tb.Helper()
+	vods, _, err := s.ListVods(context.Background(), catalog.VodFilter{Paging: firstPage})
+	noErr(tb, err, "ListVods")
+	got := make(map[int64]int64, len(vods))
+	for _, v := range vods {
+		got[v.ID] = v.TypeID
+	}
+	return got
+}
