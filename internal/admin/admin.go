@@ -67,6 +67,8 @@ type Config struct {
 	// Snapshots, when set, is the movie snapshot the console's panel
 	// shows and rebuilds.
 	Snapshots *snapshot.Service
+	// Imported, when set, hears of every upload's import (metrics).
+	Imported importer.Observer
 }
 
 // Service serves the admin pages and authenticates API requests.
@@ -82,6 +84,7 @@ type Service struct {
 	checkPassword func(hash, password []byte) error
 	imports       *importer.Slot
 	snapshots     *snapshot.Service
+	imported      importer.Observer
 }
 
 // New parses the embedded templates once; a broken template is a
@@ -104,6 +107,7 @@ func New(cfg Config) *Service {
 		checkPassword: bcrypt.CompareHashAndPassword,
 		imports:       imports,
 		snapshots:     cfg.Snapshots,
+		imported:      cfg.Imported,
 	}
 }
 

@@ -121,6 +121,7 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 			} else {
 				sum, err = importer.Movies(r.Context(), s.store, name, body, importer.Options{})
 			}
+			s.imported.Observe(page.Kind, sum)
 			page.Report = &importReport{Kind: page.Kind, File: name, Summary: sum, Unreported: sum.Rejected - len(sum.Rejects)}
 			switch {
 			case errors.Is(err, errUploadTooLarge):

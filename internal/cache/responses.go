@@ -36,6 +36,8 @@ type Responses struct {
 	entries map[string]*httpx.Payload
 	bytes   int64
 	calls   map[callKey]*call
+
+	stats *Stats // nil: not counted
 }
 
 type callKey struct {
@@ -66,6 +68,7 @@ func (c *Responses) Get(ctx context.Context, version int64, key string, fill fun
 	if version == c.version {
 		if p, ok := c.entries[key]; ok {
 			c.mu.Unlock()
+			c.stats.hit()
 			return p, nil
 		}
 	}
@@ -77,6 +80,7 @@ func (c *Responses) Get(ctx context.Context, version int64, key string, fill fun
 			return nil, catalog.ContextError("response cache", ctx.Err())
 		}
 		if cl.err == nil {
+			c.stats.hit()
 			return cl.p, nil
 		}
 		// The leader's failure may be its own (a cancelled request):
@@ -102,6 +106,7 @@ func (c *Responses) Get(ctx context.Context, version int64, key string, fill fun
 // fill runs f and makes the gzip form now, outside any lock, so that
 // hits never compress.
 func (c *Responses) fill(ctx context.Context, f func(context.Context) (*httpx.Payload, error)) (*httpx.Payload, error) {
+	c.stats.miss()
 	p, err := f(ctx)
 	if err != nil {
 		return nil, err
@@ -121,6 +126,8 @@ func (c *Responses) fill(ctx context.Context, f func(context.Context) (*httpx.Pa
 // store adds p under key; c.mu is held. An older version is not kept
 // (newer entries already replaced it); a newer one empties the cache.
 func (c *Responses) store(version int64, key string, p *httpx.Payload) {
+	bytes, entries := c.bytes, len(c.entries)
+	defer func() { c.stats.kept(c.bytes-bytes, len(c.entries)-entries) }()
 	if version < c.version {
 		return
 	}

@@ -98,3 +98,17 @@ func (f FieldErrors) Describe(sep string) string {
 	}
 	return strings.Join(parts, "; ")
 }
+
+// Reworded returns an error that reads msg, a one-line message written
+// for people, but still unwraps to cause, so that errors.Is and
+// errors.As see what went wrong underneath (a driver's multi-line text
+// is replaced, never lost).
+func Reworded(msg string, cause error) error { return &reworded{msg: msg, cause: cause} }
+
+type reworded struct {
+	msg   string
+	cause error
+}
+
+func (e *reworded) Error() string { return e.msg }
+func (e *reworded) Unwrap() error { return e.cause }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -66,5 +67,16 @@ func TestErrorCodeAndMessage(t *testing.T) {
 				t.Errorf("ErrorMessage leaks internals: %q", msg)
 			}
 		})
+	}
+}
+
+func TestReworded(t *testing.T) {
+	cause := fmt.Errorf("driver: line one\nline two: %w", os.ErrPermission)
+	err := fmt.Errorf("open store: %w", catalog.Reworded("sqlite: cannot open x.db: permission denied", cause))
+	if got := err.Error(); got != "open store: sqlite: cannot open x.db: permission denied" {
+		t.Errorf("message: got %q", got)
+	}
+	if !errors.Is(err, os.ErrPermission) || !errors.Is(err, cause) {
+		t.Errorf("errors.Is does not see the cause through %v", err)
 	}
 }

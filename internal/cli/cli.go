@@ -33,6 +33,7 @@ type Program struct {
 // Addrs are the bound addresses of the two services.
 type Addrs struct {
 	Clips, Movies net.Addr
+	Metrics       net.Addr // nil without --metrics-addr
 }
 
 // Run runs the command line args (without the program name).

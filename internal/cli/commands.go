@@ -16,6 +16,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/demo"
+	"catalog/internal/edge"
 	"catalog/internal/importer"
 	"catalog/internal/snapshot"
 )
@@ -179,6 +180,8 @@ func (p *Program) importCmd(ctx context.Context, args []string) error {
 	if kind == "clips" {
 		f.platformsFlag(&platformList)
 	}
+	var purgeURL string
+	f.purgeFlag(&purgeURL)
 	files, err := f.parse(args[1:], p)
 	if err != nil {
 		return err
@@ -200,11 +203,17 @@ func (p *Program) importCmd(ctx context.Context, args []string) error {
 			return err
 		}
 	}
-	st, err := openStore(ctx, db)
+	purger, err := openPurger(name, purgeURL, p.logger(p.Stderr), nil)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closePurger(purger)
+	opened, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer opened.Close()
+	st := edge.Announcing(opened, purger) // one purge per batch written
 
 	var total importer.Summary
 	var failed []string
@@ -299,6 +308,8 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	f.intVar(&clips, "clips", "CATALOG_SEED_CLIPS", 0, "insert `N` clips")
 	f.intVar(&movies, "movies", "CATALOG_SEED_MOVIES", 0, "insert `N` movies")
 	f.platformsFlag(&platformList)
+	var purgeURL string
+	f.purgeFlag(&purgeURL)
 	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
@@ -315,11 +326,17 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	st, err := openStore(ctx, db)
+	purger, err := openPurger("seed", purgeURL, p.logger(p.Stderr), nil)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer closePurger(purger)
+	opened, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer opened.Close()
+	st := edge.Announcing(opened, purger)
 	// Continue the numbering after what is there, so that id_codes and
 	// slugs stay unique and seeding twice adds rather than overwrites.
 	existing, err := st.CountMovies(ctx)

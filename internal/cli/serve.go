@@ -20,7 +20,9 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/demo"
+	"catalog/internal/edge"
 	"catalog/internal/httpx"
+	"catalog/internal/metrics"
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
 )
@@ -45,6 +47,8 @@ type serveConfig struct {
 	proxies       string
 	readTimeout   time.Duration
 	demo          bool
+	metricsAddr   string
+	purgeURL      string
 }
 
 func (p *Program) serve(ctx context.Context, args []string) error {
@@ -65,6 +69,9 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		"`deadline` of every read request: past it the answer is 503 and its database work is cancelled")
 	f.boolVar(&c.demo, "demo", "CATALOG_DEMO", false,
 		"serve a temporary SQLite database filled with sample data and a one-time admin password")
+	f.stringVar(&c.metricsAddr, "metrics-addr", "CATALOG_METRICS_ADDR", "",
+		"listen address of the Prometheus metrics at /metrics (empty = off)")
+	f.purgeFlag(&c.purgeURL)
 	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
@@ -105,6 +112,23 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		return err
 	}
 	defer moviesLn.Close()
+	var m *metrics.Registry // nil: metrics off
+	var metricsAddr net.Addr
+	servers := []server{{nil, clipsLn}, {nil, moviesLn}}
+	if c.metricsAddr != "" {
+		ln, err := listen("metrics", c.metricsAddr)
+		if err != nil {
+			return err
+		}
+		defer ln.Close()
+		m, metricsAddr = metrics.New(), ln.Addr()
+		servers = append(servers, server{metricsServer(m, log), ln})
+	}
+	purger, err := openPurger("serve", c.purgeURL, log, m.Purge)
+	if err != nil {
+		return err
+	}
+	defer closePurger(purger) // after the servers stopped: the last writes' purges still go out
 
 	var demoPassword string
 	if c.demo {
@@ -142,26 +166,31 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	}
 
 	version := p.versionString()
+	m.Pools(poolStats(st))
+	writes := edge.Announcing(st, purger) // the services' writes announce what they change
 	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: c.snapshotDir, Every: c.snapshotEvery, Logger: log,
-		Lock: snapshotLock(st)})
-	clips := httpx.NewServer(behindProxies(clipapi.New(clipapi.Config{
-		Store: st, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
-		Snapshots: snapshots, ReadTimeout: c.readTimeout,
-	}), proxies), log)
-	movies := httpx.NewServer(behindProxies(movieapi.New(movieapi.Config{
-		Store: st, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
-		ReadTimeout: c.readTimeout,
-	}), proxies), log)
+		Lock: snapshotLock(st), Observe: func(b snapshot.Build) {
+			m.Snapshot(b)
+			if b.Err == nil {
+				purger.Announce(edge.Snapshot)
+			}
+		}})
+	clips := httpx.NewServer(m.Service("clips", loginRoute, behindProxies(clipapi.New(clipapi.Config{
+		Store: writes, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
+		Snapshots: snapshots, ReadTimeout: c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import,
+	}), proxies)), log)
+	movies := httpx.NewServer(m.Service("movies", "", behindProxies(movieapi.New(movieapi.Config{
+		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
+		ReadTimeout: c.readTimeout, CacheStats: m.Cache("movies"),
+	}), proxies)), log)
+	servers[0].srv, servers[1].srv = clips, movies
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(runCtx) })
-	serveErr := make(chan error, 2)
-	for _, s := range []struct {
-		srv *http.Server
-		ln  net.Listener
-	}{{clips, clipsLn}, {movies, moviesLn}} {
+	serveErr := make(chan error, len(servers))
+	for _, s := range servers {
 		wg.Go(func() {
 			if err := s.srv.Serve(s.ln); !errors.Is(err, http.ErrServerClosed) {
 				serveErr <- err
@@ -169,7 +198,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		})
 	}
 	log.Info("listening", "version", version, "clips_addr", clipsLn.Addr().String(), "movies_addr", moviesLn.Addr().String(),
-		"database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn))
+		"metrics_addr", addrString(metricsAddr), "database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn))
 	logs.Flush() // whoever watches the log for the start sees it at once
 	if c.demo {
 		fmt.Fprintf(p.Stdout, "Demo catalog: %d clips, %d movies in a temporary database (removed at exit).\n"+
@@ -179,7 +208,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 			demoClips, demoMovies, clipsLn.Addr(), clipsLn.Addr(), moviesLn.Addr(), demoPassword)
 	}
 	if p.Listening != nil {
-		p.Listening(Addrs{Clips: clipsLn.Addr(), Movies: moviesLn.Addr()})
+		p.Listening(Addrs{Clips: clipsLn.Addr(), Movies: moviesLn.Addr(), Metrics: metricsAddr})
 	}
 
 	var failed error
@@ -195,7 +224,8 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
 	defer cancel()
 	var sg sync.WaitGroup
-	for _, srv := range []*http.Server{clips, movies} {
+	for _, s := range servers {
+		srv := s.srv
 		sg.Go(func() {
 			if err := srv.Shutdown(shutdownCtx); err != nil {
 				log.Warn("requests cut off at shutdown", "err", err)

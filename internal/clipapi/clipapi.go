@@ -9,6 +9,7 @@ import (
 
 	"catalog/internal/admin"
 	"catalog/internal/auth"
+	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 	"catalog/internal/importer"
@@ -30,6 +31,11 @@ type Config struct {
 	// ReadTimeout is the deadline of every GET and HEAD request (0:
 	// httpx.DefaultReadTimeout).
 	ReadTimeout time.Duration
+	// CacheStats, when set, counts the response cache's hits and misses.
+	CacheStats *cache.Stats
+	// Imported, when set, hears of every import (the API's and the
+	// console's), for metrics.
+	Imported importer.Observer
 }
 
 // server holds the dependencies of the clip handlers.
@@ -42,7 +48,8 @@ type server struct {
 	tokens    *auth.Tokens
 	// imports lets one import upload run at a time in this process,
 	// through the API or the console.
-	imports *importer.Slot
+	imports  *importer.Slot
+	imported importer.Observer
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *reads
@@ -59,6 +66,7 @@ func New(cfg Config) http.Handler {
 		version:   cfg.Version,
 		reads:     newReads(cfg.Store),
 	}
+	s.reads.SetStats(cfg.CacheStats)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -69,9 +77,10 @@ func New(cfg Config) http.Handler {
 		}
 		s.platforms = p
 	}
-	s.imports = new(importer.Slot)
+	s.imports, s.imported = new(importer.Slot), cfg.Imported
 	s.admin = admin.New(admin.Config{
 		Imports:      s.imports,
+		Imported:     cfg.Imported,
 		Snapshots:    cfg.Snapshots,
 		Store:        cfg.Store,
 		Platforms:    s.platforms,

@@ -36,6 +36,7 @@ func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
 	defer s.imports.Release()
 	body := http.MaxBytesReader(w, r.Body, importer.MaxUpload)
 	sum, err := s.runImport(r, kind, name, body)
+	s.imported.Observe(kind, sum)
 	var big *http.MaxBytesError
 	if errors.As(err, &big) {
 		return catalog.Errorf(catalog.ETOOLARGE, "the body must be at most %d bytes; %d records were imported before the limit",

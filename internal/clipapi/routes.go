@@ -3,6 +3,7 @@ package clipapi
 import (
 	"net/http"
 
+	"catalog/internal/edge"
 	"catalog/internal/httpx"
 	"catalog/internal/web"
 )
@@ -13,8 +14,8 @@ func (s *server) routes() http.Handler {
 	rt := httpx.NewRouter(s.writeError)
 
 	rt.Handle("GET", "/api/health", s.read(httpx.Health(s.store.Ping, s.version)))
-	rt.Handle("GET", "/api/clips", s.read(s.api(s.listClips)))
-	rt.Handle("GET", "/api/clips/{id}", s.read(s.api(s.getClip)))
+	rt.Handle("GET", "/api/clips", s.read(edge.WithKeys(s.api(s.listClips), edge.Clips)))
+	rt.Handle("GET", "/api/clips/{id}", s.read(edge.ItemKeys(edge.Clips, edge.ClipKey, s.api(s.getClip))))
 	rt.Handle("GET", "/api/platforms", s.read(s.api(s.listPlatforms)))
 
 	rt.Handle("POST", "/api/clips", s.api(s.createClip))

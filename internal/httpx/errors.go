@@ -10,6 +10,8 @@ import (
 	"catalog/internal/catalog"
 )
 
+// codeStatus is the one map from error codes to statuses, written once:
+// the domain's codes, and the two that only HTTP produces.
 var codeStatus = map[string]int{
 	catalog.EINVALID:      http.StatusBadRequest,
 	catalog.EUNAUTHORIZED: http.StatusUnauthorized,
@@ -21,6 +23,8 @@ var codeStatus = map[string]int{
 	catalog.ETOOMANY:      http.StatusTooManyRequests,
 	catalog.EUNAVAILABLE:  http.StatusServiceUnavailable,
 	catalog.EINTERNAL:     http.StatusInternalServerError,
+	EMETHOD:               http.StatusMethodNotAllowed,
+	ERANGE:                http.StatusRequestedRangeNotSatisfiable,
 }
 
 // ErrorStatus is the HTTP status for err. Unknown errors are 500.

@@ -72,6 +72,7 @@ func (rt *Router) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rt.writeErr(w, r, err)
 		return
 	}
+	defer recordRoute(r) // the mux sets r.Pattern in place; a panic still records it
 	rt.mux.ServeHTTP(w, r)
 }
 
@@ -96,8 +97,3 @@ const EMETHOD = "method_not_allowed"
 // ERANGE is the code of a 416 (a Range outside the content); only
 // file serving produces it.
 const ERANGE = "range_not_satisfiable"
-
-func init() {
-	codeStatus[EMETHOD] = http.StatusMethodNotAllowed
-	codeStatus[ERANGE] = http.StatusRequestedRangeNotSatisfiable
-}

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"catalog/internal/edge"
 )
 
 const (
@@ -24,6 +26,7 @@ const (
 func edgeHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Access-Control-Allow-Origin", "*")
+		edge.SetKeys(w.Header(), edge.Movies) // details and the snapshot name their own keys
 		next.ServeHTTP(&cacheControlWriter{ResponseWriter: w, method: r.Method}, r)
 	})
 }

@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"time"
 
+	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/edge"
 	"catalog/internal/httpx"
 	"catalog/internal/snapshot"
 )
@@ -22,6 +24,8 @@ type Config struct {
 	// ReadTimeout is the deadline of every read but the snapshot, which
 	// streams a file, not database work (0: httpx.DefaultReadTimeout).
 	ReadTimeout time.Duration
+	// CacheStats, when set, counts the response cache's hits and misses.
+	CacheStats *cache.Stats
 }
 
 // server holds the handlers' dependencies.
@@ -36,6 +40,7 @@ type server struct {
 // New returns the whole movie service.
 func New(cfg Config) http.Handler {
 	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, reads: newReads(cfg.Store)}
+	s.reads.SetStats(cfg.CacheStats)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -71,10 +76,10 @@ func (s *server) table(version string, readTimeout time.Duration) *httpx.Router 
 		rt.Handle(http.MethodOptions, path, http.HandlerFunc(preflight))
 	}
 	get("/api/movies", s.listMovies)
-	get("/api/movies/snapshot", s.serveSnapshot)
-	get("/api/movies/{id}", s.movieDetail)
+	get("/api/movies/snapshot", withKeys(s.serveSnapshot, edge.Snapshot))
+	get("/api/movies/{id}", movieKeys(s.movieDetail))
 	get("/api/jav", s.listJav)
-	get("/api/jav/{id}", s.javDetail)
+	get("/api/jav/{id}", movieKeys(s.javDetail))
 	get("/api/health", httpx.Health(s.store.Ping, version))
 	// MacCMS resource API (contract 6), under the paths MacCMS sites use.
 	get("/api.php/provide/vod", s.provideVod(formatQuery))

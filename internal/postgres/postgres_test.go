@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -135,6 +136,12 @@ func TestOpenFailsWithOneLineReason(t *testing.T) {
 				s.Close()
 			}
 			wantOneLineFailure(t, err, tc.reason, password)
+			// The one-line reason replaces the driver's text but keeps it
+			// underneath for errors.Is and errors.As (not for a DSN that
+			// does not parse: the parser's error quotes the password).
+			if tc.name != "not a URL" && errors.Unwrap(err) == nil {
+				t.Errorf("%v unwraps to nothing: the driver's error is lost", err)
+			}
 		})
 	}
 }

@@ -112,13 +112,13 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
-		return nil, fmt.Errorf("postgres: %s", connectReason(err, cfg.ConnConfig.ConnectTimeout))
+		return nil, catalog.Reworded("postgres: "+connectReason(err, cfg.ConnConfig.ConnectTimeout), err)
 	}
 	pingCtx, cancel := context.WithTimeout(ctx, ConnectTimeout+time.Second)
 	defer cancel()
 	if err := pool.Ping(pingCtx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout))
+		return nil, catalog.Reworded(fmt.Sprintf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout)), err)
 	}
 	return &Store{pool: pool}, nil
 }
@@ -163,7 +163,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 		// goose's own message quotes whole SQL statements; the server's
 		// message is the useful line (e.g. permission denied to create
 		// extension "pg_trgm").
-		return fmt.Errorf("postgres: migrate: %s", connectReason(err, ConnectTimeout))
+		return catalog.Reworded("postgres: migrate: "+connectReason(err, ConnectTimeout), err)
 	}
 	return nil
 }

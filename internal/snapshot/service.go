@@ -62,6 +62,9 @@ type Config struct {
 	// LockRetry is the wait after finding the lock taken; 0 means
 	// DefaultLockRetry. It never exceeds Every.
 	LockRetry time.Duration
+	// Observe, when set, hears of every build that ran (not one deferred
+	// to another instance), for metrics and edge purges.
+	Observe func(Build)
 }
 
 // errLockTaken says that another instance is building right now.
@@ -77,6 +80,7 @@ type Service struct {
 
 	lock      func(ctx context.Context) (unlock func(), ok bool, err error)
 	lockRetry time.Duration
+	observe   func(Build)
 
 	current atomic.Pointer[built]
 	// nextRefresh (Unix nanoseconds) drives the served max-age.
@@ -108,7 +112,7 @@ type built struct {
 // New returns a Service; call Run to start building.
 func New(cfg Config) *Service {
 	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry,
-		rebuildNow: make(chan struct{}, 1), memberSize: memberSize}
+		rebuildNow: make(chan struct{}, 1), memberSize: memberSize, observe: cfg.Observe}
 	if s.dir == "" {
 		s.dir = filepath.Join(os.TempDir(), "catalog-snapshot")
 	}
@@ -136,10 +140,12 @@ func (s *Service) Run(ctx context.Context) {
 	for {
 		next := time.Now().Add(s.every)
 		s.nextRefresh.Store(next.UnixNano())
+		start := time.Now()
 		err := s.refresh(ctx)
 		if ctx.Err() != nil {
 			return
 		}
+		s.report(start, err)
 		switch {
 		case errors.Is(err, errLockTaken):
 			s.log.Info("snapshot build deferred: another instance is building", "retry_in", s.lockRetry.String())

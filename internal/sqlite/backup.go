@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+
+	"catalog/internal/catalog"
 )
 
 // BackupCounts are what a verified backup holds.
@@ -47,20 +49,20 @@ func VerifyBackup(ctx context.Context, path string) (BackupCounts, error) {
 	db.SetMaxOpenConns(1)
 	rows, err := db.QueryContext(ctx, `PRAGMA integrity_check`)
 	if err != nil {
-		return c, fmt.Errorf("check the copy: %s", oneLine(err))
+		return c, catalog.Reworded("check the copy: "+oneLine(err), err)
 	}
 	var problems []string
 	for rows.Next() {
 		var line string
 		if err := rows.Scan(&line); err != nil {
 			rows.Close()
-			return c, fmt.Errorf("check the copy: %s", oneLine(err))
+			return c, catalog.Reworded("check the copy: "+oneLine(err), err)
 		}
 		problems = append(problems, line)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return c, fmt.Errorf("check the copy: %s", oneLine(err))
+		return c, catalog.Reworded("check the copy: "+oneLine(err), err)
 	}
 	if len(problems) != 1 || problems[0] != "ok" {
 		return c, fmt.Errorf("the copy fails integrity_check: %v", problems)
@@ -71,7 +73,7 @@ func VerifyBackup(ctx context.Context, path string) (BackupCounts, error) {
 		(SELECT count(*) FROM movies), (SELECT movie_count FROM meta WHERE id = 1)`).
 		Scan(&c.Clips, &clipCounter, &c.Movies, &movieCounter)
 	if err != nil {
-		return c, fmt.Errorf("count the copy: %s", oneLine(err))
+		return c, catalog.Reworded("count the copy: "+oneLine(err), err)
 	}
 	if c.Clips != clipCounter || c.Movies != movieCounter {
 		return c, fmt.Errorf("the copy is inconsistent: %d clips (counter %d), %d movies (counter %d)",

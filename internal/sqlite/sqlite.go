@@ -89,7 +89,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s.writer.SetConnMaxIdleTime(0)
 	if err := s.writer.PingContext(ctx); err != nil {
 		s.writer.Close()
-		return nil, fmt.Errorf("sqlite: cannot open database file %s: %s", path, oneLine(err))
+		return nil, catalog.Reworded(fmt.Sprintf("sqlite: cannot open database file %s: %s", path, oneLine(err)), err)
 	}
 
 	n := opts.MaxReadConns
@@ -106,7 +106,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s.reader.SetConnMaxIdleTime(0)
 	if err := s.reader.PingContext(ctx); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("sqlite: cannot open database file %s: %s", path, oneLine(err))
+		return nil, catalog.Reworded(fmt.Sprintf("sqlite: cannot open database file %s: %s", path, oneLine(err)), err)
 	}
 	if s.versionDB, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
 		s.Close()

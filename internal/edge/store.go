@@ -1,0 +1,129 @@
+package edge
+
+import (
+	"context"
+
+	"catalog/internal/catalog"
+	"catalog/internal/postgres"
+	"catalog/internal/sqlite"
+)
+
+// Announcing returns st with every write announcing, once it has
+// committed, the keys it changed to p: one announcement per call, so an
+// import announces once per batch (transaction). Wrapping the store
+// rather than the handlers covers every path that writes (the API, the
+// console's clip and movie forms, imports by file, upload or API,
+// seeding) without each remembering to. A new write method on
+// catalog.Store must get its override here, or it will not purge. With
+// a nil p, st is returned as it is.
+//
+// The result has every method of st's own type, not only catalog.Store's:
+// the services find optional interfaces (catalog.KeysetStore, and any
+// added later) by type assertion on the store they are given, and
+// wrapping must not switch those off.
+func Announcing(st catalog.Store, p *Purger) catalog.Store {
+	if p == nil {
+		return st
+	}
+	a := &announcing{st: st, p: p}
+	switch s := st.(type) {
+	case *sqlite.Store:
+		return announcingSQLite{sqliteStore{s}, a}
+	case *postgres.Store:
+		return announcingPostgres{postgresStore{s}, a}
+	}
+	return announcingOther{otherStore{st}, a} // only catalog.Store's methods
+}
+
+// The engines' stores are embedded one level deeper than *announcing, so
+// that its write methods win while every other method of the engine's
+// type is promoted.
+type (
+	sqliteStore      struct{ *sqlite.Store }
+	announcingSQLite struct {
+		sqliteStore
+		*announcing
+	}
+	postgresStore      struct{ *postgres.Store }
+	announcingPostgres struct {
+		postgresStore
+		*announcing
+	}
+	otherStore      struct{ catalog.Store }
+	announcingOther struct {
+		otherStore
+		*announcing
+	}
+)
+
+// announcing is the writes of st, announced to p.
+type announcing struct {
+	st catalog.Store
+	p  *Purger
+}
+
+func (a *announcing) CreateClip(ctx context.Context, c *catalog.Clip) error {
+	if err := a.st.CreateClip(ctx, c); err != nil {
+		return err
+	}
+	// The new clip's detail may sit at the edge as nothing (errors are
+	// never cached), but lists and totals change.
+	a.p.Announce(Clips, ClipKey(c.ID))
+	return nil
+}
+
+func (a *announcing) UpdateClip(ctx context.Context, id int64, fn func(*catalog.Clip) error) (catalog.Clip, error) {
+	c, err := a.st.UpdateClip(ctx, id, fn)
+	if err == nil {
+		a.p.Announce(Clips, ClipKey(id))
+	}
+	return c, err
+}
+
+func (a *announcing) DeleteClip(ctx context.Context, id int64) error {
+	if err := a.st.DeleteClip(ctx, id); err != nil {
+		return err
+	}
+	a.p.Announce(Clips, ClipKey(id))
+	return nil
+}
+
+func (a *announcing) ImportClips(ctx context.Context, clips []catalog.Clip) error {
+	if err := a.st.ImportClips(ctx, clips); err != nil {
+		return err
+	}
+	a.p.Announce(batchKeys(Clips, ClipKey, len(clips), func(i int) int64 { return clips[i].ID })...)
+	return nil
+}
+
+func (a *announcing) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
+	if err := a.st.UpsertMovies(ctx, movies); err != nil {
+		return err
+	}
+	// UpsertMovies wrote the matched or assigned ids back.
+	a.p.Announce(batchKeys(Movies, MovieKey, len(movies), func(i int) int64 { return movies[i].ID })...)
+	return nil
+}
+
+func (a *announcing) DeleteMovie(ctx context.Context, id int64) error {
+	if err := a.st.DeleteMovie(ctx, id); err != nil {
+		return err
+	}
+	a.p.Announce(Movies, MovieKey(id))
+	return nil
+}
+
+// batchKeys is the collection key and, for a batch small enough to
+// name, the item keys (ids not yet known, zero, are left out).
+func batchKeys(collection string, item func(int64) string, n int, id func(int) int64) []string {
+	keys := []string{collection}
+	if n > MaxItemKeys {
+		return keys
+	}
+	for i := range n {
+		if v := id(i); v > 0 {
+			keys = append(keys, item(v))
+		}
+	}
+	return keys
+}

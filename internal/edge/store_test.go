@@ -1,0 +1,57 @@
+package edge_test
+
+import (
+	"reflect"
+	"testing"
+
+	"catalog/internal/catalog"
+	"catalog/internal/edge"
+	"catalog/internal/testdb"
+)
+
+// The wrapped store keeps every method of the engine's own type, so
+// that optional interfaces found by type assertion (catalog.KeysetStore
+// today, others later) survive --purge-url.
+func TestAnnouncingKeepsTheEnginesMethods(t *testing.T) {
+	st := testdb.Open(t)
+	p := edge.NewPurger(edge.PurgerConfig{URL: "http://127.0.0.1:1/"})
+	defer p.Close(t.Context())
+	wrapped := reflect.TypeOf(edge.Announcing(st, p))
+	engine := reflect.TypeOf(st)
+	for i := range engine.NumMethod() {
+		name := engine.Method(i).Name
+		if _, ok := wrapped.MethodByName(name); !ok {
+			t.Errorf("%s has %s, the announcing store does not", engine, name)
+		}
+	}
+	if _, ok := edge.Announcing(st, p).(catalog.KeysetStore); !ok {
+		t.Errorf("the announcing store lost catalog.KeysetStore")
+	}
+}
+
+// Every method of catalog.Store is either a write of clips or movies,
+// which the announcing store overrides (TestAnnouncingStore checks each
+// one purges), or something that changes no public read. A method added
+// to the interface fails here until it is put in one of the two lists
+// (and, if it writes clips or movies, given its override in store.go).
+func TestEveryContentWriteIsAnnounced(t *testing.T) {
+	announced := map[string]bool{"CreateClip": true, "UpdateClip": true, "DeleteClip": true, "ImportClips": true,
+		"UpsertMovies": true, "DeleteMovie": true}
+	other := map[string]bool{
+		// reads
+		"ListClips": true, "GetClip": true, "ExportClips": true, "ListMovies": true, "GetMovie": true, "EachMovie": true,
+		"ExportMovies": true, "CountMovies": true, "MovieIDByKey": true, "DataVersion": true, "Ping": true, "Close": true,
+		"ListVods": true, "VodIDs": true, "VodTypes": true, "VodsFrom": true,
+		// administrators, sessions, logins and tokens: never in a cached answer
+		"CreateAdmin": true, "AdminByUsername": true, "CreateSession": true, "SessionByTokenHash": true, "TouchSession": true,
+		"DeleteSession": true, "DeleteExpiredSessions": true, "ReserveLogin": true, "LoginSucceeded": true, "UnlockLogin": true,
+		"CreateToken": true, "ListTokens": true, "TokenByHash": true, "TouchToken": true, "RevokeToken": true,
+	}
+	store := reflect.TypeOf((*catalog.Store)(nil)).Elem()
+	for i := range store.NumMethod() {
+		if name := store.Method(i).Name; !announced[name] && !other[name] {
+			t.Errorf("catalog.Store.%s is new: if it changes clips or movies, override it in internal/edge/store.go "+
+				"and list it as announced here; else list it as other", name)
+		}
+	}
+}

@@ -1,0 +1,21 @@
+package movieapi
+
+import (
+	"net/http"
+
+	"catalog/internal/edge"
+)
+
+// Surrogate keys (contract 7, internal/edge): every movie-service answer
+// carries "movies" (set by edgeHeaders); these replace it where an
+// answer names more, or something else.
+
+// movieKeys tags a detail with "movies" and "movie-ID".
+func movieKeys(h http.HandlerFunc) http.HandlerFunc {
+	return edge.ItemKeys(edge.Movies, edge.MovieKey, h).ServeHTTP
+}
+
+// withKeys tags every answer of h with keys.
+func withKeys(h http.HandlerFunc, keys ...string) http.HandlerFunc {
+	return edge.WithKeys(h, keys...).ServeHTTP
+}
