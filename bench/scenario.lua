@@ -2,7 +2,11 @@
 --   1: path template, where {id} {page} {word} are replaced per request
 --   2: largest id / last page for {id} and {page}
 --   3: file with one search word per line (for {word}), optional
-local template, maxn, words = "/", 1, {}
+--   4: file of more terms (one- and two-character ones among them)
+--      that {words} mixes in, optional
+-- {words} is one to three terms, each a word or (one time in three) a
+-- term from file 4, joined by spaces: a varied search per request.
+local template, maxn, words, short = "/", 1, {}, {}
 
 function init(args)
   template = args[1] or "/"
@@ -10,6 +14,11 @@ function init(args)
   if args[3] and args[3] ~= "" then
     for line in io.lines(args[3]) do
       if #line > 0 then words[#words + 1] = line end
+    end
+  end
+  if args[4] and args[4] ~= "" then
+    for line in io.lines(args[4]) do
+      if #line > 0 then short[#short + 1] = line end
     end
   end
   math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16) % 1000)
@@ -25,6 +34,17 @@ request = function()
   path = path:gsub("{page}", function() return tostring(math.random(1, maxn)) end)
   if #words > 0 then
     path = path:gsub("{word}", function() return urlencode(words[math.random(1, #words)]) end)
+    path = path:gsub("{words}", function()
+      local terms = {}
+      for i = 1, math.random(1, 3) do
+        if #short > 0 and math.random(1, 3) == 1 then
+          terms[i] = short[math.random(1, #short)]
+        else
+          terms[i] = words[math.random(1, #words)]
+        end
+      end
+      return urlencode(table.concat(terms, " "))
+    end)
   end
   return wrk.format("GET", path, { ["Accept-Encoding"] = "gzip" })
 end

@@ -113,6 +113,26 @@ func TestServeMetrics(t *testing.T) {
 	if got := value(before, "catalog_snapshot_last_success_timestamp_seconds", nil); got < float64(time.Now().Add(-time.Minute).Unix()) {
 		t.Errorf("snapshot last success: got %v, want about now", got)
 	}
+	// The search indexes: their size once ready (5 clips, 30 movies seeded).
+	for service, want := range map[string]float64{"clips": 5, "movies": 30} {
+		labels := map[string]string{"service": service}
+		for deadline := time.Now().Add(30 * time.Second); value(scrape(t, metricsAddr), "catalog_search_index_ready", labels) != 1; {
+			if time.Now().After(deadline) {
+				t.Fatalf("%s search index not reported ready within 30 s", service)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		now := scrape(t, metricsAddr)
+		if got := value(now, "catalog_search_index_documents", labels); got != want {
+			t.Errorf("%s search index documents: got %v, want %v", service, got, want)
+		}
+		if got := value(now, "catalog_search_index_bytes", labels); got <= 0 {
+			t.Errorf("%s search index bytes: got %v, want > 0", service, got)
+		}
+		if f := now["catalog_search_index_lag_changes"]; f == nil {
+			t.Errorf("no catalog_search_index_lag_changes series")
+		}
+	}
 	if got := value(before, "catalog_db_pool_max_connections", map[string]string{"pool": dbPool()}); got <= 0 {
 		t.Errorf("database pool %s max connections: got %v, want > 0", dbPool(), got)
 	}

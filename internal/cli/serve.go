@@ -24,6 +24,7 @@ import (
 	"catalog/internal/httpx"
 	"catalog/internal/metrics"
 	"catalog/internal/movieapi"
+	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
 
@@ -175,18 +176,20 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 				purger.Announce(edge.Snapshot)
 			}
 		}})
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	clipSearch, movieSearch := startSearch(runCtx, st, log)
+	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
 	clips := httpx.NewServer(m.Service("clips", loginRoute, behindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
-		Snapshots: snapshots, ReadTimeout: c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import,
+		Snapshots: snapshots, ReadTimeout: c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,
 	}), proxies)), log)
 	movies := httpx.NewServer(m.Service("movies", "", behindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
-		ReadTimeout: c.readTimeout, CacheStats: m.Cache("movies"),
+		ReadTimeout: c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch,
 	}), proxies)), log)
 	servers[0].srv, servers[1].srv = clips, movies
 
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(runCtx) })
 	serveErr := make(chan error, len(servers))

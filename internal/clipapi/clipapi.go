@@ -13,6 +13,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 	"catalog/internal/importer"
+	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
 
@@ -36,6 +37,9 @@ type Config struct {
 	// Imported, when set, hears of every import (the API's and the
 	// console's), for metrics.
 	Imported importer.Observer
+	// Search, when set, answers text searches (see internal/search);
+	// the caller starts it.
+	Search *search.Live
 }
 
 // server holds the dependencies of the clip handlers.
@@ -53,6 +57,7 @@ type server struct {
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *reads
+	search           *search.Live // nil: the database searches
 }
 
 // New returns the whole clip service. Cross-origin browser requests that
@@ -65,6 +70,7 @@ func New(cfg Config) http.Handler {
 		log:       cfg.Logger,
 		version:   cfg.Version,
 		reads:     newReads(cfg.Store),
+		search:    cfg.Search,
 	}
 	s.reads.SetStats(cfg.CacheStats)
 	if s.log == nil {

@@ -20,6 +20,7 @@ import (
 	"catalog/internal/apitest"
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 )
 
@@ -47,7 +48,8 @@ func newEnv(t testing.TB, configure ...func(*clipapi.Config)) *env {
 	store := newTestStore(t)
 	// Warnings and errors (a 500's cause) show up with a failing test.
 	logger := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	cfg := clipapi.Config{Store: store, Version: "test-1", Logger: logger}
+	cfg := clipapi.Config{Store: store, Version: "test-1", Logger: logger,
+		Search: searchtest.Start(t, store, catalog.SearchClips)}
 	for _, f := range configure {
 		f(&cfg)
 	}

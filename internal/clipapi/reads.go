@@ -22,7 +22,7 @@ type reads struct {
 }
 
 func newReads(store catalog.Store) *reads {
-	r := &reads{Reads: cache.NewReads(store.DataVersion, 0), orders: map[string]*cache.Order{}}
+	r := &reads{Reads: cache.NewReads(clipVersion(store), 0), orders: map[string]*cache.Order{}}
 	r.keyset, _ = store.(catalog.KeysetStore)
 	return r
 }
@@ -44,9 +44,13 @@ func (s *server) order(platform string) *cache.Order {
 	return o
 }
 
-// pageOfClips is ListClips, with deep unfiltered pages served by a seek
+// pageOfClips is ListClips, with searches (and deep pages, when it is
+// ready) answered by the index and deep unfiltered pages served by a seek
 // when the id order is at version (the version read for this request).
 func (s *server) pageOfClips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
+	if page, total, ok, err := s.searchClips(ctx, version, f); ok || err != nil {
+		return page, total, err
+	}
 	if s.reads.keyset != nil && len(f.Terms) == 0 {
 		// Even a first page prepares the order, so that the first deep
 		// page finds it built.

@@ -253,11 +253,13 @@ func (m *Registry) Snapshot(b snapshot.Build) {
 		m.snapshotBuilds.WithLabelValues("error").Inc()
 		return
 	}
-	m.snapshotBuilds.WithLabelValues("ok").Inc()
+	// The count goes last: a scrape that sees the build counted also
+	// sees its size and time.
 	m.snapshotSuccess.SetToCurrentTime()
 	m.snapshotBytes.WithLabelValues("gzip").Set(float64(b.GzipBytes))
 	m.snapshotBytes.WithLabelValues("identity").Set(float64(b.PlainBytes))
 	m.snapshotGen.Store(b.GeneratedAt.Unix())
+	m.snapshotBuilds.WithLabelValues("ok").Inc()
 }
 
 // Import adds one import's counts; kind is "movies" or "clips".

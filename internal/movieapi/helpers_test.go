@@ -16,6 +16,7 @@ import (
 	"catalog/internal/apitest"
 	"catalog/internal/catalog"
 	"catalog/internal/movieapi"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/snapshot"
 	"catalog/internal/testdb"
 )
@@ -67,7 +68,8 @@ func addNumbered(t testing.TB, store catalog.MovieStore, n int) {
 // service unless one is given.
 func newService(t testing.TB, store catalog.Store, snaps *snapshot.Service) http.Handler {
 	t.Helper()
-	return movieapi.New(movieapi.Config{Store: store, Snapshots: snaps, Version: "test", Logger: testLogger(t)})
+	return movieapi.New(movieapi.Config{Store: store, Snapshots: snaps, Version: "test", Logger: testLogger(t),
+		Search: searchtest.Start(t, store, catalog.SearchMovies)})
 }
 
 type response struct {

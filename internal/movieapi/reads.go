@@ -27,7 +27,7 @@ type reads struct {
 }
 
 func newReads(store catalog.Store) *reads {
-	r := &reads{Reads: cache.NewReads(store.DataVersion, 0)}
+	r := &reads{Reads: cache.NewReads(movieVersion(store), 0)}
 	r.keyset, _ = store.(catalog.KeysetStore)
 	return r
 }
@@ -42,10 +42,14 @@ func (s *server) movieOrder() *cache.Order {
 	return s.reads.order
 }
 
-// pageOfMovies is ListMovies, with deep unfiltered pages served by a
+// pageOfMovies is ListMovies, with searches (and deep pages, when it is
+// ready) answered by the index and deep unfiltered pages served by a
 // seek when the id order is at version (the version read for this
 // request).
 func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
+	if page, total, ok, err := s.searchMovies(ctx, version, f, fields); ok || err != nil {
+		return page, total, err
+	}
 	if s.reads.keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {
 		page, total, ok, err := cache.SeekPage(s.movieOrder(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Movie, error) {
 			return s.reads.keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit, fields)

@@ -12,6 +12,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
+	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
 
@@ -26,6 +27,9 @@ type Config struct {
 	ReadTimeout time.Duration
 	// CacheStats, when set, counts the response cache's hits and misses.
 	CacheStats *cache.Stats
+	// Search, when set, answers text searches (see internal/search);
+	// the caller starts it.
+	Search *search.Live
 }
 
 // server holds the handlers' dependencies.
@@ -35,11 +39,13 @@ type server struct {
 	log       *slog.Logger
 	now       func() time.Time
 	reads     *reads
+	search    *search.Live // nil: the database searches
 }
 
 // New returns the whole movie service.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, reads: newReads(cfg.Store)}
+	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, reads: newReads(cfg.Store),
+		search: cfg.Search}
 	s.reads.SetStats(cfg.CacheStats)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

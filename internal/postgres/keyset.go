@@ -11,24 +11,24 @@ import (
 var _ catalog.KeysetStore = (*Store)(nil)
 
 // ClipIDs walks the ids of one platform's clips (or all), highest first,
-// with the data version, in one repeatable-read transaction (one
+// with the clips' data version, in one repeatable-read transaction (one
 // snapshot for both).
 func (s *Store) ClipIDs(ctx context.Context, platform string, fn func(id int64)) (int64, error) {
 	if platform == "" {
-		return s.walkIDs(ctx, "walk clip ids", fn, `SELECT id FROM clips ORDER BY id DESC`)
+		return s.walkIDs(ctx, "walk clip ids", "clip_version", fn, `SELECT id FROM clips ORDER BY id DESC`)
 	}
-	return s.walkIDs(ctx, "walk clip ids", fn, `SELECT id FROM clips WHERE platform = $1 ORDER BY id DESC`, platform)
+	return s.walkIDs(ctx, "walk clip ids", "clip_version", fn, `SELECT id FROM clips WHERE platform = $1 ORDER BY id DESC`, platform)
 }
 
-// MovieIDs walks every movie id, highest first, with the data version.
+// MovieIDs walks every movie id, highest first, with the movies' version.
 func (s *Store) MovieIDs(ctx context.Context, fn func(id int64)) (int64, error) {
-	return s.walkIDs(ctx, "walk movie ids", fn, `SELECT id FROM movies ORDER BY id DESC`)
+	return s.walkIDs(ctx, "walk movie ids", "movie_version", fn, `SELECT id FROM movies ORDER BY id DESC`)
 }
 
-func (s *Store) walkIDs(ctx context.Context, what string, fn func(int64), query string, args ...any) (int64, error) {
+func (s *Store) walkIDs(ctx context.Context, what, versionCol string, fn func(int64), query string, args ...any) (int64, error) {
 	var version int64
 	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT data_version FROM meta`).Scan(&version); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT `+versionCol+` FROM meta`).Scan(&version); err != nil {
 			return err
 		}
 		rows, err := tx.Query(ctx, query, args...)

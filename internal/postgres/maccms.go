@@ -53,9 +53,9 @@ ORDER BY m.updated_at DESC, m.id DESC`
 	return countAndPage(ctx, s.pool, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanVod, "movies")
 }
 
-// VodIDs walks every movie id in change order, with the data version.
+// VodIDs walks every movie id in change order, with the movies' version.
 func (s *Store) VodIDs(ctx context.Context, fn func(id int64)) (int64, error) {
-	return s.walkIDs(ctx, "walk movie ids", fn, `SELECT id FROM movies ORDER BY updated_at DESC, id DESC`)
+	return s.walkIDs(ctx, "walk movie ids", "movie_version", fn, `SELECT id FROM movies ORDER BY updated_at DESC, id DESC`)
 }
 
 // VodsFrom returns up to limit movies in change order, starting at the

@@ -11,7 +11,7 @@ import (
 var _ catalog.KeysetStore = (*Store)(nil)
 
 // ClipIDs walks the ids of one platform's clips (or all), highest first,
-// with the data version, in one read transaction. The ids come from the
+// with the clips' data version, in one read transaction. The ids come from the
 // small (platform, id) index rather than the wide table; the whole list
 // is gathered from it and sorted here, which reads a fraction of the
 // pages a table scan would.
@@ -20,23 +20,23 @@ func (s *Store) ClipIDs(ctx context.Context, platform string, fn func(id int64))
 	if platform != "" {
 		query, args = `SELECT id FROM clips WHERE platform = ? ORDER BY id DESC`, []any{platform}
 	}
-	return s.walkIDs(ctx, "walk clip ids", query, args, platform == "", fn)
+	return s.walkIDs(ctx, "walk clip ids", "clip_version", query, args, platform == "", fn)
 }
 
-// MovieIDs walks every movie id, highest first, with the data version,
+// MovieIDs walks every movie id, highest first, with the movies' version,
 // in one read transaction, from the narrow (updated_at, id) index.
 func (s *Store) MovieIDs(ctx context.Context, fn func(id int64)) (int64, error) {
-	return s.walkIDs(ctx, "walk movie ids", `SELECT id FROM movies INDEXED BY movies_changed`, nil, true, fn)
+	return s.walkIDs(ctx, "walk movie ids", "movie_version", `SELECT id FROM movies INDEXED BY movies_changed`, nil, true, fn)
 }
 
-func (s *Store) walkIDs(ctx context.Context, what, query string, args []any, sortHere bool, fn func(int64)) (int64, error) {
+func (s *Store) walkIDs(ctx context.Context, what, versionCol, query string, args []any, sortHere bool, fn func(int64)) (int64, error) {
 	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return 0, translate(err, what)
 	}
 	defer tx.Rollback()
 	var version int64
-	if err := tx.QueryRowContext(ctx, `SELECT data_version FROM meta WHERE id = 1`).Scan(&version); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT `+versionCol+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
 		return 0, translate(err, what)
 	}
 	rows, err := tx.QueryContext(ctx, query, args...)
@@ -79,20 +79,7 @@ func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limi
 		query = `SELECT ` + clipColumns + ` FROM clips WHERE platform = ? AND id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`
 		args = append([]any{platform}, args...)
 	}
-	rows, err := s.query(ctx, query, args, true)
-	if err != nil {
-		return nil, translate(err, "list clips")
-	}
-	defer rows.Close()
-	clips := make([]catalog.Clip, 0, limit)
-	for rows.Next() {
-		var c catalog.Clip
-		if err := scanClip(rows, &c); err != nil {
-			return nil, translate(err, "list clips")
-		}
-		clips = append(clips, c)
-	}
-	return clips, translate(rows.Err(), "list clips")
+	return s.clipRows(ctx, query, args, true, int(limit))
 }
 
 // shortMovieColumns are the movie columns that ShortFieldsOnly pages

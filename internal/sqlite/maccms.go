@@ -100,10 +100,10 @@ func (s *Store) queryVods(ctx context.Context, query string, args []any, cache b
 	return vods, translate(rows.Err(), "list movies")
 }
 
-// VodIDs walks every movie id in change order, with the data version,
+// VodIDs walks every movie id in change order, with the movies' version,
 // from the movies_changed index alone.
 func (s *Store) VodIDs(ctx context.Context, fn func(id int64)) (int64, error) {
-	return s.walkIDs(ctx, "walk movie ids", `SELECT id FROM movies ORDER BY updated_at DESC, id DESC`, nil, false, fn)
+	return s.walkIDs(ctx, "walk movie ids", "movie_version", `SELECT id FROM movies ORDER BY updated_at DESC, id DESC`, nil, false, fn)
 }
 
 // VodsFrom returns up to limit movies in change order, starting at the

@@ -46,6 +46,8 @@ type Store struct {
 	versionDB   *sql.DB
 	versionStmt atomic.Pointer[sql.Stmt] // prepared on first use (after Migrate)
 
+	kindStmts [3]atomic.Pointer[sql.Stmt] // KindVersion's, by catalog.SearchKind (on versionDB)
+
 	// Hot read statements, prepared once on first use.
 	stmts sync.Map // query text -> *sql.Stmt
 	mu    sync.Mutex

@@ -43,8 +43,8 @@ func runKeyset(t *testing.T, open func(t *testing.T) catalog.Store) {
 			if !slices.Equal(got, want) {
 				t.Errorf("platform %q: got ids %v, want %v", platform, got, want)
 			}
-			now, err := s.DataVersion(context.Background())
-			noErr(t, err, "DataVersion")
+			now, err := s.(catalog.SearchLog).KindVersion(context.Background(), catalog.SearchClips)
+			noErr(t, err, "KindVersion")
 			if version != now {
 				t.Errorf("platform %q: got version %d, want the current %d", platform, version, now)
 			}
@@ -60,7 +60,7 @@ func runKeyset(t *testing.T, open func(t *testing.T) catalog.Store) {
 		if !slices.Equal(got, want) {
 			t.Errorf("got ids %v, want %v", got, want)
 		}
-		if now, _ := s.DataVersion(context.Background()); version != now {
+		if now, _ := s.(catalog.SearchLog).KindVersion(context.Background(), catalog.SearchMovies); version != now {
 			t.Errorf("got version %d, want the current %d", version, now)
 		}
 	})

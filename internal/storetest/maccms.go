@@ -217,8 +217,8 @@ func runVodSeek(t *testing.T, open func(t *testing.T) catalog.Store, base time.T
 	version, err := s.VodIDs(ctx, func(id int64) { order = append(order, id) })
 	noErr(t, err, "VodIDs")
 	wantIDs(t, "VodIDs", order, want)
-	if v, err := s.DataVersion(ctx); err != nil || v != version {
-		t.Fatalf("VodIDs version: got %d, want the data version %d (%v)", version, v, err)
+	if v, err := s.(catalog.SearchLog).KindVersion(ctx, catalog.SearchMovies); err != nil || v != version {
+		t.Fatalf("VodIDs version: got %d, want the movies' version %d (%v)", version, v, err)
 	}
 	for _, k := range []int{0, 7, 31, 74} {
 		for _, skip := range []int{0, 1, 5} {

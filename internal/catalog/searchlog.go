@@ -1,0 +1,52 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+)
+
+// SearchKind names the records an in-process search index covers.
+type SearchKind int
+
+const (
+	SearchClips  SearchKind = 1
+	SearchMovies SearchKind = 2
+)
+
+// SearchDoc is what a search index keeps of a record: the folded title
+// (clip title, movie name) and the clip's platform (Group; "" for
+// movies).
+type SearchDoc struct {
+	ID    int64
+	Fold  string
+	Group string
+}
+
+// ErrSearchLogGap is SearchChanges' answer when the changes after the
+// given version are no longer all in the log (pruned, a table emptied
+// at once, or too many): the caller rebuilds from SearchDocs.
+var ErrSearchLogGap = errors.New("search log: changes no longer listed")
+
+// SearchLog lets an instance keep an in-process search index current
+// with writes made by any process sharing the database: triggers list
+// every changed id with a per-kind data version in the same transaction
+// as the write. Both engines implement it (internal/storetest).
+type SearchLog interface {
+	// KindVersion is the data version of one kind alone: it changes on
+	// every write to that kind's records and on no other.
+	KindVersion(ctx context.Context, kind SearchKind) (int64, error)
+	// SearchDocs calls fn with every record of kind, in one read
+	// transaction, and returns the kind's version that transaction saw.
+	SearchDocs(ctx context.Context, kind SearchKind, fn func(SearchDoc)) (int64, error)
+	// SearchChanges returns, in one read transaction, the records of
+	// kind changed after version after (their current form; gone lists
+	// the ids deleted), and the version that transaction saw. It fails
+	// with ErrSearchLogGap when the log no longer lists them all, or
+	// they number more than max.
+	SearchChanges(ctx context.Context, kind SearchKind, after int64, max int) (docs []SearchDoc, gone []int64, version int64, err error)
+	// ClipsByID returns the clips with the given ids, highest id first
+	// (ids missing from the store are left out).
+	ClipsByID(ctx context.Context, ids []int64) ([]Clip, error)
+	// PruneSearchLog forgets the log rows of kind at or below through.
+	PruneSearchLog(ctx context.Context, kind SearchKind, through int64) error
+}

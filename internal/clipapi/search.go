@@ -1,0 +1,36 @@
+package clipapi
+
+import (
+	"context"
+
+	"catalog/internal/cache"
+	"catalog/internal/catalog"
+	"catalog/internal/search"
+)
+
+// clipVersion is the version the clip service's caches key on: the
+// clips' own when the store keeps one (a movie write then leaves cached
+// clip answers alone), else the whole database's.
+func clipVersion(store catalog.Store) func(context.Context) (int64, error) {
+	if sl, ok := store.(catalog.SearchLog); ok {
+		return func(ctx context.Context) (int64, error) { return sl.KindVersion(ctx, catalog.SearchClips) }
+	}
+	return store.DataVersion
+}
+
+// searchClips answers a text search, or a deep page of a list, from the
+// in-process index at (at least) version; ok is false while the index is
+// not ready, and the database answers.
+func (s *server) searchClips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, bool, error) {
+	sl, isLog := s.store.(catalog.SearchLog)
+	if s.search == nil || !isLog || (len(f.Terms) == 0 && f.Paging.Offset() < cache.KeysetMinOffset) {
+		return nil, 0, false, nil
+	}
+	var group *string
+	if f.Platform != "" {
+		group = &f.Platform
+	}
+	return search.Page(ctx, s.search, version, f.Terms, group, f.Paging.Offset(), f.Paging.Limit,
+		func(ids []int64) ([]catalog.Clip, error) { return sl.ClipsByID(ctx, ids) },
+		func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
+}

@@ -1,0 +1,57 @@
+package metrics
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+
+	"catalog/internal/search"
+)
+
+// SearchIndexes registers the indexes' stats, read at every scrape, by
+// service ("clips", "movies"). Nil indexes (an engine without a search
+// log) are left out.
+func (m *Registry) SearchIndexes(byService map[string]*search.Live) {
+	if m == nil {
+		return
+	}
+	c := indexCollector{}
+	for service, idx := range byService {
+		if idx != nil {
+			c[service] = idx
+		}
+	}
+	m.reg.MustRegister(c)
+}
+
+var (
+	indexReady = prometheus.NewDesc("catalog_search_index_ready",
+		"1 when searches are answered from the in-process index, 0 while the database answers them.", []string{"service"}, nil)
+	indexDocs = prometheus.NewDesc("catalog_search_index_documents",
+		"Titles held by the search index.", []string{"service"}, nil)
+	indexBytes = prometheus.NewDesc("catalog_search_index_bytes",
+		"Bytes of posting lists and stored titles in the search index.", []string{"service"}, nil)
+	indexBehind = prometheus.NewDesc("catalog_search_index_lag_changes",
+		"Changes the database had, when the index last looked, that the index had not applied yet.", []string{"service"}, nil)
+)
+
+type indexCollector map[string]*search.Live
+
+func (c indexCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- indexReady
+	ch <- indexDocs
+	ch <- indexBytes
+	ch <- indexBehind
+}
+
+func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
+	for service, idx := range c {
+		st := idx.Stats()
+		ready := 0.0
+		if st.Ready {
+			ready = 1
+		}
+		ch <- prometheus.MustNewConstMetric(indexReady, prometheus.GaugeValue, ready, service)
+		ch <- prometheus.MustNewConstMetric(indexDocs, prometheus.GaugeValue, float64(st.Documents), service)
+		ch <- prometheus.MustNewConstMetric(indexBytes, prometheus.GaugeValue, float64(st.Bytes), service)
+		ch <- prometheus.MustNewConstMetric(indexBehind, prometheus.GaugeValue, float64(st.Behind), service)
+	}
+}

@@ -1,0 +1,130 @@
+package postgres
+
+import (
+	"context"
+	"errors"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+)
+
+var _ catalog.SearchLog = (*Store)(nil)
+
+// searchTables names, per kind, the table, its folded title, its group
+// column (a constant ” for movies) and its version column.
+var searchTables = map[catalog.SearchKind][4]string{
+	catalog.SearchClips:  {"clips", "t.title_fold", "t.platform", "clip_version"},
+	catalog.SearchMovies: {"movies", "t.name_fold", "''::text", "movie_version"},
+}
+
+// KindVersion reads one kind's data version.
+func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64, error) {
+	var v int64
+	err := s.pool.QueryRow(ctx, `SELECT `+searchTables[kind][3]+` FROM meta`).Scan(&v)
+	return v, translate(err, "data version")
+}
+
+// snapshotRead runs fn in one repeatable-read, read-only transaction:
+// the version and the rows it reads agree.
+func (s *Store) snapshotRead(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, fn)
+}
+
+// SearchDocs walks every record of kind with the version, in one
+// snapshot.
+func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func(catalog.SearchDoc)) (int64, error) {
+	t := searchTables[kind]
+	var version int64
+	err := s.snapshotRead(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT `+t[3]+` FROM meta`).Scan(&version); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT t.id, `+t[1]+`, `+t[2]+` FROM `+t[0]+` t ORDER BY t.id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var d catalog.SearchDoc
+		for rows.Next() {
+			if err := rows.Scan(&d.ID, &d.Fold, &d.Group); err != nil {
+				return err
+			}
+			fn(d)
+		}
+		return rows.Err()
+	})
+	return version, translate(err, "read search documents")
+}
+
+// SearchChanges reads the log after after, with the changed records'
+// current titles, in one snapshot.
+func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, after int64, max int) (docs []catalog.SearchDoc, gone []int64, version int64, err error) {
+	t := searchTables[kind]
+	err = s.snapshotRead(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT `+t[3]+` FROM meta`).Scan(&version); err != nil {
+			return err
+		}
+		if version <= after {
+			return nil
+		}
+		var through int64
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(through), 0) FROM search_log_pruned WHERE kind = $1`, kind).Scan(&through); err != nil {
+			return err
+		}
+		if after < through {
+			return catalog.ErrSearchLogGap
+		}
+		rows, err := tx.Query(ctx, `SELECT l.id, `+t[1]+`, `+t[2]+`
+FROM (SELECT DISTINCT id FROM search_log WHERE kind = $1 AND version > $2 LIMIT $3) l
+LEFT JOIN `+t[0]+` t ON t.id = l.id`, kind, after, max+1)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var id int64
+			var fold, group *string
+			if err := rows.Scan(&id, &fold, &group); err != nil {
+				return err
+			}
+			if len(docs)+len(gone) >= max || id == 0 {
+				return catalog.ErrSearchLogGap
+			}
+			if fold == nil {
+				gone = append(gone, id)
+				continue
+			}
+			docs = append(docs, catalog.SearchDoc{ID: id, Fold: *fold, Group: *group})
+		}
+		return rows.Err()
+	})
+	if errors.Is(err, catalog.ErrSearchLogGap) {
+		return nil, nil, 0, catalog.ErrSearchLogGap
+	}
+	return docs, gone, version, translate(err, "read search log")
+}
+
+// PruneSearchLog deletes the log rows of kind at or below through.
+func (s *Store) PruneSearchLog(ctx context.Context, kind catalog.SearchKind, through int64) error {
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO search_log_pruned AS p (kind, through) VALUES ($1, $2)
+ON CONFLICT (kind) DO UPDATE SET through = greatest(p.through, excluded.through)`, kind, through); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `DELETE FROM search_log WHERE kind = $1 AND version <= $2`, kind, through)
+		return err
+	})
+	return translate(err, "prune search log")
+}
+
+// ClipsByID returns the clips with the given ids, highest first: the
+// page of a search answered by the in-process index.
+func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, error) {
+	rows, err := s.pool.Query(ctx, `SELECT `+clipColumns+` FROM clips WHERE id = ANY($1) ORDER BY id DESC`, ids)
+	if err != nil {
+		return nil, translate(err, "list clips")
+	}
+	clips, err := collect(rows, int64(len(ids)), scanClip)
+	return clips, translate(err, "list clips")
+}

@@ -1,0 +1,356 @@
+package search_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/postgres"
+	"catalog/internal/postgres/pgtest"
+	"catalog/internal/search"
+	"catalog/internal/sqlite"
+)
+
+type store interface {
+	catalog.Store
+	catalog.SearchLog
+	Migrate(context.Context) error
+}
+
+// engines opens two handles (two instances) on one fresh database of
+// each engine; PostgreSQL is skipped without CATALOG_TEST_POSTGRES.
+var engines = []struct {
+	name string
+	dsn  func(t *testing.T) string
+	open func(ctx context.Context, dsn string) (store, error)
+}{
+	{"sqlite", func(t *testing.T) string { return filepath.Join(t.TempDir(), "t.db") },
+		func(ctx context.Context, dsn string) (store, error) { return sqlite.Open(ctx, dsn, sqlite.Options{}) }},
+	{"postgres", func(t *testing.T) string { return pgtest.EmptyDSN(t) },
+		func(ctx context.Context, dsn string) (store, error) {
+			return postgres.Open(ctx, dsn, postgres.Options{MaxConns: 4})
+		}},
+}
+
+func openPair(t *testing.T, dsn string, open func(context.Context, string) (store, error)) (a, b store) {
+	ctx := context.Background()
+	for _, s := range []*store{&a, &b} {
+		var err error
+		if *s, err = open(ctx, dsn); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { (*s).Close() })
+		if err := (*s).Migrate(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return a, b
+}
+
+// pieces make titles and terms that stress folding and literal matching:
+// case (É/é, ß/SS, İ), decomposed accents (NFC), Thai, Japanese, LIKE's
+// wildcards, quotes and FTS5 syntax.
+var pieces = []string{"a", "b", "ab", "A", "é", "É", "e\u0301", "ก", "ข", "ตอนที่", "の", "猫", "夕暮れ", "%", "_", `"`, "x", "ß", "SS", "İ", "part", "Part", "\\", "*", "-", "AND", "1"}
+
+func randomText(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for range 1 + rng.IntN(n) {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+		if rng.IntN(4) == 0 {
+			b.WriteByte(' ')
+		}
+	}
+	return strings.TrimSpace(b.String()) + "z"
+}
+
+func randomQuery(rng *rand.Rand, titles []string) string {
+	var words []string
+	for range 1 + rng.IntN(3) {
+		switch {
+		case rng.IntN(2) == 0 && len(titles) > 0:
+			// A piece of a real title: most queries should match.
+			rs := []rune(titles[rng.IntN(len(titles))])
+			i := rng.IntN(len(rs))
+			j := min(len(rs), i+1+rng.IntN(4))
+			words = append(words, string(rs[i:j]))
+		default:
+			words = append(words, pieces[rng.IntN(len(pieces))])
+		}
+	}
+	if rng.IntN(4) == 0 {
+		words = append(words, words[0]) // a repeat counts once
+	}
+	return strings.Join(words, " ")
+}
+
+// TestIndexAgreesWithDatabase is the differential test: on random
+// catalogs, random queries give the same ids and totals from the index
+// (on one instance) as from the database's own search, after random
+// inserts, edits and deletes made through another instance.
+func TestIndexAgreesWithDatabase(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			a, b := openPair(t, e.dsn(t), e.open)
+			rng := rand.New(rand.NewPCG(7, 11))
+			platforms := []string{"", "JAV", "ทวิต"}
+			var titles []string
+			newClip := func() catalog.Clip {
+				title := randomText(rng, 8)
+				titles = append(titles, title)
+				return catalog.Clip{Title: title, IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ", Platform: platforms[rng.IntN(3)]}
+			}
+			movieN := 0
+			newMovie := func() catalog.Movie {
+				movieN++
+				name := randomText(rng, 8)
+				titles = append(titles, name)
+				return catalog.Movie{Name: name, Slug: fmt.Sprintf("m-%d", movieN), IDCode: fmt.Sprintf("M-%d", movieN)}
+			}
+			var clips []catalog.Clip
+			for range 150 {
+				clips = append(clips, newClip())
+			}
+			if err := b.ImportClips(ctx, clips); err != nil {
+				t.Fatal(err)
+			}
+			var movies []catalog.Movie
+			for range 150 {
+				movies = append(movies, newMovie())
+			}
+			if err := b.UpsertMovies(ctx, movies); err != nil {
+				t.Fatal(err)
+			}
+
+			clipIx := search.NewLive(a, catalog.SearchClips, nil)
+			movieIx := search.NewLive(a, catalog.SearchMovies, nil)
+			clipIx.Start(ctx)
+			movieIx.Start(ctx)
+			for deadline := time.Now().Add(30 * time.Second); !clipIx.Ready() || !movieIx.Ready(); {
+				if time.Now().After(deadline) {
+					t.Fatal("index not ready after 30 s")
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+
+			check := func(round int) {
+				t.Helper()
+				for range 40 {
+					q := randomQuery(rng, titles)
+					terms := catalog.SearchTerms(q)
+					paging := catalog.Paging{Page: 1 + int64(rng.IntN(3)), Limit: 1 + int64(rng.IntN(10))}
+					if rng.IntN(5) == 0 {
+						// No terms: a page of the whole list, anywhere in it.
+						terms = nil
+						paging.Page = 1 + int64(rng.IntN(40))
+					}
+					var group *string
+					platform := ""
+					if rng.IntN(3) == 0 {
+						platform = platforms[1+rng.IntN(2)]
+						group = &platform
+					}
+					v, err := a.KindVersion(ctx, catalog.SearchClips)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, ok, err := clipIx.Search(ctx, v, terms, group, paging.Offset(), paging.Limit)
+					if err != nil || !ok {
+						t.Fatalf("clip search %q: ok %v, %v", q, ok, err)
+					}
+					page, total, err := a.ListClips(ctx, catalog.ClipFilter{Terms: terms, Platform: platform, Paging: paging})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want := make([]int64, len(page))
+					for i, c := range page {
+						want[i] = c.ID
+					}
+					if got.Total != total || !slices.Equal(got.IDs, want) {
+						t.Fatalf("round %d: clips q=%q platform %q %+v: index %d %v, database %d %v", round, q, platform, paging, got.Total, got.IDs, total, want)
+					}
+
+					v, err = a.KindVersion(ctx, catalog.SearchMovies)
+					if err != nil {
+						t.Fatal(err)
+					}
+					got, ok, err = movieIx.Search(ctx, v, terms, nil, paging.Offset(), paging.Limit)
+					if err != nil || !ok {
+						t.Fatalf("movie search %q: ok %v, %v", q, ok, err)
+					}
+					mpage, mtotal, err := a.ListMovies(ctx, catalog.MovieFilter{Terms: terms, Paging: paging})
+					if err != nil {
+						t.Fatal(err)
+					}
+					want = want[:0]
+					for _, m := range mpage {
+						want = append(want, m.ID)
+					}
+					if got.Total != mtotal || !slices.Equal(got.IDs, want) {
+						t.Fatalf("round %d: movies q=%q %+v: index %d %v, database %d %v", round, q, paging, got.Total, got.IDs, mtotal, want)
+					}
+				}
+			}
+			for round := range 8 {
+				check(round)
+				// Writes through the other instance.
+				for range 10 {
+					switch rng.IntN(5) {
+					case 0:
+						c := newClip()
+						if err := b.CreateClip(ctx, &c); err != nil {
+							t.Fatal(err)
+						}
+					case 1:
+						id := int64(1 + rng.IntN(150+10*round))
+						title := randomText(rng, 8)
+						titles = append(titles, title)
+						_, err := b.UpdateClip(ctx, id, func(c *catalog.Clip) error {
+							c.Title = title
+							c.Platform = platforms[rng.IntN(3)]
+							return nil
+						})
+						if err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
+							t.Fatal(err)
+						}
+					case 2:
+						err := b.DeleteClip(ctx, int64(1+rng.IntN(150+10*round)))
+						if err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
+							t.Fatal(err)
+						}
+					case 3:
+						m := newMovie()
+						if err := b.UpsertMovies(ctx, []catalog.Movie{m}); err != nil {
+							t.Fatal(err)
+						}
+					case 4:
+						// Rename an existing movie by its id.
+						m := newMovie()
+						m.ID = int64(1 + rng.IntN(150))
+						if err := b.UpsertMovies(ctx, []catalog.Movie{m}); err != nil {
+							t.Fatal(err)
+						}
+					}
+				}
+			}
+			check(8)
+		})
+	}
+}
+
+// TestKindVersionsAndLog checks the per-kind data versions (a clip write
+// leaves the movie version alone, and the reverse) and the log's gap
+// rule: changes pruned away make SearchChanges report a gap, and a Live
+// index that far behind rebuilds and answers right.
+func TestKindVersionsAndLog(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			a, b := openPair(t, e.dsn(t), e.open)
+			version := func(k catalog.SearchKind) int64 {
+				v, err := a.KindVersion(ctx, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+			c0, m0 := version(catalog.SearchClips), version(catalog.SearchMovies)
+			c := catalog.Clip{Title: "Golden part", IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ"}
+			if err := b.CreateClip(ctx, &c); err != nil {
+				t.Fatal(err)
+			}
+			c1, m1 := version(catalog.SearchClips), version(catalog.SearchMovies)
+			if c1 <= c0 || m1 != m0 {
+				t.Fatalf("after a clip write: clip version %d -> %d, movie version %d -> %d", c0, c1, m0, m1)
+			}
+			if err := b.UpsertMovies(ctx, []catalog.Movie{{Name: "Golden movie", Slug: "g"}}); err != nil {
+				t.Fatal(err)
+			}
+			c2, m2 := version(catalog.SearchClips), version(catalog.SearchMovies)
+			if c2 != c1 || m2 <= m1 {
+				t.Fatalf("after a movie write: clip version %d -> %d, movie version %d -> %d", c1, c2, m1, m2)
+			}
+
+			docs, gone, v, err := a.SearchChanges(ctx, catalog.SearchClips, c0, 100)
+			if err != nil || v != c1 || len(docs) != 1 || docs[0].ID != c.ID || docs[0].Fold != "golden part" || len(gone) != 0 {
+				t.Fatalf("SearchChanges after %d: %v %v %d %v", c0, docs, gone, v, err)
+			}
+			live := search.NewLive(a, catalog.SearchClips, nil)
+			live.Start(ctx)
+			for !live.Ready() {
+				time.Sleep(5 * time.Millisecond)
+			}
+			if err := b.DeleteClip(ctx, c.ID); err != nil {
+				t.Fatal(err)
+			}
+			if err := a.PruneSearchLog(ctx, catalog.SearchClips, version(catalog.SearchClips)); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, _, err := a.SearchChanges(ctx, catalog.SearchClips, c1, 100); err != catalog.ErrSearchLogGap {
+				t.Fatalf("SearchChanges after pruning: %v, want ErrSearchLogGap", err)
+			}
+			// The index, behind the pruned rows, rebuilds; meanwhile the
+			// caller asks the database.
+			for deadline := time.Now().Add(10 * time.Second); ; {
+				r, ok, err := live.Search(ctx, version(catalog.SearchClips), []string{"golden"}, nil, 0, 20)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if ok {
+					if r.Total != 0 {
+						t.Fatalf("deleted clip still found: %+v", r)
+					}
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatal("index did not rebuild")
+				}
+				time.Sleep(5 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// TestPageCatchesUpWithMovingRows checks that a page whose records
+// changed after the index answered (here: a title edited by another
+// instance after the version was read) is searched again at the newer
+// version instead of served with a record that no longer matches.
+func TestPageCatchesUpWithMovingRows(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			ctx := t.Context()
+			a, b := openPair(t, e.dsn(t), e.open)
+			c := catalog.Clip{Title: "Alpha one", IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ", Platform: "JAV"}
+			if err := b.CreateClip(ctx, &c); err != nil {
+				t.Fatal(err)
+			}
+			live := search.NewLive(a, catalog.SearchClips, nil)
+			live.Start(ctx)
+			for !live.Ready() {
+				time.Sleep(5 * time.Millisecond)
+			}
+			v, err := a.KindVersion(ctx, catalog.SearchClips)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := b.UpdateClip(ctx, c.ID, func(c *catalog.Clip) error { c.Title = "Beta"; return nil }); err != nil {
+				t.Fatal(err)
+			}
+			group := "JAV"
+			page, total, ok, err := search.Page(ctx, live, v, []string{"alpha"}, &group, 0, 20,
+				func(ids []int64) ([]catalog.Clip, error) { return a.ClipsByID(ctx, ids) },
+				func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
+			if err != nil || !ok || total != 0 || len(page) != 0 {
+				t.Fatalf("after the edit: page %v total %d ok %v err %v, want nothing found", page, total, ok, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,376 @@
+// Package search is an in-process substring index over folded titles,
+// so that a search answers in milliseconds with the exact total the
+// contract asks for, whatever the length of its terms.
+//
+// Every title is folded by the caller with catalog.Fold (the folding the
+// stores use), and every distinct run of one, two and three runes in it
+// (its grams) gets a posting list: a roaring bitmap of the ids whose
+// title contains that gram. A term of at most three runes is then
+// exactly one posting list, with no false positives; a longer term is
+// the intersection of its trigrams' lists, checked against the folded
+// title, which is kept in one byte arena. Several terms are intersected
+// (all must occur), and a page is read from the top of the result
+// bitmap (newest first) with Select, so a deep page costs no more than
+// the first. The total is the result's cardinality.
+//
+// Ids are 32-bit in the bitmaps: a catalog with an id above 2^32-1 is
+// refused (Build and Apply report it), and the caller then keeps using
+// the database's own search.
+//
+// Live keeps one Index per kind current from the database's search log
+// (catalog.SearchLog), so that a write by any instance shows in the next
+// search; Page answers a request from it, rows read from the store.
+package search
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/RoaringBitmap/roaring/v2"
+)
+
+// MaxID is the largest id the index holds.
+const MaxID = math.MaxUint32
+
+// Index is the posting lists and folded titles of one kind of record
+// (clips or movies). It is safe for concurrent use: searches share a
+// read lock, changes take the write lock.
+type Index struct {
+	mu     sync.RWMutex
+	grams  map[uint64]*roaring.Bitmap
+	all    *roaring.Bitmap            // every id present
+	groups map[string]*roaring.Bitmap // ids per group (clip platform)
+	names  []string                   // group index-1 -> group name
+	docs   docTable
+	arena  []byte // folded titles, back to back
+	dead   int    // arena bytes of replaced or deleted titles
+
+	words *wordCache
+}
+
+// New returns an empty index.
+func New() *Index {
+	return &Index{
+		grams:  map[uint64]*roaring.Bitmap{},
+		all:    roaring.New(),
+		groups: map[string]*roaring.Bitmap{},
+		words:  newWordCache(wordCacheBytes),
+	}
+}
+
+// Doc is one record as the index sees it.
+type Doc struct {
+	ID    int64
+	Fold  string // catalog.Fold of the title
+	Group string // the clip's platform ("" for none, and for movies)
+}
+
+// gramKey packs up to three runes into one map key; rune+1 keeps an
+// absent rune (0) apart from U+0000.
+func gramKey(rs []rune) uint64 {
+	var k uint64
+	for _, r := range rs {
+		k = k<<21 | uint64(r+1)
+	}
+	return k
+}
+
+// eachGram calls fn with the key of every gram of s (repeats included).
+func eachGram(s string, fn func(uint64)) {
+	var w [3]rune
+	n := 0
+	for _, r := range s {
+		if n < 3 {
+			w[n] = r
+			n++
+		} else {
+			w[0], w[1], w[2] = w[1], w[2], r
+		}
+		// Grams ending at r: r alone, the last two, the last three.
+		fn(gramKey(w[n-1 : n]))
+		if n >= 2 {
+			fn(gramKey(w[n-2 : n]))
+		}
+		if n >= 3 {
+			fn(gramKey(w[0:3]))
+		}
+	}
+}
+
+// appendGrams appends the distinct gram keys of s to dst.
+func appendGrams(dst []uint64, s string) []uint64 {
+	start := len(dst)
+	eachGram(s, func(k uint64) { dst = append(dst, k) })
+	g := dst[start:]
+	slices.Sort(g)
+	return dst[:start+len(slices.Compact(g))]
+}
+
+// Len is the number of records in the index.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return int(ix.all.GetCardinality())
+}
+
+// Build adds docs in bulk (a fresh index, ids ascending is fastest) and
+// compresses the lists at the end. ok is false when an id is out of
+// range; the index is then unusable.
+func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	// Ids arrive ascending, so each list gets its ids in order: they
+	// are gathered per gram and added in runs (AddMany), and a gram seen
+	// twice in one title is noticed by its list's last id, not a sort.
+	type pending struct {
+		b    *roaring.Bitmap
+		last uint32
+		ids  []uint32
+	}
+	lists := map[uint64]*pending{}
+	for {
+		d, more := next()
+		if !more {
+			break
+		}
+		if d.ID <= 0 || d.ID > MaxID {
+			return false
+		}
+		id := uint32(d.ID)
+		eachGram(d.Fold, func(k uint64) {
+			p := lists[k]
+			if p == nil {
+				p = &pending{b: ix.grams[k]}
+				if p.b == nil {
+					p.b = roaring.New()
+					ix.grams[k] = p.b
+				}
+				lists[k] = p
+			}
+			if p.last == id {
+				return
+			}
+			p.last = id
+			p.ids = append(p.ids, id)
+			if len(p.ids) >= 1024 {
+				p.b.AddMany(p.ids)
+				p.ids = p.ids[:0]
+			}
+		})
+		ix.record(d)
+	}
+	for _, p := range lists {
+		p.b.AddMany(p.ids)
+	}
+	for _, b := range ix.grams {
+		b.RunOptimize()
+	}
+	ix.all.RunOptimize()
+	ix.arena = slices.Clip(ix.arena)
+	return true
+}
+
+// Apply brings the index up to date with changes: a Doc replaces the
+// record with its id, a deleted id (with Fold and Group ignored) is
+// listed in gone. ok is false when an id is out of range.
+func (ix *Index) Apply(docs []Doc, gone []int64) (ok bool) {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	var buf []uint64
+	for _, id := range gone {
+		if id > 0 && id <= MaxID {
+			ix.remove(uint32(id))
+			ix.words.forget(uint32(id))
+		}
+	}
+	for _, d := range docs {
+		if d.ID <= 0 || d.ID > MaxID {
+			return false
+		}
+		ix.remove(uint32(d.ID))
+		buf = ix.put(buf[:0], d)
+		ix.words.note(uint32(d.ID), d.Fold)
+	}
+	if ix.dead > len(ix.arena)/2 && ix.dead > 1<<20 {
+		ix.compact()
+	}
+	return true
+}
+
+// put adds d, which must not be present; buf is scratch space.
+func (ix *Index) put(buf []uint64, d Doc) []uint64 {
+	id := uint32(d.ID)
+	buf = appendGrams(buf, d.Fold)
+	for _, k := range buf {
+		b := ix.grams[k]
+		if b == nil {
+			b = roaring.New()
+			ix.grams[k] = b
+		}
+		b.Add(id)
+	}
+	ix.record(d)
+	return buf
+}
+
+// record adds d's title, group and presence (its grams are the caller's).
+func (ix *Index) record(d Doc) {
+	id := uint32(d.ID)
+	ix.all.Add(id)
+	g := ix.groups[d.Group]
+	if g == nil {
+		g = roaring.New()
+		ix.groups[d.Group] = g
+		ix.names = append(ix.names, d.Group)
+	}
+	g.Add(id)
+	gi := slices.Index(ix.names, d.Group) + 1
+	off := len(ix.arena)
+	ix.arena = append(ix.arena, d.Fold...)
+	ix.docs.set(id, span{off: uint32(off), n: uint32(len(d.Fold)), group: uint16(gi)})
+}
+
+// remove takes id out of every list it is in.
+func (ix *Index) remove(id uint32) {
+	sp, ok := ix.docs.get(id)
+	if !ok {
+		return
+	}
+	for _, k := range appendGrams(nil, ix.title(sp)) {
+		if b := ix.grams[k]; b != nil {
+			b.Remove(id)
+			if b.IsEmpty() {
+				delete(ix.grams, k)
+			}
+		}
+	}
+	ix.all.Remove(id)
+	ix.groups[ix.names[sp.group-1]].Remove(id)
+	ix.dead += int(sp.n)
+	ix.docs.set(id, span{})
+}
+
+func (ix *Index) title(sp span) string {
+	return unsafeString(ix.arena[sp.off : sp.off+sp.n])
+}
+
+// compact rewrites the arena without the titles no record uses.
+func (ix *Index) compact() {
+	arena := make([]byte, 0, len(ix.arena)-ix.dead)
+	it := ix.all.Iterator()
+	for it.HasNext() {
+		id := it.Next()
+		sp, _ := ix.docs.get(id)
+		off := len(arena)
+		arena = append(arena, ix.arena[sp.off:sp.off+sp.n]...)
+		sp.off = uint32(off)
+		ix.docs.set(id, sp)
+	}
+	ix.arena, ix.dead = arena, 0
+}
+
+// Result is one page of a search.
+type Result struct {
+	IDs   []int64 // highest first
+	Total int64
+}
+
+// Search returns the ids at [offset, offset+limit) of the records whose
+// folded title contains every term (already folded and deduplicated:
+// catalog.SearchTerms), highest id first, and their exact number. A
+// non-nil group restricts to records in that group.
+func (ix *Index) Search(terms []string, group *string, offset, limit int64) Result {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	sets := make([]*roaring.Bitmap, 0, len(terms)+1)
+	if group != nil {
+		g := ix.groups[*group]
+		if g == nil {
+			return Result{IDs: []int64{}}
+		}
+		sets = append(sets, g)
+	}
+	for _, t := range terms {
+		s := ix.match(t)
+		if s.IsEmpty() {
+			return Result{IDs: []int64{}}
+		}
+		sets = append(sets, s)
+	}
+	var r *roaring.Bitmap
+	switch len(sets) {
+	case 0:
+		r = ix.all
+	case 1:
+		r = sets[0]
+	default:
+		// Smallest first: FastAnd then works on the least data.
+		slices.SortFunc(sets, func(a, b *roaring.Bitmap) int {
+			return int(int64(a.GetCardinality()) - int64(b.GetCardinality()))
+		})
+		r = roaring.FastAnd(sets...)
+	}
+	total := int64(r.GetCardinality())
+	res := Result{Total: total, IDs: []int64{}}
+	if offset >= total || limit <= 0 {
+		return res
+	}
+	end := min(offset+limit, total)
+	res.IDs = make([]int64, 0, end-offset)
+	// Select(total-1-i) is the id at position i counting from the top:
+	// a handful of container steps each, however deep the page.
+	for i := offset; i < end; i++ {
+		id, _ := r.Select(uint32(total - 1 - i))
+		res.IDs = append(res.IDs, int64(id))
+	}
+	return res
+}
+
+// match returns the records containing term. The result must not be
+// changed, and is valid while the read lock is held.
+func (ix *Index) match(term string) *roaring.Bitmap {
+	n := utf8.RuneCountInString(term)
+	if n <= 3 {
+		// A gram's list is exact: no title contains term without it.
+		if b := ix.grams[gramKey([]rune(term))]; b != nil {
+			return b
+		}
+		return empty
+	}
+	if b := ix.words.get(term); b != nil {
+		return b
+	}
+	rs := []rune(term)
+	var lists []*roaring.Bitmap
+	seen := map[uint64]bool{}
+	for i := 0; i+3 <= len(rs); i++ {
+		k := gramKey(rs[i : i+3])
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		b := ix.grams[k]
+		if b == nil {
+			return empty
+		}
+		lists = append(lists, b)
+	}
+	cand := roaring.FastAnd(lists...)
+	out := roaring.New()
+	// Trigrams can all occur apart: check the title itself.
+	cand.Iterate(func(id uint32) bool {
+		sp, _ := ix.docs.get(id)
+		if strings.Contains(ix.title(sp), term) {
+			out.Add(id)
+		}
+		return true
+	})
+	out.RunOptimize()
+	ix.words.put(term, out)
+	return out
+}
+
+var empty = roaring.New()

@@ -1,0 +1,226 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/demo"
+)
+
+// brute is the definition the index must meet: ids (highest first) of
+// the titles containing every term, in group when group is set.
+func brute(docs map[int64]Doc, terms []string, group *string) []int64 {
+	var ids []int64
+	for id, d := range docs {
+		if group != nil && d.Group != *group {
+			continue
+		}
+		ok := true
+		for _, t := range terms {
+			if !strings.Contains(d.Fold, t) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	slices.Reverse(ids)
+	return ids
+}
+
+var alphabet = []string{"a", "b", "ab", "A", "é", "É", "e\u0301", "ก", "ข", "ตอน", "の", "猫", "%", "_", `"`, " ", "x", "ß", "SS", "İ"}
+
+func randomTitle(rng *rand.Rand) string {
+	var b strings.Builder
+	for range 1 + rng.IntN(12) {
+		b.WriteString(alphabet[rng.IntN(len(alphabet))])
+	}
+	return b.String()
+}
+
+// TestIndexMatchesBruteForce checks search results and totals against a
+// plain substring scan, after random adds, edits and deletes, on terms
+// of one rune up to whole titles.
+func TestIndexMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	groups := []string{"", "JAV", "ทวิต"}
+	docs := map[int64]Doc{}
+	ix := New()
+	var initial []Doc
+	for id := int64(1); id <= 400; id++ {
+		d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(3)]}
+		docs[id] = d
+		initial = append(initial, d)
+	}
+	i := 0
+	if !ix.Build(func() (Doc, bool) {
+		if i == len(initial) {
+			return Doc{}, false
+		}
+		i++
+		return initial[i-1], true
+	}) {
+		t.Fatal("Build refused ids in range")
+	}
+	for round := range 60 {
+		for range 50 {
+			var terms []string
+			for range 1 + rng.IntN(3) {
+				terms = append(terms, randomTitle(rng))
+			}
+			terms = catalog.SearchTerms(strings.Join(terms, " "))
+			var group *string
+			if rng.IntN(3) == 0 {
+				group = &groups[rng.IntN(3)]
+			}
+			want := brute(docs, terms, group)
+			offset, limit := int64(rng.IntN(5)), int64(1+rng.IntN(20))
+			got := ix.Search(terms, group, offset, limit)
+			if got.Total != int64(len(want)) {
+				t.Fatalf("round %d: %q total %d, want %d", round, terms, got.Total, len(want))
+			}
+			page := want[min(int(offset), len(want)):min(int(offset+limit), len(want))]
+			if !slices.Equal(got.IDs, page) {
+				t.Fatalf("round %d: %q offset %d: ids %v, want %v", round, terms, offset, got.IDs, page)
+			}
+		}
+		// Random changes: new ids, edits, deletes.
+		var changed []Doc
+		var gone []int64
+		for range 20 {
+			id := int64(1 + rng.IntN(500))
+			if rng.IntN(3) == 0 {
+				delete(docs, id)
+				gone = append(gone, id)
+				changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
+				continue
+			}
+			d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(3)]}
+			docs[id] = d
+			changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
+			changed = append(changed, d)
+			gone = slices.DeleteFunc(gone, func(g int64) bool { return g == id })
+		}
+		// Apply handles gone before docs: a later re-add wins.
+		if !ix.Apply(changed, gone) {
+			t.Fatal("Apply refused ids in range")
+		}
+		if ix.Len() != len(docs) {
+			t.Fatalf("round %d: Len %d, want %d", round, ix.Len(), len(docs))
+		}
+	}
+}
+
+func TestIndexRefusesHugeIDs(t *testing.T) {
+	ix := New()
+	if ix.Apply([]Doc{{ID: 1 << 32, Fold: "a"}}, nil) {
+		t.Fatal("Apply took id 2^32")
+	}
+	if ix.Apply([]Doc{{ID: 4294967295, Fold: "a"}}, nil) != true {
+		t.Fatal("Apply refused id 2^32-1")
+	}
+}
+
+// demoDocs returns n folded demo clip titles with ids 1..n.
+func demoDocs(n int) []Doc {
+	p, _ := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	g := demo.NewGenerator(1, p, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Second, 0)
+	docs := make([]Doc, n)
+	for i := range docs {
+		c := g.Clip()
+		docs[i] = Doc{ID: int64(i + 1), Fold: catalog.Fold(c.Title), Group: c.Platform}
+	}
+	return docs
+}
+
+func build(docs []Doc) *Index {
+	ix := New()
+	i := 0
+	ix.Build(func() (Doc, bool) {
+		if i == len(docs) {
+			return Doc{}, false
+		}
+		i++
+		return docs[i-1], true
+	})
+	return ix
+}
+
+const benchDocs = 1_000_000
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func BenchmarkBuild1M(b *testing.B) {
+	docs := demoDocs(benchDocs)
+	b.ResetTimer()
+	var ix *Index
+	cpu0 := cpuTime()
+	for range b.N {
+		ix = build(docs)
+	}
+	b.StopTimer()
+	// CPU time, not only wall time: on a shared machine the wall time
+	// says more about the neighbours than about the build.
+	b.ReportMetric((cpuTime()-cpu0).Seconds()/float64(b.N), "cpu-s/op")
+	docs = nil
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heapMiB")
+	b.ReportMetric(float64(len(ix.grams)), "grams")
+	runtime.KeepAlive(ix)
+}
+
+func BenchmarkQuery1M(b *testing.B) {
+	ix := build(demoDocs(benchDocs))
+	for _, q := range []string{"part", "ab", "a", "ตอนที่", "の", "golden sunset", "part 12", "夕暮れの海"} {
+		terms := catalog.SearchTerms(q)
+		b.Run(q, func(b *testing.B) {
+			var r Result
+			for range b.N {
+				r = ix.Search(terms, nil, 0, 20)
+			}
+			b.ReportMetric(float64(r.Total), "matches")
+		})
+		b.Run(q+"/deep", func(b *testing.B) {
+			r := ix.Search(terms, nil, 0, 20)
+			for range b.N {
+				ix.Search(terms, nil, r.Total/2, 20)
+			}
+		})
+	}
+	b.Run("part/uncached", func(b *testing.B) {
+		terms := []string{"part"}
+		for range b.N {
+			ix.words = newWordCache(wordCacheBytes)
+			ix.Search(terms, nil, 0, 20)
+		}
+	})
+}
+
+func BenchmarkUpdate1M(b *testing.B) {
+	docs := demoDocs(benchDocs)
+	ix := build(docs)
+	ix.Search([]string{"part"}, nil, 0, 20) // a cached word set to keep current
+	b.ResetTimer()
+	for i := range b.N {
+		d := docs[i%len(docs)]
+		d.Fold = fmt.Sprintf("edited title %d ตอนที่", i)
+		ix.Apply([]Doc{d}, nil)
+	}
+}

@@ -1,0 +1,41 @@
+package search
+
+// Stats is what an operator watches of one index (contract 7): its size
+// and how far it trails the database.
+type Stats struct {
+	Ready     bool
+	Documents int   // titles indexed
+	Bytes     int64 // posting lists and stored titles, roughly what the index holds in memory
+	Version   int64 // every change up to it is in the index
+	// Behind counts the changes the database had, when the index last
+	// looked, that the index had not applied yet.
+	Behind int64
+}
+
+// Stats reports the index's size and lag; it takes the index's read
+// lock for the walk over the posting lists, so call it at a scrape's
+// pace, not per request.
+func (l *Live) Stats() Stats {
+	st := l.st.Load()
+	if st == nil {
+		return Stats{}
+	}
+	out := Stats{Ready: true, Version: st.version.Load()}
+	out.Documents, out.Bytes = st.ix.size()
+	out.Behind = max(0, l.seen.Load()-out.Version)
+	return out
+}
+
+// size counts the documents and the bytes held.
+func (ix *Index) size() (docs int, bytes int64) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	bytes = int64(len(ix.arena)) + int64(ix.all.GetSizeInBytes())
+	for _, b := range ix.grams {
+		bytes += int64(b.GetSizeInBytes())
+	}
+	for _, b := range ix.groups {
+		bytes += int64(b.GetSizeInBytes())
+	}
+	return int(ix.all.GetCardinality()), bytes
+}

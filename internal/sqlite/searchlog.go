@@ -1,0 +1,196 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"strings"
+
+	"catalog/internal/catalog"
+)
+
+var _ catalog.SearchLog = (*Store)(nil)
+
+// searchTables names, per kind, the table, its folded title and its
+// group column (a constant ” for movies).
+var searchTables = map[catalog.SearchKind][4]string{
+	catalog.SearchClips:  {"clips", "t.title_fold", "t.platform", "clip_version"},
+	catalog.SearchMovies: {"movies", "t.name_fold", "''", "movie_version"},
+}
+
+// KindVersion reads one kind's data version on the connection kept for
+// version reads (it never queues behind slow searches).
+func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64, error) {
+	ctx = pointRead(ctx)
+	slot := &s.kindStmts[kind]
+	st := slot.Load()
+	if st == nil {
+		var err error
+		if st, err = s.versionDB.PrepareContext(ctx, `SELECT `+searchTables[kind][3]+` FROM meta WHERE id = 1`); err != nil {
+			return 0, translate(err, "read data version")
+		}
+		if !slot.CompareAndSwap(nil, st) {
+			st.Close()
+			st = slot.Load()
+		}
+	}
+	var v int64
+	err := st.QueryRowContext(ctx).Scan(&v)
+	return v, translate(err, "read data version")
+}
+
+// SearchDocs walks every record of kind with the version, in one read
+// transaction.
+func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func(catalog.SearchDoc)) (int64, error) {
+	t := searchTables[kind]
+	var version int64
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT `+t[3]+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT t.id, `+t[1]+`, `+t[2]+` FROM `+t[0]+` t ORDER BY t.id`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var d catalog.SearchDoc
+		for rows.Next() {
+			if err := rows.Scan(&d.ID, &d.Fold, &d.Group); err != nil {
+				return err
+			}
+			fn(d)
+		}
+		return rows.Err()
+	})
+	return version, translate(err, "read search documents")
+}
+
+// SearchChanges reads the log after after, with the changed records'
+// current titles, in one read transaction.
+func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, after int64, max int) (docs []catalog.SearchDoc, gone []int64, version int64, err error) {
+	t := searchTables[kind]
+	err = s.readTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT `+t[3]+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
+			return err
+		}
+		if version <= after {
+			return nil
+		}
+		var through int64
+		if err := tx.QueryRowContext(ctx, `SELECT coalesce(max(through), 0) FROM search_log_pruned WHERE kind = ?`, kind).Scan(&through); err != nil {
+			return err
+		}
+		if after < through {
+			return catalog.ErrSearchLogGap
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT l.id, `+t[1]+`, `+t[2]+`
+FROM (SELECT DISTINCT id FROM search_log WHERE kind = ? AND version > ? LIMIT ?) l
+LEFT JOIN `+t[0]+` t ON t.id = l.id`, kind, after, max+1)
+		if err != nil {
+			return err
+		}
+		docs, gone, err = scanChanges(rows, max)
+		return err
+	})
+	if errors.Is(err, catalog.ErrSearchLogGap) {
+		return nil, nil, 0, err
+	}
+	return docs, gone, version, translate(err, "read search log")
+}
+
+// scanChanges splits (id, fold, group) rows, fold NULL for a gone
+// record, into docs and gone ids; more than max rows is a gap.
+func scanChanges(rows interface {
+	Next() bool
+	Scan(...any) error
+	Err() error
+	Close() error
+}, max int) (docs []catalog.SearchDoc, gone []int64, err error) {
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var fold, group sql.NullString
+		if err := rows.Scan(&id, &fold, &group); err != nil {
+			return nil, nil, err
+		}
+		if len(docs)+len(gone) >= max || id == 0 {
+			return nil, nil, catalog.ErrSearchLogGap
+		}
+		if !fold.Valid {
+			gone = append(gone, id)
+			continue
+		}
+		docs = append(docs, catalog.SearchDoc{ID: id, Fold: fold.String, Group: group.String})
+	}
+	return docs, gone, rows.Err()
+}
+
+// PruneSearchLog deletes the log rows of kind at or below through. The
+// mark moves first (readers then treat those rows as gone), and the rows
+// go in short transactions, so that a log grown by a million-row import
+// does not hold the writer for seconds.
+func (s *Store) PruneSearchLog(ctx context.Context, kind catalog.SearchKind, through int64) error {
+	err := s.writeTx(ctx, "prune search log", func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO search_log_pruned (kind, through) VALUES (?, ?)
+ON CONFLICT (kind) DO UPDATE SET through = max(through, excluded.through)`, kind, through)
+		return translate(err, "prune search log")
+	})
+	for err == nil {
+		var n int64
+		err = s.writeTx(ctx, "prune search log", func(tx *sql.Tx) error {
+			res, err := tx.ExecContext(ctx, `DELETE FROM search_log WHERE rowid IN
+(SELECT rowid FROM search_log WHERE kind = ? AND version <= ? LIMIT 20000)`, kind, through)
+			if err != nil {
+				return translate(err, "prune search log")
+			}
+			n, err = res.RowsAffected()
+			return translate(err, "prune search log")
+		})
+		if n < 20000 {
+			break
+		}
+	}
+	return err
+}
+
+// readTx runs fn in one read transaction on a reader connection.
+func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	return fn(tx)
+}
+
+// ClipsByID returns the clips with the given ids, highest first: the
+// page of a search answered by the in-process index.
+func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, error) {
+	if len(ids) == 0 {
+		return []catalog.Clip{}, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	query := `SELECT ` + clipColumns + ` FROM clips WHERE id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY id DESC`
+	return s.clipRows(ctx, query, args, len(ids) == 20, len(ids))
+}
+
+// clipRows runs a query for clipColumns and scans up to n clips.
+func (s *Store) clipRows(ctx context.Context, query string, args []any, cache bool, n int) ([]catalog.Clip, error) {
+	rows, err := s.query(ctx, query, args, cache)
+	if err != nil {
+		return nil, translate(err, "list clips")
+	}
+	defer rows.Close()
+	clips := make([]catalog.Clip, 0, n)
+	for rows.Next() {
+		var c catalog.Clip
+		if err := scanClip(rows, &c); err != nil {
+			return nil, translate(err, "list clips")
+		}
+		clips = append(clips, c)
+	}
+	return clips, translate(rows.Err(), "list clips")
+}
