@@ -17,6 +17,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"catalog/internal/apitest"
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/search/searchtest"
@@ -87,6 +88,7 @@ func (e *env) do(rq request) *httptest.ResponseRecorder {
 	}
 	w := httptest.NewRecorder()
 	e.handler.ServeHTTP(w, r)
+	apitest.Check(e.t, e.handler, r, w.Code, w.Result().Header, w.Body.Bytes())
 	return w
 }
 

@@ -24,6 +24,11 @@ func (s *server) routes() http.Handler {
 	rt.Handle("DELETE", "/api/clips/{id}", s.api(s.deleteClip))
 	rt.Handle("POST", "/api/import/{kind}", s.api(s.importRecords))
 
+	// The OpenAPI document and its reference page (issue 12).
+	for _, d := range s.docs().Routes() {
+		rt.Handle("GET", d.Path, s.read(d.Handler))
+	}
+
 	rt.HandleFunc("GET", "/admin/login", s.admin.LoginPage)
 	rt.HandleFunc("POST", "/admin/login", s.admin.Login)
 	rt.HandleFunc("POST", "/admin/logout", s.admin.Logout)

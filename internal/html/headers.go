@@ -36,6 +36,12 @@ func WritePage(w http.ResponseWriter, r *http.Request, status int, body []byte) 
 // writeAs writes p with contentType instead of the JSON type that
 // httpx.WritePayload sets, keeping that function the one copy of the
 // conditional-request and compression rules.
+// WriteAs writes p as contentType with the same ETag, 304 and gzip rules
+// as pages, for the files other packages serve (the API reference).
+func WriteAs(w http.ResponseWriter, r *http.Request, status int, contentType string, p *httpx.Payload) {
+	writeAs(w, r, status, contentType, p)
+}
+
 func writeAs(w http.ResponseWriter, r *http.Request, status int, contentType string, p *httpx.Payload) {
 	httpx.WritePayload(contentTypeWriter{ResponseWriter: w, contentType: contentType}, r, status, p)
 }

@@ -15,6 +15,7 @@ import (
 type Router struct {
 	mux      *http.ServeMux
 	writeErr ErrorWriter
+	patterns []string // as registered, for Patterns
 }
 
 // probeMethods are the methods tried when a path matched no route, to
@@ -53,7 +54,12 @@ func (rt *Router) unmatched(w http.ResponseWriter, r *http.Request) {
 // GET also answers HEAD.
 func (rt *Router) Handle(method, path string, h http.Handler) {
 	rt.mux.Handle(method+" "+path, h)
+	rt.patterns = append(rt.patterns, method+" "+path)
 }
+
+// Patterns lists every registered "METHOD /path" pattern, so that tests
+// can hold the route table to the service's OpenAPI document.
+func (rt *Router) Patterns() []string { return slices.Clone(rt.patterns) }
 
 // HandleFunc is Handle for a function.
 func (rt *Router) HandleFunc(method, path string, h http.HandlerFunc) { rt.Handle(method, path, h) }

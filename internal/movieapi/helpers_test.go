@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"catalog/internal/apitest"
 	"catalog/internal/catalog"
 	"catalog/internal/movieapi"
 	"catalog/internal/search/searchtest"
@@ -91,6 +92,7 @@ func do(t testing.TB, h http.Handler, method, target string, header ...string) r
 	if err != nil {
 		t.Fatalf("read body: %v", err)
 	}
+	apitest.Check(t, h, req, res.StatusCode, res.Header, body)
 	return response{status: res.StatusCode, header: res.Header, body: body}
 }
 

@@ -64,8 +64,14 @@ func New(cfg Config) http.Handler {
 // meant for database work must not cut short.
 const snapshotPath = "/api/movies/snapshot"
 
-// routes is the whole route table (contract 4.3).
+// routes is the whole service: the route table behind the headers
+// every response carries.
 func (s *server) routes(version string, readTimeout time.Duration) http.Handler {
+	return httpx.Common(edgeHeaders(s.table(version, readTimeout)), s.log, s.writeError)
+}
+
+// table is the whole route table (contract 4.3).
+func (s *server) table(version string, readTimeout time.Duration) *httpx.Router {
 	rt := httpx.NewRouter(s.writeError)
 	get := func(path string, h http.HandlerFunc) {
 		var read http.Handler = h
@@ -89,5 +95,9 @@ func (s *server) routes(version string, readTimeout time.Duration) http.Handler 
 		get("/api.php/provide/vod/at/"+format, s.provideVod(format))
 		get("/api.php/provide/vod/at/"+format+"/{$}", s.provideVod(format))
 	}
-	return httpx.Common(edgeHeaders(rt), s.log, s.writeError)
+	// The OpenAPI document and its reference page (issue 12).
+	for _, d := range s.docs(version).Routes() {
+		get(d.Path, d.Handler)
+	}
+	return rt
 }

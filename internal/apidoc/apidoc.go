@@ -1,0 +1,210 @@
+// Package apidoc serves a service's OpenAPI document at
+// /api/openapi.json and a reference page built from it at /api/docs
+// (issue 12).
+//
+// Each service keeps its document as a hand-written JSON file beside
+// its route table. The numbers and lists that Go code enforces (page
+// limits, text lengths, the configured platforms, the version) are not
+// written in that file: it names them as "${Name}" placeholders, and
+// Build fills them in from the service's own constants when the service
+// starts. So a limit has one source, the constant that enforces it, and
+// the document cannot disagree with the code. A placeholder without a
+// value, or a value without a placeholder, stops the service at start.
+package apidoc
+
+import (
+	"bytes"
+	"crypto/sha512"
+	"embed"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"slices"
+	"strings"
+
+	"catalog/internal/catalog"
+	"catalog/internal/html"
+	"catalog/internal/httpx"
+)
+
+// Vars are the values of a document's placeholders, by name.
+type Vars map[string]any
+
+// placeholder is "${Name}" inside a JSON string. A string that is only a
+// placeholder becomes the value itself (a number, a list); one inside
+// other text becomes its text.
+var (
+	wholeValue = regexp.MustCompile(`"\$\{([A-Za-z][A-Za-z0-9]*)\}"`)
+	inText     = regexp.MustCompile(`\$\{([A-Za-z][A-Za-z0-9]*)\}`)
+)
+
+// Build returns the document template with every placeholder replaced
+// by its value from vars. It fails on a placeholder that vars lacks, on
+// a var that the template never uses (a limit the document forgot), and
+// on a result that is not JSON.
+func Build(template []byte, vars Vars) ([]byte, error) {
+	used := map[string]bool{}
+	var errs []string
+	value := func(name string) (any, bool) {
+		v, ok := vars[name]
+		if !ok {
+			errs = append(errs, "no value for ${"+name+"}")
+			return nil, false
+		}
+		used[name] = true
+		return v, true
+	}
+	out := wholeValue.ReplaceAllFunc(template, func(m []byte) []byte {
+		v, ok := value(string(m[3 : len(m)-2]))
+		if !ok {
+			return m
+		}
+		b, err := json.Marshal(v)
+		if err != nil {
+			errs = append(errs, err.Error())
+			return m
+		}
+		return b
+	})
+	out = inText.ReplaceAllFunc(out, func(m []byte) []byte {
+		v, ok := value(string(m[2 : len(m)-1]))
+		if !ok {
+			return m
+		}
+		text := fmt.Sprint(v)
+		if list, ok := v.([]string); ok {
+			text = strings.Join(list, ", ")
+		}
+		// The text lands inside a JSON string: escape it as one.
+		quoted := catalog.AppendJSONString(nil, text)
+		return quoted[1 : len(quoted)-1]
+	})
+	for name := range vars {
+		if !used[name] {
+			errs = append(errs, "${"+name+"} is not used in the document")
+		}
+	}
+	if len(errs) == 0 && !json.Valid(out) {
+		errs = append(errs, "the document is not valid JSON")
+	}
+	if len(errs) > 0 {
+		slices.Sort(errs)
+		return nil, fmt.Errorf("apidoc: %s", strings.Join(errs, "; "))
+	}
+	return out, nil
+}
+
+// Docs serves one service's document and its reference page.
+type Docs struct {
+	document *httpx.Payload
+	page     *httpx.Payload
+	assets   map[string]*asset // by served name, "docs.1a2b3c4d5e.js"
+	writeErr httpx.ErrorWriter
+}
+
+// Route is one GET route of the reference: the service mounts each with
+// its own read headers.
+type Route struct {
+	Path    string
+	Handler http.HandlerFunc
+}
+
+//go:embed static
+var staticFS embed.FS
+
+// asset is one file of the reference page, served under a name that
+// carries a hash of its content so that browsers may keep it for a year.
+type asset struct {
+	contentType string
+	integrity   string // Subresource Integrity of the bytes, for the page's tags
+	payload     *httpx.Payload
+}
+
+var assetTypes = map[string]string{
+	".css": "text/css; charset=utf-8",
+	".js":  "text/javascript; charset=utf-8",
+}
+
+// AssetPrefix is where the page's script and style sheet are served.
+const AssetPrefix = "/api/docs/"
+
+// New builds the document from template and vars; a template that does
+// not build is a programming error and panics at start (a test builds
+// every service's document). writeErr answers unknown asset names in the
+// service's error shape.
+func New(template []byte, vars Vars, writeErr httpx.ErrorWriter) *Docs {
+	doc, err := Build(template, vars)
+	if err != nil {
+		panic(err)
+	}
+	d := &Docs{document: httpx.NewPayload(doc), assets: map[string]*asset{}, writeErr: writeErr}
+	urls := map[string]string{}
+	for _, name := range []string{"docs.css", "docs.js"} {
+		b, err := staticFS.ReadFile("static/" + name)
+		if err != nil {
+			panic(err)
+		}
+		dot := strings.LastIndexByte(name, '.')
+		sum := sha512.Sum384(b)
+		served := fmt.Sprintf("%s.%x%s", name[:dot], sum[:5], name[dot:])
+		d.assets[served] = &asset{
+			contentType: assetTypes[name[dot:]],
+			integrity:   "sha384-" + base64.StdEncoding.EncodeToString(sum[:]),
+			payload:     httpx.NewPayload(b),
+		}
+		urls[name] = AssetPrefix + served
+		urls[name+".integrity"] = d.assets[served].integrity
+	}
+	page, err := staticFS.ReadFile("static/docs.html")
+	if err != nil {
+		panic(err)
+	}
+	for k, v := range urls {
+		page = bytes.ReplaceAll(page, []byte("{{"+k+"}}"), []byte(v))
+	}
+	d.page = httpx.NewPayload(page)
+	return d
+}
+
+// Document returns the built document.
+func (d *Docs) Document() []byte { return d.document.Plain }
+
+// Routes are the reference's GET routes: the document, the page and the
+// page's files.
+func (d *Docs) Routes() []Route {
+	return []Route{
+		{"/api/openapi.json", d.serveDocument},
+		{"/api/docs", d.servePage},
+		{AssetPrefix + "{file}", d.serveAsset},
+	}
+}
+
+func (d *Docs) serveDocument(w http.ResponseWriter, r *http.Request) {
+	httpx.WritePayload(w, r, http.StatusOK, d.document)
+}
+
+// PagePolicy is the page's Content-Security-Policy: its own script and
+// style sheet (same origin, pinned by integrity attributes), calls to
+// its own origin for "try it", nothing else.
+const PagePolicy = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; " +
+	"img-src 'self' data:; form-action 'none'; frame-ancestors 'none'; base-uri 'none'"
+
+func (d *Docs) servePage(w http.ResponseWriter, r *http.Request) {
+	h := w.Header()
+	h.Set("Content-Security-Policy", PagePolicy)
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Referrer-Policy", "no-referrer")
+	html.WriteAs(w, r, http.StatusOK, "text/html; charset=utf-8", d.page)
+}
+
+func (d *Docs) serveAsset(w http.ResponseWriter, r *http.Request) {
+	a, ok := d.assets[r.PathValue("file")]
+	if !ok {
+		d.writeErr(w, r, catalog.Errorf(catalog.ENOTFOUND, "no such file: %s", r.URL.Path))
+		return
+	}
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	html.WriteAs(w, r, http.StatusOK, a.contentType, a.payload)
+}
