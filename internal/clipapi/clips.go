@@ -136,7 +136,7 @@ func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.DeleteClip(r.Context(), id); err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Cache-Control", httpx.NoStore)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -203,7 +203,7 @@ func (s *server) clipInput(w http.ResponseWriter, r *http.Request, create bool) 
 // cached; reads already carry their cache headers.
 func writeClip(w http.ResponseWriter, r *http.Request, status int, c *catalog.Clip) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Cache-Control", httpx.NoStore)
 	}
 	httpx.WriteJSON(w, r, status, appendClipData(nil, c))
 }
