@@ -59,11 +59,22 @@ func (r *Reads) Order(name string, walk func(ctx context.Context, fn func(id int
 	return o
 }
 
-// Serve answers a read from the cache under key, or from a fill of its
-// own when key is "" (an answer that depends on more than the query and
-// the data, such as the clock), and writes it with status 200; an error
-// is returned for the service's error writer, nothing written.
-func (r *Reads) Serve(w http.ResponseWriter, req *http.Request, key string, fill func(ctx context.Context, version int64) (*httpx.Payload, error)) error {
+// Serve answers a read from the cache under key, or from an encoding
+// of its own when key is "" (an answer that depends on more than the
+// query and the data, such as the clock), and writes it with status 200
+// and contentType ("": JSON). encode gets the data version read for the
+// request (see Reads.Get). An error is returned for the service's error
+// writer, nothing written.
+func (r *Reads) Serve(w http.ResponseWriter, req *http.Request, key, contentType string, encode func(ctx context.Context, version int64) ([]byte, error)) error {
+	fill := func(ctx context.Context, version int64) (*httpx.Payload, error) {
+		body, err := encode(ctx, version)
+		if err != nil {
+			return nil, err
+		}
+		p := httpx.NewPayload(body)
+		p.ContentType = contentType
+		return p, nil
+	}
 	var p *httpx.Payload
 	var err error
 	if key != "" {

@@ -10,7 +10,6 @@ import (
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/demo"
-	"catalog/internal/httpx"
 	"catalog/internal/testdb"
 )
 
@@ -55,13 +54,13 @@ func mustVersion(t *testing.T, v func(context.Context) (int64, error)) int64 {
 func TestReadsServe(t *testing.T) {
 	r := cache.NewReads(func(context.Context) (int64, error) { return 1, nil }, 0)
 	fills := 0
-	fill := func(context.Context, int64) (*httpx.Payload, error) {
+	fill := func(context.Context, int64) ([]byte, error) {
 		fills++
-		return httpx.NewPayload([]byte(`{"n":1}`)), nil
+		return []byte(`{"n":1}`), nil
 	}
 	serve := func(key string) *httptest.ResponseRecorder {
 		w := httptest.NewRecorder()
-		if err := r.Serve(w, httptest.NewRequest("GET", "/", nil), key, fill); err != nil {
+		if err := r.Serve(w, httptest.NewRequest("GET", "/", nil), key, "", fill); err != nil {
 			t.Fatal(err)
 		}
 		if w.Code != http.StatusOK || w.Body.String() != `{"n":1}` {
@@ -80,7 +79,14 @@ func TestReadsServe(t *testing.T) {
 		t.Errorf("uncached: %d fills in all, want 3", fills)
 	}
 	w := httptest.NewRecorder()
-	err := r.Serve(w, httptest.NewRequest("GET", "/", nil), "b", func(context.Context, int64) (*httpx.Payload, error) {
+	if err := r.Serve(w, httptest.NewRequest("GET", "/", nil), "x", "text/xml; charset=utf-8", fill); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Header().Get("Content-Type"); got != "text/xml; charset=utf-8" {
+		t.Errorf("Content-Type: got %q, want the one given", got)
+	}
+	w = httptest.NewRecorder()
+	err := r.Serve(w, httptest.NewRequest("GET", "/", nil), "b", "", func(context.Context, int64) ([]byte, error) {
 		return nil, catalog.Errorf(catalog.ENOTFOUND, "gone")
 	})
 	if catalog.ErrorCode(err) != catalog.ENOTFOUND || w.Body.Len() != 0 {

@@ -33,12 +33,12 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 		}
 		filter.Platform = p
 	}
-	return s.reads.Serve(w, r, listKey(filter), func(ctx context.Context, version int64) (*httpx.Payload, error) {
+	return s.reads.Serve(w, r, listKey(filter), "", func(ctx context.Context, version int64) ([]byte, error) {
 		clips, total, err := s.pageOfClips(ctx, version, filter)
 		if err != nil {
 			return nil, err
 		}
-		return httpx.NewPayload(appendClipList(nil, paging, total, clips)), nil
+		return appendClipList(nil, paging, total, clips), nil
 	})
 }
 
@@ -67,12 +67,12 @@ func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	return s.reads.Serve(w, r, detailKey(id), func(ctx context.Context, _ int64) (*httpx.Payload, error) {
+	return s.reads.Serve(w, r, detailKey(id), "", func(ctx context.Context, _ int64) ([]byte, error) {
 		c, err := s.store.GetClip(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		return httpx.NewPayload(appendClipData(nil, &c)), nil
+		return appendClipData(nil, &c), nil
 	})
 }
 

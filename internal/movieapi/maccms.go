@@ -43,22 +43,16 @@ func (s *server) provideVod(format string) httpx.HandlerFunc {
 		if err != nil {
 			return err
 		}
-		fill := func(ctx context.Context, version int64) (*httpx.Payload, error) {
-			body, err := s.encodeVods(ctx, version, vq)
-			if err != nil {
-				return nil, err
-			}
-			p := httpx.NewPayload(body)
-			if vq.xml {
-				p.ContentType = xmlContentType
-			}
-			return p, nil
-		}
-		key := ""
+		key, contentType := "", ""
 		if vq.filter.ChangedSince.IsZero() {
 			key = vq.key() // h counts back from the clock: not cacheable
 		}
-		return s.reads.Serve(w, r, key, fill)
+		if vq.xml {
+			contentType = xmlContentType
+		}
+		return s.reads.Serve(w, r, key, contentType, func(ctx context.Context, version int64) ([]byte, error) {
+			return s.encodeVods(ctx, version, vq)
+		})
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/httpx"
 )
 
 const (
@@ -60,18 +59,13 @@ func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) 
 	if err != nil {
 		return err
 	}
-	fill := func(ctx context.Context, version int64) (*httpx.Payload, error) {
-		body, err := s.encodeList(ctx, version, lq)
-		if err != nil {
-			return nil, err
-		}
-		return httpx.NewPayload(body), nil
-	}
 	key := ""
 	if lq.cacheable() {
 		key = lq.key()
 	}
-	return s.reads.Serve(w, r, key, fill)
+	return s.reads.Serve(w, r, key, "", func(ctx context.Context, version int64) ([]byte, error) {
+		return s.encodeList(ctx, version, lq)
+	})
 }
 
 func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) error {
@@ -79,12 +73,8 @@ func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool
 	if err != nil {
 		return err
 	}
-	return s.reads.Serve(w, r, dq.key(), func(ctx context.Context, _ int64) (*httpx.Payload, error) {
-		body, err := s.encodeDetail(ctx, dq)
-		if err != nil {
-			return nil, err
-		}
-		return httpx.NewPayload(body), nil
+	return s.reads.Serve(w, r, dq.key(), "", func(ctx context.Context, _ int64) ([]byte, error) {
+		return s.encodeDetail(ctx, dq)
 	})
 }
 
