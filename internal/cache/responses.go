@@ -2,6 +2,7 @@ package cache
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"sync"
 
@@ -184,6 +185,12 @@ func (c *Responses) Len() (entries int, bytes int64) {
 type Reads struct {
 	versions  *Versions
 	responses *Responses
+
+	// Keyset is the store's keyset reads (ForStore); nil when it offers
+	// none, and deep pages are OFFSET scans.
+	Keyset catalog.KeysetStore
+	orders orders
+	log    *slog.Logger // of the orders; nil: discard
 }
 
 // NewReads returns Reads over a store's DataVersion, caching at most

@@ -67,7 +67,7 @@ type server struct {
 	imported importer.Observer
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
-	reads            *reads
+	reads            *cache.Reads
 	search           *search.Live // nil: the database searches
 }
 
@@ -80,13 +80,13 @@ func New(cfg Config) http.Handler {
 		platforms: cfg.Platforms,
 		log:       cfg.Logger,
 		version:   cfg.Version,
-		reads:     newReads(cfg.Store),
 		search:    cfg.Search,
 	}
-	s.reads.SetStats(cfg.CacheStats)
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	s.reads = cache.ForStore(cfg.Store, catalog.SearchClips, s.log)
+	s.reads.SetStats(cfg.CacheStats)
 	if s.platforms == nil {
 		p, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
 		if err != nil {
@@ -110,7 +110,7 @@ func New(cfg Config) http.Handler {
 		Sessions:  s.sessions,
 	})
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
-	if s.reads.keyset != nil {
+	if s.reads.Keyset != nil {
 		// Build the id orders now, not on the first list request: until
 		// an order is built every deep page is an OFFSET scan, and a
 		// burst of those on a cold server queues for seconds.
@@ -120,19 +120,29 @@ func New(cfg Config) http.Handler {
 		}
 	}
 
+	return httpx.Stack{
+		Log:         s.log,
+		Errors:      s.writeError,
+		Guard:       s.crossOrigin,
+		ReadTimeout: cfg.ReadTimeout,
+	}.Handler(s.routes())
+}
+
+// crossOrigin refuses cross-origin browser requests that change state,
+// unless they carry no cookie (an API token's requests).
+func (s *server) crossOrigin(routes http.Handler) http.Handler {
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, catalog.Errorf(catalog.EFORBIDDEN, "cross-origin request refused"))
 	}))
-	routes := httpx.ReadDeadline(s.routes(), cfg.ReadTimeout)
 	protected := csrf.Handler(routes)
-	return httpx.Common(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if auth.TokenOnly(r) {
 			routes.ServeHTTP(w, r) // no cookie: nothing a forger could borrow
 			return
 		}
 		protected.ServeHTTP(w, r)
-	}), s.log, s.writeError)
+	})
 }
 
 func platformsJSON(p *catalog.Platforms) []byte {

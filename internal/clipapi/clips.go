@@ -33,18 +33,13 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 		}
 		filter.Platform = p
 	}
-	p, err := s.reads.Get(r.Context(), listKey(filter), func(ctx context.Context, version int64) (*httpx.Payload, error) {
+	return s.reads.Serve(w, r, listKey(filter), "", func(ctx context.Context, version int64) ([]byte, error) {
 		clips, total, err := s.pageOfClips(ctx, version, filter)
 		if err != nil {
 			return nil, err
 		}
-		return httpx.NewPayload(appendClipList(nil, paging, total, clips)), nil
+		return appendClipList(nil, paging, total, clips), nil
 	})
-	if err != nil {
-		return err
-	}
-	httpx.WritePayload(w, r, http.StatusOK, p)
-	return nil
 }
 
 // appendClipList encodes the list envelope (contract 3.4).
@@ -72,18 +67,13 @@ func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	p, err := s.reads.Get(r.Context(), detailKey(id), func(ctx context.Context, _ int64) (*httpx.Payload, error) {
+	return s.reads.Serve(w, r, detailKey(id), "", func(ctx context.Context, _ int64) ([]byte, error) {
 		c, err := s.store.GetClip(ctx, id)
 		if err != nil {
 			return nil, err
 		}
-		return httpx.NewPayload(appendClipData(nil, &c)), nil
+		return appendClipData(nil, &c), nil
 	})
-	if err != nil {
-		return err
-	}
-	httpx.WritePayload(w, r, http.StatusOK, p)
-	return nil
 }
 
 // listPlatforms answers GET /api/platforms in configured order.
@@ -146,7 +136,7 @@ func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) error {
 	if err := s.store.DeleteClip(r.Context(), id); err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Cache-Control", httpx.NoStore)
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
@@ -213,7 +203,7 @@ func (s *server) clipInput(w http.ResponseWriter, r *http.Request, create bool) 
 // cached; reads already carry their cache headers.
 func writeClip(w http.ResponseWriter, r *http.Request, status int, c *catalog.Clip) {
 	if r.Method != http.MethodGet && r.Method != http.MethodHead {
-		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Cache-Control", httpx.NoStore)
 	}
 	httpx.WriteJSON(w, r, status, appendClipData(nil, c))
 }

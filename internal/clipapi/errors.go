@@ -45,10 +45,7 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	b = append(b, "}}"...)
 
-	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	h.Del("ETag")
-	h.Del("Location")
+	httpx.ClearForError(w.Header()) // a handler may have prepared success headers before failing
 	httpx.WriteJSON(w, r, status, b)
 }
 

@@ -1,6 +1,7 @@
 package clipapi
 
 import (
+	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/html"
 	"catalog/internal/httpx"
@@ -13,6 +14,6 @@ func RoutePatterns(store catalog.Store) []string {
 	if err != nil {
 		panic(err)
 	}
-	s := &server{store: store, platforms: p, reads: newReads(store), assets: html.NewAssets()}
+	s := &server{store: store, platforms: p, reads: cache.ForStore(store, catalog.SearchClips, nil), assets: html.NewAssets()}
 	return s.routes().(*httpx.Router).Patterns()
 }

@@ -45,7 +45,7 @@ func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	w.Header().Set("Cache-Control", "no-store")
+	w.Header().Set("Cache-Control", httpx.NoStore)
 	httpx.WriteJSON(w, r, http.StatusOK, importer.NewReport(sum).JSON())
 	return nil
 }

@@ -4,44 +4,16 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"sync"
 
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
 )
 
-// reads holds what makes the public reads cheap: the response cache
-// (checked against the data version on every request) and the id
-// orders that turn deep pages into seeks.
-type reads struct {
-	*cache.Reads
-	keyset catalog.KeysetStore // nil when the store offers none
-
-	mu     sync.Mutex
-	orders map[string]*cache.Order // by platform, "" = all
-}
-
-func newReads(store catalog.Store) *reads {
-	r := &reads{Reads: cache.NewReads(clipVersion(store), 0), orders: map[string]*cache.Order{}}
-	r.keyset, _ = store.(catalog.KeysetStore)
-	return r
-}
-
-// order returns the id order of one platform's list, created (and its
-// first build started) on first use.
+// order returns the id order of one platform's list ("" = all).
 func (s *server) order(platform string) *cache.Order {
-	s.reads.mu.Lock()
-	defer s.reads.mu.Unlock()
-	o, ok := s.reads.orders[platform]
-	if !ok {
-		ks := s.reads.keyset
-		o = cache.NewOrder(func(ctx context.Context, fn func(int64)) (int64, error) {
-			return ks.ClipIDs(ctx, platform, fn)
-		}, s.log)
-		s.reads.orders[platform] = o
-		o.Refresh()
-	}
-	return o
+	return s.reads.Order(platform, func(ctx context.Context, fn func(int64)) (int64, error) {
+		return s.reads.Keyset.ClipIDs(ctx, platform, fn)
+	})
 }
 
 // pageOfClips is ListClips, with searches (and deep pages, when it is
@@ -51,11 +23,11 @@ func (s *server) pageOfClips(ctx context.Context, version int64, f catalog.ClipF
 	if page, total, ok, err := s.searchClips(ctx, version, f); ok || err != nil {
 		return page, total, err
 	}
-	if s.reads.keyset != nil && len(f.Terms) == 0 {
+	if s.reads.Keyset != nil && len(f.Terms) == 0 {
 		// Even a first page prepares the order, so that the first deep
 		// page finds it built.
 		page, total, ok, err := cache.SeekPage(s.order(f.Platform), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Clip, error) {
-			return s.reads.keyset.ClipsFrom(ctx, f.Platform, from, skip, f.Paging.Limit)
+			return s.reads.Keyset.ClipsFrom(ctx, f.Platform, from, skip, f.Paging.Limit)
 		})
 		if ok {
 			return page, total, err

@@ -67,23 +67,16 @@ func (s *server) routes() http.Handler {
 	return rt
 }
 
-// read adds the headers of the public read endpoints (contract 3.4):
-// any origin may read, without credentials, and edges may cache for a
-// minute. Error responses replace the Cache-Control with no-store.
-func (s *server) read(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		w.Header().Set("Cache-Control", "public, max-age=60")
-		h.ServeHTTP(w, r)
-	})
-}
+// readPolicy is the header policy of the public read endpoints
+// (contract 3.4): any origin may read, without credentials; edges may
+// cache a success for a minute, an error not at all.
+var readPolicy = &httpx.Policy{Success: "public, max-age=60"}
+
+// read applies readPolicy to h.
+func (s *server) read(h http.Handler) http.Handler { return readPolicy.Wrap(h) }
 
 // api adapts a handler that returns its error, so that every failure
 // goes through the one error writer.
-func (s *server) api(h func(http.ResponseWriter, *http.Request) error) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if err := h(w, r); err != nil {
-			s.writeError(w, r, err)
-		}
-	})
+func (s *server) api(h httpx.HandlerFunc) http.Handler {
+	return httpx.ErrorWriter(s.writeError).Handler(h)
 }

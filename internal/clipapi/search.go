@@ -8,16 +8,6 @@ import (
 	"catalog/internal/search"
 )
 
-// clipVersion is the version the clip service's caches key on: the
-// clips' own when the store keeps one (a movie write then leaves cached
-// clip answers alone), else the whole database's.
-func clipVersion(store catalog.Store) func(context.Context) (int64, error) {
-	if sl, ok := store.(catalog.SearchLog); ok {
-		return func(ctx context.Context) (int64, error) { return sl.KindVersion(ctx, catalog.SearchClips) }
-	}
-	return store.DataVersion
-}
-
 // searchClips answers a text search, or a deep page of a list, from the
 // in-process index at (at least) version; ok is false while the index is
 // not ready, and the database answers.

@@ -3,6 +3,7 @@ package httpx
 import (
 	"context"
 	"net/http"
+	"slices"
 	"time"
 )
 
@@ -16,13 +17,13 @@ const DefaultReadTimeout = 5 * time.Second
 // and caches turn that into catalog.ContextError, which the service's
 // error writer answers 503 in its own shape. Writes are not bounded
 // here: cutting one short would leave the client unsure whether it
-// happened.
-func ReadDeadline(h http.Handler, d time.Duration) http.Handler {
+// happened. Nor are the paths in except.
+func ReadDeadline(h http.Handler, d time.Duration, except ...string) http.Handler {
 	if d <= 0 {
 		d = DefaultReadTimeout
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead || slices.Contains(except, r.URL.Path) {
 			h.ServeHTTP(w, r)
 			return
 		}

@@ -21,7 +21,7 @@ func Health(ping func(context.Context) error, version string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		ctx, cancel := context.WithTimeout(r.Context(), HealthTimeout)
 		defer cancel()
-		w.Header().Set("Cache-Control", "no-store")
+		w.Header().Set("Cache-Control", NoStore)
 		status, state, db := http.StatusOK, "ok", "ok"
 		if err := pingWithin(ctx, ping); err != nil {
 			status, state, db = http.StatusServiceUnavailable, "unavailable", "error"

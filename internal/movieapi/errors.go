@@ -12,12 +12,7 @@ import (
 // errors are logged and reach the client only as "internal error".
 func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	httpx.LogError(s.log, r, err)
-	h := w.Header()
-	// A handler may have prepared success headers before failing.
-	h.Del("ETag")
-	h.Del("Last-Modified")
-	h.Del("Content-Encoding")
-	h.Set("Cache-Control", cacheError)
+	httpx.ClearForError(w.Header()) // a handler may have prepared success headers before failing
 	b := append(make([]byte, 0, 64), `{"code":0,"msg":`...)
 	b = catalog.AppendJSONString(b, catalog.ErrorMessage(err))
 	httpx.WriteJSON(w, r, httpx.ErrorStatus(err), append(b, '}'))

@@ -1,10 +1,13 @@
 package movieapi
 
-import "catalog/internal/catalog"
+import (
+	"catalog/internal/cache"
+	"catalog/internal/catalog"
+)
 
 // RoutePatterns lists the patterns of the route table, for the test that
 // holds it to the OpenAPI document.
 func RoutePatterns(store catalog.Store) []string {
-	s := &server{store: store, reads: newReads(store)}
-	return s.table("test", 0).Patterns()
+	s := &server{store: store, reads: cache.ForStore(store, catalog.SearchMovies, nil)}
+	return s.routes("test").Patterns()
 }

@@ -37,29 +37,22 @@ type vodQuery struct {
 
 // provideVod serves /api.php/provide/vod and its aliases; format is
 // what the path fixes (formatQuery: the at parameter decides).
-func (s *server) provideVod(format string) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
+func (s *server) provideVod(format string) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
 		vq, err := parseVodQuery(r.URL.Query(), format, s.now())
 		if err != nil {
-			s.writeError(w, r, err)
-			return
+			return err
 		}
-		fill := func(ctx context.Context, version int64) (*httpx.Payload, error) {
-			body, err := s.encodeVods(ctx, version, vq)
-			if err != nil {
-				return nil, err
-			}
-			p := httpx.NewPayload(body)
-			if vq.xml {
-				p.ContentType = xmlContentType
-			}
-			return p, nil
-		}
-		key := ""
+		key, contentType := "", ""
 		if vq.filter.ChangedSince.IsZero() {
 			key = vq.key() // h counts back from the clock: not cacheable
 		}
-		s.servePayload(w, r, key, fill)
+		if vq.xml {
+			contentType = xmlContentType
+		}
+		return s.reads.Serve(w, r, key, contentType, func(ctx context.Context, version int64) ([]byte, error) {
+			return s.encodeVods(ctx, version, vq)
+		})
 	}
 }
 
@@ -166,15 +159,10 @@ func vodSizeHint(full bool) int {
 	return 256
 }
 
-// vodOrderOf returns the change order of the whole catalog, created (and
-// its first build started) on first use: a collector walks every page
-// in turn, and without it page N skips N-1 pages of index entries.
-func (s *server) vodOrderOf() *cache.Order {
-	s.reads.vodOrderOnce.Do(func() {
-		s.reads.vodOrder = cache.NewOrder(s.store.VodIDs, s.log)
-	})
-	return s.reads.vodOrder
-}
+// vodOrderOf returns the change order of the whole catalog: a
+// collector walks every page in turn, and without it page N skips N-1
+// pages of index entries.
+func (s *server) vodOrderOf() *cache.Order { return s.reads.Order("vod", s.store.VodIDs) }
 
 // pageOfVods is ListVods, with deep unfiltered pages served by a seek
 // when the change order is at version (the version read for this

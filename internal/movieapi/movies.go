@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/httpx"
 )
 
 const (
@@ -34,54 +33,48 @@ type detailQuery struct {
 	fields catalog.FieldSet
 }
 
-func (s *server) listMovies(w http.ResponseWriter, r *http.Request) { s.serveList(w, r, false) }
-func (s *server) listJav(w http.ResponseWriter, r *http.Request)    { s.serveList(w, r, true) }
-
-func (s *server) movieDetail(w http.ResponseWriter, r *http.Request) { s.serveDetail(w, r, false) }
-func (s *server) javDetail(w http.ResponseWriter, r *http.Request)   { s.serveDetail(w, r, true) }
-
-func (s *server) serveSnapshot(w http.ResponseWriter, r *http.Request) {
-	if s.snapshots == nil {
-		s.writeError(w, r, catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready"))
-		return
-	}
-	if err := s.snapshots.Serve(w, r); err != nil {
-		s.writeError(w, r, err)
-	}
+func (s *server) listMovies(w http.ResponseWriter, r *http.Request) error {
+	return s.serveList(w, r, false)
+}
+func (s *server) listJav(w http.ResponseWriter, r *http.Request) error {
+	return s.serveList(w, r, true)
 }
 
-func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) {
+func (s *server) movieDetail(w http.ResponseWriter, r *http.Request) error {
+	return s.serveDetail(w, r, false)
+}
+func (s *server) javDetail(w http.ResponseWriter, r *http.Request) error {
+	return s.serveDetail(w, r, true)
+}
+
+func (s *server) serveSnapshot(w http.ResponseWriter, r *http.Request) error {
+	if s.snapshots == nil {
+		return catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready")
+	}
+	return s.snapshots.Serve(w, r)
+}
+
+func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) error {
 	lq, err := parseListQuery(r.URL.Query(), legacy, s.now())
 	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	fill := func(ctx context.Context, version int64) (*httpx.Payload, error) {
-		body, err := s.encodeList(ctx, version, lq)
-		if err != nil {
-			return nil, err
-		}
-		return httpx.NewPayload(body), nil
+		return err
 	}
 	key := ""
 	if lq.cacheable() {
 		key = lq.key()
 	}
-	s.servePayload(w, r, key, fill)
+	return s.reads.Serve(w, r, key, "", func(ctx context.Context, version int64) ([]byte, error) {
+		return s.encodeList(ctx, version, lq)
+	})
 }
 
-func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) {
+func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) error {
 	dq, err := parseDetailQuery(r.PathValue("id"), r.URL.Query(), legacy)
 	if err != nil {
-		s.writeError(w, r, err)
-		return
+		return err
 	}
-	s.servePayload(w, r, dq.key(), func(ctx context.Context, _ int64) (*httpx.Payload, error) {
-		body, err := s.encodeDetail(ctx, dq)
-		if err != nil {
-			return nil, err
-		}
-		return httpx.NewPayload(body), nil
+	return s.reads.Serve(w, r, dq.key(), "", func(ctx context.Context, _ int64) ([]byte, error) {
+		return s.encodeDetail(ctx, dq)
 	})
 }
 

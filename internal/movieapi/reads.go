@@ -2,45 +2,15 @@ package movieapi
 
 import (
 	"context"
-	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
-	"catalog/internal/httpx"
 )
 
-// reads holds what makes the reads cheap: the response cache (checked
-// against the data version on every request) and the id order that
-// turns deep pages into seeks.
-type reads struct {
-	*cache.Reads
-	keyset catalog.KeysetStore // nil when the store offers none
-
-	orderOnce sync.Once
-	order     *cache.Order
-
-	vodOrderOnce sync.Once
-	vodOrder     *cache.Order // change order of the MacCMS API (contract 6)
-}
-
-func newReads(store catalog.Store) *reads {
-	r := &reads{Reads: cache.NewReads(movieVersion(store), 0)}
-	r.keyset, _ = store.(catalog.KeysetStore)
-	return r
-}
-
-// movieOrder returns the id order of the whole list, created (and its
-// first build started) on first use.
-func (s *server) movieOrder() *cache.Order {
-	s.reads.orderOnce.Do(func() {
-		s.reads.order = cache.NewOrder(s.reads.keyset.MovieIDs, s.log)
-		s.reads.order.Refresh()
-	})
-	return s.reads.order
-}
+// movieOrder returns the id order of the whole list.
+func (s *server) movieOrder() *cache.Order { return s.reads.Order("movies", s.reads.Keyset.MovieIDs) }
 
 // pageOfMovies is ListMovies, with searches (and deep pages, when it is
 // ready) answered by the index and deep unfiltered pages served by a
@@ -50,33 +20,15 @@ func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.Movi
 	if page, total, ok, err := s.searchMovies(ctx, version, f, fields); ok || err != nil {
 		return page, total, err
 	}
-	if s.reads.keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {
+	if s.reads.Keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {
 		page, total, ok, err := cache.SeekPage(s.movieOrder(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Movie, error) {
-			return s.reads.keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit, fields)
+			return s.reads.Keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit, fields)
 		})
 		if ok {
 			return page, total, err
 		}
 	}
 	return s.store.ListMovies(ctx, f)
-}
-
-// servePayload answers a read from the response cache under key, or
-// from a fill of its own when key is "" (an answer that depends on more
-// than the query and the data), and writes it.
-func (s *server) servePayload(w http.ResponseWriter, r *http.Request, key string, fill func(context.Context, int64) (*httpx.Payload, error)) {
-	var p *httpx.Payload
-	var err error
-	if key != "" {
-		p, err = s.reads.Get(r.Context(), key, fill)
-	} else {
-		p, err = s.reads.Uncached(r.Context(), fill)
-	}
-	if err != nil {
-		s.writeError(w, r, err)
-		return
-	}
-	httpx.WritePayload(w, r, http.StatusOK, p)
 }
 
 // cacheable reports whether a list's answer depends only on the query

@@ -38,25 +38,31 @@ type server struct {
 	snapshots *snapshot.Service
 	log       *slog.Logger
 	now       func() time.Time
-	reads     *reads
+	reads     *cache.Reads
 	search    *search.Live // nil: the database searches
 }
 
 // New returns the whole movie service.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, reads: newReads(cfg.Store),
-		search: cfg.Search}
-	s.reads.SetStats(cfg.CacheStats)
+	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, search: cfg.Search}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
-	if s.reads.keyset != nil {
+	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies, s.log)
+	s.reads.SetStats(cfg.CacheStats)
+	if s.reads.Keyset != nil {
 		// Build the id order now, not on the first list request: until
 		// it is built every deep page is an OFFSET scan, and a burst of
 		// those on a cold server queues for seconds.
 		s.movieOrder()
 	}
-	return s.routes(cfg.Version, cfg.ReadTimeout)
+	return httpx.Stack{
+		Log:         s.log,
+		Errors:      s.writeError,
+		ReadTimeout: cfg.ReadTimeout,
+		NoDeadline:  []string{snapshotPath},
+		Headers:     edgeHeaders,
+	}.Handler(s.routes(cfg.Version))
 }
 
 // snapshotPath is the one read without a deadline (--read-timeout): it
@@ -64,36 +70,28 @@ func New(cfg Config) http.Handler {
 // meant for database work must not cut short.
 const snapshotPath = "/api/movies/snapshot"
 
-// routes is the whole service: the route table behind the headers
-// every response carries.
-func (s *server) routes(version string, readTimeout time.Duration) http.Handler {
-	return httpx.Common(edgeHeaders(s.table(version, readTimeout)), s.log, s.writeError)
-}
-
-// table is the whole route table (contract 4.3).
-func (s *server) table(version string, readTimeout time.Duration) *httpx.Router {
+// routes is the whole route table (contract 4.3): every read answers
+// GET (and HEAD) and its CORS preflight.
+func (s *server) routes(version string) *httpx.Router {
 	rt := httpx.NewRouter(s.writeError)
-	get := func(path string, h http.HandlerFunc) {
-		var read http.Handler = h
-		if path != snapshotPath {
-			read = httpx.ReadDeadline(h, readTimeout)
-		}
-		rt.Handle(http.MethodGet, path, read)
-		rt.Handle(http.MethodOptions, path, http.HandlerFunc(preflight))
+	api := httpx.ErrorWriter(s.writeError).Handler
+	get := func(path string, h http.Handler) {
+		rt.Handle(http.MethodGet, path, h)
+		rt.HandleFunc(http.MethodOptions, path, preflight)
 	}
-	get("/api/movies", s.listMovies)
-	get("/api/movies/snapshot", withKeys(s.serveSnapshot, edge.Snapshot))
-	get("/api/movies/{id}", movieKeys(s.movieDetail))
-	get("/api/jav", s.listJav)
-	get("/api/jav/{id}", movieKeys(s.javDetail))
+	get("/api/movies", api(s.listMovies))
+	get(snapshotPath, edge.WithKeys(api(s.serveSnapshot), edge.Snapshot))
+	get("/api/movies/{id}", movieKeys(api(s.movieDetail)))
+	get("/api/jav", api(s.listJav))
+	get("/api/jav/{id}", movieKeys(api(s.javDetail)))
 	get("/api/health", httpx.Health(s.store.Ping, version))
 	// MacCMS resource API (contract 6), under the paths MacCMS sites use.
-	get("/api.php/provide/vod", s.provideVod(formatQuery))
-	get("/api.php/provide/vod/{$}", s.provideVod(formatQuery))
-	get("/api/provide/vod", s.provideVod(formatQuery))
+	get("/api.php/provide/vod", api(s.provideVod(formatQuery)))
+	get("/api.php/provide/vod/{$}", api(s.provideVod(formatQuery)))
+	get("/api/provide/vod", api(s.provideVod(formatQuery)))
 	for _, format := range []string{formatXML, formatJSON} {
-		get("/api.php/provide/vod/at/"+format, s.provideVod(format))
-		get("/api.php/provide/vod/at/"+format+"/{$}", s.provideVod(format))
+		get("/api.php/provide/vod/at/"+format, api(s.provideVod(format)))
+		get("/api.php/provide/vod/at/"+format+"/{$}", api(s.provideVod(format)))
 	}
 	// The OpenAPI document and its reference page (issue 12).
 	for _, d := range s.docs(version).Routes() {

@@ -8,16 +8,6 @@ import (
 	"catalog/internal/search"
 )
 
-// movieVersion is the version the movie service's caches key on: the
-// movies' own when the store keeps one (a clip write then leaves cached
-// movie answers alone), else the whole database's.
-func movieVersion(store catalog.Store) func(context.Context) (int64, error) {
-	if sl, ok := store.(catalog.SearchLog); ok {
-		return func(ctx context.Context) (int64, error) { return sl.KindVersion(ctx, catalog.SearchMovies) }
-	}
-	return store.DataVersion
-}
-
 // searchMovies answers a text search (without ids or h), or a deep page
 // of the whole list, from the in-process index at (at least) version; ok
 // is false while the index is not ready, and the database answers.
@@ -30,11 +20,11 @@ func (s *server) searchMovies(ctx context.Context, version int64, f catalog.Movi
 		movies, _, err := s.store.ListMovies(ctx, catalog.MovieFilter{IDs: ids, Paging: catalog.Paging{Page: 1, Limit: int64(len(ids))}})
 		return movies, err
 	}
-	if len(f.Terms) == 0 && s.reads.keyset != nil {
+	if len(f.Terms) == 0 && s.reads.Keyset != nil {
 		// A page of the whole list is a run of consecutive ids: one seek
 		// reads it, with only the columns fields needs.
 		load = func(ids []int64) ([]catalog.Movie, error) {
-			return s.reads.keyset.MoviesFrom(ctx, ids[0], 0, int64(len(ids)), fields)
+			return s.reads.Keyset.MoviesFrom(ctx, ids[0], 0, int64(len(ids)), fields)
 		}
 	}
 	return search.Page(ctx, s.search, version, f.Terms, nil, f.Paging.Offset(), f.Paging.Limit, load,

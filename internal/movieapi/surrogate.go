@@ -11,11 +11,4 @@ import (
 // answer names more, or something else.
 
 // movieKeys tags a detail with "movies" and "movie-ID".
-func movieKeys(h http.HandlerFunc) http.HandlerFunc {
-	return edge.ItemKeys(edge.Movies, edge.MovieKey, h).ServeHTTP
-}
-
-// withKeys tags every answer of h with keys.
-func withKeys(h http.HandlerFunc, keys ...string) http.HandlerFunc {
-	return edge.WithKeys(h, keys...).ServeHTTP
-}
+func movieKeys(h http.Handler) http.Handler { return edge.ItemKeys(edge.Movies, edge.MovieKey, h) }

@@ -1,0 +1,110 @@
+package cache_test
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+
+	"catalog/internal/cache"
+	"catalog/internal/catalog"
+	"catalog/internal/demo"
+	"catalog/internal/testdb"
+)
+
+// TestForStoreKeysOnKind checks, on a real store, that each service's
+// reads key on its own kind's version: a clip write moves the clips'
+// version and leaves the movies' alone, and ForStore finds the keyset
+// reads both engines offer.
+func TestForStoreKeysOnKind(t *testing.T) {
+	ctx := context.Background()
+	store := testdb.Open(t)
+	clips := cache.KindVersion(store, catalog.SearchClips)
+	movies := cache.KindVersion(store, catalog.SearchMovies)
+	c0, m0 := mustVersion(t, clips), mustVersion(t, movies)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := demo.NewGenerator(1, platforms, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Second, 0)
+	if err := demo.SeedClips(ctx, store, g, 1); err != nil {
+		t.Fatal(err)
+	}
+	if c1, m1 := mustVersion(t, clips), mustVersion(t, movies); c1 == c0 || m1 != m0 {
+		t.Errorf("after a clip write: clips %d -> %d, movies %d -> %d; want clips changed, movies not", c0, c1, m0, m1)
+	}
+	if r := cache.ForStore(store, catalog.SearchClips, nil); r.Keyset == nil {
+		t.Error("ForStore: no keyset reads, want the engine's")
+	}
+}
+
+func mustVersion(t *testing.T, v func(context.Context) (int64, error)) int64 {
+	t.Helper()
+	n, err := v(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// TestReadsServe checks that a keyed read is filled once and then served
+// from the cache, that key "" fills every time, and that a failed fill
+// writes nothing (the service's error writer answers).
+func TestReadsServe(t *testing.T) {
+	r := cache.NewReads(func(context.Context) (int64, error) { return 1, nil }, 0)
+	fills := 0
+	fill := func(context.Context, int64) ([]byte, error) {
+		fills++
+		return []byte(`{"n":1}`), nil
+	}
+	serve := func(key string) *httptest.ResponseRecorder {
+		w := httptest.NewRecorder()
+		if err := r.Serve(w, httptest.NewRequest("GET", "/", nil), key, "", fill); err != nil {
+			t.Fatal(err)
+		}
+		if w.Code != http.StatusOK || w.Body.String() != `{"n":1}` {
+			t.Fatalf("key %q: got %d %s", key, w.Code, w.Body)
+		}
+		return w
+	}
+	serve("a")
+	serve("a")
+	if fills != 1 {
+		t.Errorf("keyed: %d fills, want 1", fills)
+	}
+	serve("")
+	serve("")
+	if fills != 3 {
+		t.Errorf("uncached: %d fills in all, want 3", fills)
+	}
+	w := httptest.NewRecorder()
+	if err := r.Serve(w, httptest.NewRequest("GET", "/", nil), "x", "text/xml; charset=utf-8", fill); err != nil {
+		t.Fatal(err)
+	}
+	if got := w.Header().Get("Content-Type"); got != "text/xml; charset=utf-8" {
+		t.Errorf("Content-Type: got %q, want the one given", got)
+	}
+	w = httptest.NewRecorder()
+	err := r.Serve(w, httptest.NewRequest("GET", "/", nil), "b", "", func(context.Context, int64) ([]byte, error) {
+		return nil, catalog.Errorf(catalog.ENOTFOUND, "gone")
+	})
+	if catalog.ErrorCode(err) != catalog.ENOTFOUND || w.Body.Len() != 0 {
+		t.Errorf("failed fill: got %v and %q written, want the error and nothing", err, w.Body)
+	}
+}
+
+// TestReadsOrderByName checks that one name gives one order, built on
+// first use, and another name another.
+func TestReadsOrderByName(t *testing.T) {
+	r := cache.NewReads(func(context.Context) (int64, error) { return 1, nil }, 0)
+	walk := func(ctx context.Context, fn func(int64)) (int64, error) {
+		fn(1)
+		return 7, nil
+	}
+	a := r.Order("a", walk)
+	if r.Order("a", walk) != a || r.Order("b", walk) == a {
+		t.Fatal("Order: want one order per name")
+	}
+	waitReady(t, a, 7)
+}
