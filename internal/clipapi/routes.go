@@ -8,8 +8,8 @@ import (
 	"catalog/internal/web"
 )
 
-// routes is every route of the clip service, in the order of the
-// contract (3.4, 3.6, 5).
+// routes is every route of the clip service, in the order of contract
+// 3.4, 3.6 and 5.
 func (s *server) routes() http.Handler {
 	rt := httpx.NewRouter(s.writeError)
 
