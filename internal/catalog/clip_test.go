@@ -123,7 +123,7 @@ func errorFields(t testing.TB, err error) []string {
 
 func testPlatforms(t testing.TB) *catalog.Platforms {
 	t.Helper()
-	p, err := catalog.NewPlatforms(append(slices.Clone(catalog.DefaultPlatforms), "Café Déjà"))
+	p, err := catalog.NewPlatforms(append(catalog.DefaultPlatforms(), "Café Déjà"))
 	if err != nil {
 		t.Fatal(err)
 	}

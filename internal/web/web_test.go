@@ -27,7 +27,7 @@ type site struct {
 func newSite(t testing.TB) *site {
 	t.Helper()
 	store := testdb.Open(t)
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		t.Fatal(err)
 	}
