@@ -17,8 +17,9 @@ import (
 // out; then search and phone width on the public pages.
 func TestAdminAndPublicFlow(t *testing.T) {
 	b := start(t)
+	platforms := catalog.DefaultPlatforms()
 	for i, title := range []string{"Harbour lights at dusk", "ฝนตกที่เชียงใหม่", "Mountain trail run", "Night market food tour"} {
-		platform := catalog.DefaultPlatforms[i%len(catalog.DefaultPlatforms)]
+		platform := platforms[i%len(platforms)]
 		c := catalog.Clip{Title: title, IframeURL: "https://www.youtube.com/embed/dQw4w9WgXc" + fmt.Sprint(i), Platform: platform, Actor: "Ann Lee"}
 		c.CoverURL = catalog.DeriveCover(c.IframeURL)
 		if err := b.store.CreateClip(context.Background(), &c); err != nil {

@@ -23,7 +23,7 @@ func TestForStoreKeysOnKind(t *testing.T) {
 	clips := cache.KindVersion(store, catalog.SearchClips)
 	movies := cache.KindVersion(store, catalog.SearchMovies)
 	c0, m0 := mustVersion(t, clips), mustVersion(t, movies)
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		t.Fatal(err)
 	}

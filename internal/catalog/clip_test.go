@@ -123,7 +123,7 @@ func errorFields(t testing.TB, err error) []string {
 
 func testPlatforms(t testing.TB) *catalog.Platforms {
 	t.Helper()
-	p, err := catalog.NewPlatforms(append(slices.Clone(catalog.DefaultPlatforms), "Café Déjà"))
+	p, err := catalog.NewPlatforms(append(catalog.DefaultPlatforms(), "Café Déjà"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func TestApplyPatch(t *testing.T) {
 		{name: "new cover kept", from: derived, in: catalog.ClipInput{CoverURL: s(uploaded)}, change: func(c *catalog.Clip) { c.CoverURL = uploaded }},
 		{name: "new iframe and cover together", from: derived, in: catalog.ClipInput{IframeURL: s(ytB), CoverURL: s(uploaded)},
 			change: func(c *catalog.Clip) { c.IframeURL, c.CoverURL = ytB, uploaded }},
-		// An uploaded cover is the caller's choice (3.3: a cover the
+		// An uploaded cover is the caller's choice (contract 3.3: a cover the
 		// caller sends is kept); changing the player must not drop it.
 		{name: "iframe change keeps uploaded cover", from: custom, in: catalog.ClipInput{IframeURL: s(ytB)}, change: func(c *catalog.Clip) { c.IframeURL = ytB }},
 		// A cover that was derived from the old player describes the old

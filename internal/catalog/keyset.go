@@ -7,7 +7,8 @@ import "context"
 // start (from a full walk of the ids at one data version) and then
 // fetches a page with a seek. Both engines implement it
 // (internal/storetest checks them); it is separate from Store so that
-// the handlers keep working on a store without it.
+// the handlers keep working on a store without it, with the same answers
+// (TestKeysetFallback in internal/clipapi and internal/movieapi).
 type KeysetStore interface {
 	// ClipIDs calls fn with the id of every clip on platform ("" = all
 	// platforms), highest first, inside one read transaction, and

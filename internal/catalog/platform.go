@@ -6,9 +6,14 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// DefaultPlatforms are the five platform values the seed spells out. The
-// other nine are third-party names the operator supplies with --platforms.
-var DefaultPlatforms = []string{"JAV", "JAVJAV", "JAVJAVJAV", "คลิปหลุด", "ทวิต"}
+// DefaultPlatforms returns the five platform values the contract spells
+// out (contract 3.2); the other nine are third-party names the operator
+// supplies with --platforms. It is a function, not a variable, so that no
+// caller can change the defaults of every other: each call returns a
+// fresh slice.
+func DefaultPlatforms() []string {
+	return []string{"JAV", "JAVJAV", "JAVJAVJAV", "คลิปหลุด", "ทวิต"}
+}
 
 // Platforms is the configured platform enumeration, in configured order.
 type Platforms struct {

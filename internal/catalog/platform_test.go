@@ -9,13 +9,20 @@ import (
 )
 
 func TestDefaultPlatforms(t *testing.T) {
-	p, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	p, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := []string{"JAV", "JAVJAV", "JAVJAVJAV", "คลิปหลุด", "ทวิต"}
 	if got := p.List(); !slices.Equal(got, want) {
 		t.Errorf("List() = %q, want %q", got, want)
+	}
+	// A caller that changes its copy changes no one else's defaults.
+	mine := catalog.DefaultPlatforms()
+	mine[0] = "changed"
+	_ = append(mine[:1], "appended")
+	if got := catalog.DefaultPlatforms(); !slices.Equal(got, want) {
+		t.Errorf("DefaultPlatforms() after a caller changed its copy = %q, want %q", got, want)
 	}
 }
 

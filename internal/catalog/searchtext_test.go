@@ -18,7 +18,7 @@ func words(n int) string {
 	return strings.Join(w, " ")
 }
 
-// The contract's numbers (2: 256 characters after trimming, 16 distinct
+// The numbers of contract 2 (256 characters after trimming, 16 distinct
 // words) are written out here, not taken from the constants.
 func TestParseSearchLimits(t *testing.T) {
 	tests := []struct {

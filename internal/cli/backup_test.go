@@ -39,7 +39,7 @@ func TestBackupWhileWriting(t *testing.T) {
 	var batches atomic.Int64
 	done := make(chan error, 1)
 	go func() {
-		platforms, _ := catalog.ParsePlatforms(strings.Join(catalog.DefaultPlatforms, ","))
+		platforms, _ := catalog.ParsePlatforms(strings.Join(catalog.DefaultPlatforms(), ","))
 		for i := 0; ctx.Err() == nil; i++ {
 			var b strings.Builder
 			for j := range 200 {

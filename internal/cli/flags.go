@@ -202,7 +202,7 @@ func (c dbConfig) check(cmd string) error {
 // platformsFlag registers --platforms; parsePlatforms turns it into the
 // enumeration after parsing.
 func (f *flags) platformsFlag(p *string) {
-	f.stringVar(p, "platforms", "CATALOG_PLATFORMS", strings.Join(catalog.DefaultPlatforms, ","),
+	f.stringVar(p, "platforms", "CATALOG_PLATFORMS", strings.Join(catalog.DefaultPlatforms(), ","),
 		"comma-separated platform values, in display order")
 }
 

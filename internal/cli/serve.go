@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"sync"
@@ -52,7 +53,69 @@ type serveConfig struct {
 	purgeURL      string
 }
 
+// serve runs both services until ctx is done, in named steps: the
+// flags, the listeners, the store, the services, then run and shut down.
 func (p *Program) serve(ctx context.Context, args []string) error {
+	s, err := p.parseServe(args)
+	if err != nil {
+		return err
+	}
+	logs := newLogWriter(p.Stderr, logFlushEvery)
+	defer logs.Close() // runs last: what the shutdown logs reaches stderr
+	s.log = p.logger(logs)
+	if r := newRedactor(s.c.db.dsn); r.secret() {
+		s.log = slog.New(redactHandler{next: s.log.Handler(), r: r})
+	}
+	defer s.close()
+
+	// Listen first: a taken port is the commonest reason not to start,
+	// and it should be reported before any database work.
+	if err := s.listen(); err != nil {
+		return err
+	}
+	if err := s.openStore(ctx); err != nil {
+		return err
+	}
+	version := p.versionString()
+	snapshots := s.services(ctx, version)
+	return p.run(ctx, s, snapshots, logs, version)
+}
+
+// serveState is what serve's steps build, in order. close undoes it in
+// reverse order, as the defers of one long function would.
+type serveState struct {
+	c         serveConfig
+	platforms *catalog.Platforms
+	proxies   []netip.Prefix
+	log       *slog.Logger
+
+	clipsLn, moviesLn net.Listener
+	servers           []server          // clips, movies, then metrics when on
+	m                 *metrics.Registry // nil: metrics off
+	metricsAddr       net.Addr
+	purger            *edge.Purger
+	st                store
+	demoPassword      string
+	// runCtx is the context of the background work (snapshot builds,
+	// search indexes); stopRun cancels it.
+	runCtx  context.Context
+	stopRun context.CancelFunc
+
+	undo []func()
+}
+
+// onClose registers f to run at close, before everything registered
+// earlier.
+func (s *serveState) onClose(f func()) { s.undo = append(s.undo, f) }
+
+func (s *serveState) close() {
+	for i := len(s.undo) - 1; i >= 0; i-- {
+		s.undo[i]()
+	}
+}
+
+// parseServe reads and checks serve's flags.
+func (p *Program) parseServe(args []string) (*serveState, error) {
 	var c serveConfig
 	f := newFlags("serve", "", "Runs the clip service and the movie service until interrupted.")
 	f.dbFlags(&c.db)
@@ -74,145 +137,145 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		"listen address of the Prometheus metrics at /metrics (empty = off)")
 	f.purgeFlag(&c.purgeURL)
 	if _, err := f.parse(args, p); err != nil {
-		return err
+		return nil, err
 	}
 	if err := c.db.check("serve"); err != nil {
-		return err
+		return nil, err
 	}
 	if c.snapshotEvery <= 0 {
-		return usagef("serve: --snapshot-every must be positive, got %s", c.snapshotEvery)
+		return nil, usagef("serve: --snapshot-every must be positive, got %s", c.snapshotEvery)
 	}
 	if c.readTimeout <= 0 {
-		return usagef("serve: --read-timeout must be positive, got %s", c.readTimeout)
+		return nil, usagef("serve: --read-timeout must be positive, got %s", c.readTimeout)
 	}
 	c.db.statementTimeout = statementTimeout(c.readTimeout)
 	platforms, err := parsePlatforms("serve", c.platforms)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	proxies, err := parseTrustedProxies(c.proxies)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	logs := newLogWriter(p.Stderr, logFlushEvery)
-	defer logs.Close() // runs last: what the shutdown logs reaches stderr
-	log := p.logger(logs)
-	if r := newRedactor(c.db.dsn); r.secret() {
-		log = slog.New(redactHandler{next: log.Handler(), r: r})
-	}
+	return &serveState{c: c, platforms: platforms, proxies: proxies}, nil
+}
 
-	// Listen first: a taken port is the commonest reason not to start,
-	// and it should be reported before any database work.
-	clipsLn, err := listen("clips", c.clipsAddr)
-	if err != nil {
+// listen binds the services' addresses (and the metrics', when on) and
+// opens the purger.
+func (s *serveState) listen() error {
+	var err error
+	if s.clipsLn, err = listen("clips", s.c.clipsAddr); err != nil {
 		return err
 	}
-	defer clipsLn.Close()
-	moviesLn, err := listen("movies", c.moviesAddr)
-	if err != nil {
+	s.onClose(func() { s.clipsLn.Close() })
+	if s.moviesLn, err = listen("movies", s.c.moviesAddr); err != nil {
 		return err
 	}
-	defer moviesLn.Close()
-	var m *metrics.Registry // nil: metrics off
-	var metricsAddr net.Addr
-	servers := []server{{nil, clipsLn}, {nil, moviesLn}}
-	if c.metricsAddr != "" {
-		ln, err := listen("metrics", c.metricsAddr)
+	s.onClose(func() { s.moviesLn.Close() })
+	s.servers = []server{{nil, s.clipsLn}, {nil, s.moviesLn}}
+	if s.c.metricsAddr != "" {
+		ln, err := listen("metrics", s.c.metricsAddr)
 		if err != nil {
 			return err
 		}
-		defer ln.Close()
-		m, metricsAddr = metrics.New(), ln.Addr()
-		servers = append(servers, server{metricsServer(m, log), ln})
+		s.onClose(func() { ln.Close() })
+		s.m, s.metricsAddr = metrics.New(), ln.Addr()
+		s.servers = append(s.servers, server{metricsServer(s.m, s.log), ln})
 	}
-	purger, err := openPurger("serve", c.purgeURL, log, m.Purge)
+	purger, err := openPurger("serve", s.c.purgeURL, s.log, s.m.Purge)
 	if err != nil {
 		return err
 	}
-	defer closePurger(purger) // after the servers stopped: the last writes' purges still go out
+	s.purger = purger
+	s.onClose(func() { closePurger(purger) }) // after the servers stopped: the last writes' purges still go out
+	return nil
+}
 
-	var demoPassword string
-	if c.demo {
+// openStore opens and migrates the database (a temporary one filled
+// with sample data for --demo) and makes the snapshot folder.
+func (s *serveState) openStore(ctx context.Context) error {
+	if s.c.demo {
 		dir, err := os.MkdirTemp("", "catalog-demo-")
 		if err != nil {
 			return fmt.Errorf("demo: %w", err)
 		}
-		defer os.RemoveAll(dir)
-		c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: c.db.maxConns, statementTimeout: c.db.statementTimeout}
-		c.snapshotDir = filepath.Join(dir, "snapshots")
+		s.onClose(func() { os.RemoveAll(dir) })
+		s.c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: s.c.db.maxConns, statementTimeout: s.c.db.statementTimeout}
+		s.c.snapshotDir = filepath.Join(dir, "snapshots")
 	}
 	// The database first: a path that cannot be opened must not leave a
 	// snapshot folder (or its missing parents) behind.
-	st, err := openStore(ctx, c.db)
+	st, err := openStore(ctx, s.c.db)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
-	if c.snapshotDir == "" {
-		dir, cleanup, err := snapshotDir(c.db.dsn)
+	s.st = st
+	s.onClose(func() { st.Close() })
+	if s.c.snapshotDir == "" {
+		dir, cleanup, err := snapshotDir(s.c.db.dsn)
 		if err != nil {
-			return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), c.db.dsn))
+			return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), s.c.db.dsn))
 		}
-		defer cleanup()
-		c.snapshotDir = dir
+		s.onClose(cleanup)
+		s.c.snapshotDir = dir
 	}
-	if err := os.MkdirAll(c.snapshotDir, 0o755); err != nil {
+	if err := os.MkdirAll(s.c.snapshotDir, 0o755); err != nil {
 		// The folder is named after the SQLite file by default.
-		return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), c.db.dsn))
+		return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), s.c.db.dsn))
 	}
-	if c.demo {
-		if demoPassword, err = fillDemo(ctx, st, platforms); err != nil {
+	if s.c.demo {
+		if s.demoPassword, err = fillDemo(ctx, st, s.platforms); err != nil {
 			return fmt.Errorf("demo: %s", message(err))
 		}
 	}
+	return nil
+}
 
-	version := p.versionString()
-	m.Pools(poolStats(st))
-	writes := edge.Announcing(st, purger) // the services' writes announce what they change
-	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: c.snapshotDir, Every: c.snapshotEvery, Logger: log,
-		Lock: snapshotLock(st), Observe: func(b snapshot.Build) {
+// services builds the snapshot service, starts the search indexes
+// under s.runCtx and builds both services' servers.
+func (s *serveState) services(ctx context.Context, version string) *snapshot.Service {
+	m, purger, log := s.m, s.purger, s.log
+	m.Pools(poolStats(s.st))
+	writes := edge.Announcing(s.st, purger) // the services' writes announce what they change
+	snapshots := snapshot.New(snapshot.Config{Store: s.st, Dir: s.c.snapshotDir, Every: s.c.snapshotEvery, Logger: log,
+		Lock: snapshotLock(s.st), Observe: func(b snapshot.Build) {
 			m.Snapshot(b)
 			if b.Err == nil {
 				purger.Announce(edge.Snapshot)
 			}
 		}})
-	runCtx, stop := context.WithCancel(ctx)
-	defer stop()
-	clipSearch, movieSearch := startSearch(runCtx, st, log)
+	s.runCtx, s.stopRun = context.WithCancel(ctx)
+	s.onClose(s.stopRun)
+	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log)
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
 	clips := httpx.NewServer(m.Service("clips", loginRoute, behindProxies(clipapi.New(clipapi.Config{
-		Store: writes, Platforms: platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: c.cookieSecure,
-		Snapshots: snapshots, ReadTimeout: c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,
-	}), proxies)), log)
+		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
+		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,
+	}), s.proxies)), log)
 	movies := httpx.NewServer(m.Service("movies", "", behindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
-		ReadTimeout: c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch,
-	}), proxies)), log)
-	servers[0].srv, servers[1].srv = clips, movies
+		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch,
+	}), s.proxies)), log)
+	s.servers[0].srv, s.servers[1].srv = clips, movies
+	return snapshots
+}
 
+// run serves until ctx is done or a server fails, then gives requests in
+// flight ShutdownTimeout to finish and stops the background work that
+// runs under s.runCtx.
+func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Service, logs *logWriter, version string) error {
+	log := s.log
 	var wg sync.WaitGroup
-	wg.Go(func() { snapshots.Run(runCtx) })
-	serveErr := make(chan error, len(servers))
-	for _, s := range servers {
+	wg.Go(func() { snapshots.Run(s.runCtx) })
+	serveErr := make(chan error, len(s.servers))
+	for _, sv := range s.servers {
 		wg.Go(func() {
-			if err := s.srv.Serve(s.ln); !errors.Is(err, http.ErrServerClosed) {
+			if err := sv.srv.Serve(sv.ln); !errors.Is(err, http.ErrServerClosed) {
 				serveErr <- err
 			}
 		})
 	}
-	log.Info("listening", "version", version, "clips_addr", clipsLn.Addr().String(), "movies_addr", moviesLn.Addr().String(),
-		"metrics_addr", addrString(metricsAddr), "database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn))
-	logs.Flush() // whoever watches the log for the start sees it at once
-	if c.demo {
-		fmt.Fprintf(p.Stdout, "Demo catalog: %d clips, %d movies in a temporary database (removed at exit).\n"+
-			"  clip service:  http://%s/api/clips   admin: http://%s/admin/login\n"+
-			"  movie service: http://%s/api/movies\n"+
-			"  admin login:   username admin, password %s  (shown only now)\n",
-			demoClips, demoMovies, clipsLn.Addr(), clipsLn.Addr(), moviesLn.Addr(), demoPassword)
-	}
-	if p.Listening != nil {
-		p.Listening(Addrs{Clips: clipsLn.Addr(), Movies: moviesLn.Addr(), Metrics: metricsAddr})
-	}
+	p.announce(s, logs, version)
 
 	var failed error
 	select {
@@ -227,8 +290,8 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	shutdownCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ShutdownTimeout)
 	defer cancel()
 	var sg sync.WaitGroup
-	for _, s := range servers {
-		srv := s.srv
+	for _, sv := range s.servers {
+		srv := sv.srv
 		sg.Go(func() {
 			if err := srv.Shutdown(shutdownCtx); err != nil {
 				log.Warn("requests cut off at shutdown", "err", err)
@@ -237,10 +300,29 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 		})
 	}
 	sg.Wait()
-	stop()
+	s.stopRun()
 	wg.Wait()
 	log.Info("stopped")
 	return failed
+}
+
+// announce tells whoever watches that serve accepts connections: the
+// log, a person running --demo, and Program.Listening.
+func (p *Program) announce(s *serveState, logs *logWriter, version string) {
+	c := s.c
+	s.log.Info("listening", "version", version, "clips_addr", s.clipsLn.Addr().String(), "movies_addr", s.moviesLn.Addr().String(),
+		"metrics_addr", addrString(s.metricsAddr), "database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn))
+	logs.Flush() // whoever watches the log for the start sees it at once
+	if c.demo {
+		fmt.Fprintf(p.Stdout, "Demo catalog: %d clips, %d movies in a temporary database (removed at exit).\n"+
+			"  clip service:  http://%s/api/clips   admin: http://%s/admin/login\n"+
+			"  movie service: http://%s/api/movies\n"+
+			"  admin login:   username admin, password %s  (shown only now)\n",
+			demoClips, demoMovies, s.clipsLn.Addr(), s.clipsLn.Addr(), s.moviesLn.Addr(), s.demoPassword)
+	}
+	if p.Listening != nil {
+		p.Listening(Addrs{Clips: s.clipsLn.Addr(), Movies: s.moviesLn.Addr(), Metrics: s.metricsAddr})
+	}
 }
 
 // statementTimeout is the PostgreSQL statement_timeout of serve's

@@ -18,7 +18,7 @@ import (
 func benchService(b *testing.B, n int) http.Handler {
 	b.Helper()
 	store := newTestStore(b)
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		b.Fatal(err)
 	}

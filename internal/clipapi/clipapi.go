@@ -26,7 +26,7 @@ import (
 // Config configures New.
 type Config struct {
 	Store     catalog.Store
-	Platforms *catalog.Platforms // nil: catalog.DefaultPlatforms
+	Platforms *catalog.Platforms // nil: catalog.DefaultPlatforms()
 	Logger    *slog.Logger       // nil: discard
 	Version   string
 	// CookieSecure marks the session cookie Secure on plain-HTTP
@@ -88,7 +88,7 @@ func New(cfg Config) http.Handler {
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchClips, s.log)
 	s.reads.SetStats(cfg.CacheStats)
 	if s.platforms == nil {
-		p, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+		p, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 		if err != nil {
 			panic(err) // the built-in list is valid
 		}

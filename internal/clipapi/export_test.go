@@ -10,7 +10,7 @@ import (
 // RoutePatterns lists the patterns of the route table, for the test that
 // holds it to the OpenAPI document.
 func RoutePatterns(store catalog.Store) []string {
-	p, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	p, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		panic(err)
 	}

@@ -186,7 +186,7 @@ func TestListPlatform(t *testing.T) {
 	for _, bad := range []string{"jav", "Nope", "JAV%20"} {
 		t.Run("bad "+bad, func(t *testing.T) {
 			eb := wantError(t, e.get("/api/clips?platform="+bad), http.StatusBadRequest)
-			for _, p := range catalog.DefaultPlatforms {
+			for _, p := range catalog.DefaultPlatforms() {
 				if !strings.Contains(eb.Error.Message, p) {
 					t.Errorf("message %q does not list %q", eb.Error.Message, p)
 				}

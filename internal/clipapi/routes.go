@@ -7,8 +7,8 @@ import (
 	"catalog/internal/httpx"
 )
 
-// routes is every route of the clip service, in the order of the
-// contract (3.4, 3.6, 5): the JSON API (this package), the admin console
+// routes is every route of the clip service, in the order of contract
+// 3.4, 3.6 and 5: the JSON API (this package), the admin console
 // (internal/admin), the public pages (internal/web) and the static files
 // they share (internal/html). Nothing else registers a route.
 func (s *server) routes() http.Handler {

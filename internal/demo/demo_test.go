@@ -12,7 +12,7 @@ import (
 
 func platforms(tb testing.TB) *catalog.Platforms {
 	tb.Helper()
-	p, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	p, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		tb.Fatal(err)
 	}

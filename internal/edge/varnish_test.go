@@ -37,7 +37,7 @@ func TestVarnish(t *testing.T) {
 	}
 	ctx := context.Background()
 	st := testdb.Open(t)
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		t.Fatal(err)
 	}

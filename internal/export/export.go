@@ -1,5 +1,5 @@
 // Package export writes every clip or movie in the importer's record
-// form (contract 4.6 for movies, 3.5 plus id and created_at for clips),
+// form (contract 4.6 for movies, contract 3.5 plus id and created_at for clips),
 // as JSON Lines or CSV, so that importing the output into an empty
 // database gives the same API answers. Records stream from the store
 // lowest id first, one at a time, so memory does not grow with the

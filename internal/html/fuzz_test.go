@@ -23,7 +23,7 @@ func FuzzParseFilter(f *testing.F) {
 		f.Add(s, int64(1234))
 		f.Add(s, int64(0))
 	}
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		f.Fatal(err)
 	}

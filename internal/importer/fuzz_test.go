@@ -110,7 +110,7 @@ func FuzzImportClips(f *testing.F) {
 	}
 	f.Add(uint8(0), []byte(`{"title": " T ", "iframe_url": "https://youtu.be/dQw4w9WgXcQ", "platform": "JAV", "created_at": "2026-11-21T13:45:07+07:00", "id": 3}`))
 	f.Add(uint8(0), []byte(`{"title": "T", "iframe_url": "https://x.example/", "notes": "a\r\nb\u0007", "created_at": "yesterday"}`))
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		f.Fatal(err)
 	}

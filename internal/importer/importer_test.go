@@ -396,7 +396,7 @@ func TestRejectsAreBounded(t *testing.T) {
 
 func defaultPlatforms(tb testing.TB) *catalog.Platforms {
 	tb.Helper()
-	p, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	p, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		tb.Fatal(err)
 	}

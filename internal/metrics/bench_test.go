@@ -48,7 +48,7 @@ func (d *discard) WriteHeader(int)             {}
 func BenchmarkMovieRead(b *testing.B) {
 	ctx := context.Background()
 	st := testdb.Open(b)
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		b.Fatal(err)
 	}

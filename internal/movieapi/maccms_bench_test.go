@@ -25,7 +25,7 @@ func BenchmarkProvideVod(b *testing.B) {
 	const movies = 100_000
 	db := testdb.New(b)
 	store := db.Open(b)
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -133,7 +133,7 @@ func TestIndexRefusesHugeIDs(t *testing.T) {
 
 // demoDocs returns n folded demo clip titles with ids 1..n.
 func demoDocs(n int) []Doc {
-	p, _ := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	p, _ := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	g := demo.NewGenerator(1, p, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Second, 0)
 	docs := make([]Doc, n)
 	for i := range docs {

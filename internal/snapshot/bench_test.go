@@ -57,7 +57,7 @@ func BenchmarkRangeSuffixPlain(b *testing.B) {
 type demoStore struct{ generatedStore }
 
 func (d demoStore) EachMovie(ctx context.Context, fn func(m *catalog.Movie) error) error {
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms)
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
 	if err != nil {
 		return err
 	}

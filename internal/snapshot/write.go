@@ -38,7 +38,7 @@ const writeAttempts = 3
 // (the store interface offers no read transaction spanning both calls).
 //
 // Contract 4.4 fixes page 1 and pagecount 1 (the whole catalog is one
-// page), and pagecount 0 for an empty catalog as in 4.2: limit "0",
+// page), and pagecount 0 for an empty catalog as in contract 4.2: limit "0",
 // total 0, an empty list.
 func Write(ctx context.Context, movies catalog.MovieStore, w io.Writer, generatedAt time.Time) error {
 	total, err := movies.CountMovies(ctx)

@@ -14,7 +14,7 @@ var benchWords = []string{"sunset", "ocean", "night", "city", "tokyo", "คล�
 
 func benchClips(n, seed int) []catalog.Clip {
 	clips := make([]catalog.Clip, n)
-	platforms := catalog.DefaultPlatforms
+	platforms := catalog.DefaultPlatforms()
 	for i := range clips {
 		k := seed + i
 		clips[i] = catalog.Clip{

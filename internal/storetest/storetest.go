@@ -1,7 +1,7 @@
 // Package storetest is the one behaviour suite every catalog.Store
 // engine must pass. Each engine's tests call Run with a function that
 // opens a fresh, migrated, empty store, so SQLite and PostgreSQL are held
-// to the same rules (contract section 2 for search, paging and totals).
+// to the same rules (contract 2 for search, paging and totals).
 package storetest
 
 import (
