@@ -253,3 +253,45 @@ func (m *Movie) normalizeFields(fe FieldErrors) {
 		}
 	}
 }
+
+// MovieReadColumns returns the stored columns a read scans (those with
+// a Dest), without the long ones when short (see ShortFieldsOnly).
+func MovieReadColumns(short bool) []MovieColumn {
+	var cols []MovieColumn
+	for _, c := range movieColumns {
+		if c.Dest != nil && !(short && c.Long) {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}
+
+// MovieColumnNames joins the names of cols with ", ", each after prefix (a
+// table alias and its dot, or "").
+func MovieColumnNames(cols []MovieColumn, prefix string) string {
+	var b strings.Builder
+	for i, c := range cols {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(prefix)
+		b.WriteString(c.Name)
+	}
+	return b.String()
+}
+
+// AppendDests appends the scan destinations of cols in m to dest.
+func AppendDests(dest []any, m *Movie, cols []MovieColumn) []any {
+	for _, c := range cols {
+		dest = append(dest, c.Dest(m))
+	}
+	return dest
+}
+
+// AppendValues appends the stored values of cols for m to v.
+func AppendValues(v []any, m *Movie, cols []MovieColumn) []any {
+	for _, c := range cols {
+		v = append(v, c.Value(m))
+	}
+	return v
+}

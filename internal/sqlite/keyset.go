@@ -95,10 +95,6 @@ func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limi
 	return clips, translate(rows.Err(), "list clips")
 }
 
-// shortMovieColumns are the movie columns that ShortFieldsOnly pages
-// serve, in movieScan order without the long ones.
-const shortMovieColumns = `id, name, slug, year, poster1_url, poster2_url, id_code, release, link_embed`
-
 // MoviesFrom returns up to limit movies with id <= from, highest first,
 // after passing over skip of them. Pages without long fields read only
 // the short columns: decoding a synopsis and twelve list columns per row
@@ -118,17 +114,16 @@ func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64, fields 
 	defer rows.Close()
 	movies := make([]catalog.Movie, 0, limit)
 	ms := newMovieScan()
+	if short {
+		// shortMovieColumns, into ms.m (UpdatedAt stays zero)
+		ms.dest = catalog.AppendDests(append(ms.dest[:0], &ms.m.ID), &ms.m, movieShortColumns)
+	}
 	for rows.Next() {
-		if short {
-			m := catalog.Movie{}
-			if err := rows.Scan(&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL, &m.IDCode, &m.Release, &m.LinkEmbed); err != nil {
-				return nil, translate(err, "list movies")
-			}
-			movies = append(movies, m)
-			continue
-		}
-		if err := ms.scan(rows); err != nil {
+		if err := rows.Scan(ms.dest...); err != nil {
 			return nil, translate(err, "list movies")
+		}
+		if !short {
+			ms.m.UpdatedAt = unixTime(ms.updated)
 		}
 		movies = append(movies, ms.m)
 	}
