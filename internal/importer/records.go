@@ -80,7 +80,7 @@ func clipFromRecord(rec record, platforms *catalog.Platforms) (catalog.Clip, cat
 					fe.Add(m.name, "must be an RFC 3339 timestamp such as 2026-11-21T13:45:07Z")
 					continue
 				}
-				c.CreatedAt = t.UTC().Truncate(time.Second)
+				c.CreatedAt = catalog.StoredTime(t)
 			}
 		default:
 			if !slices.Contains(catalog.ClipFields, m.name) {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -92,7 +91,7 @@ func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
 
 // CreateClip assigns c.ID and c.CreatedAt (UTC, whole seconds).
 func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
-	created := time.Now().UTC().Truncate(time.Second)
+	created := catalog.StoredNow()
 	var id int64
 	err := s.pool.QueryRow(ctx, `
 		INSERT INTO clips (title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
@@ -159,7 +158,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	if len(clips) == 0 {
 		return nil
 	}
-	now := time.Now().UTC().Truncate(time.Second)
+	now := catalog.StoredNow()
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		// Imports exclude other writers (readers go on) so that handing
 		// out ids and moving the sequence past explicit ids cannot race.
@@ -177,10 +176,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 			} else {
 				seq.skipPast(c.ID)
 			}
-			if c.CreatedAt.IsZero() {
-				c.CreatedAt = now
-			}
-			c.CreatedAt = c.CreatedAt.UTC().Truncate(time.Second)
+			c.CreatedAt = catalog.StoredTimeOr(c.CreatedAt, now)
 		}
 		if err := seq.save(ctx, tx); err != nil {
 			return err

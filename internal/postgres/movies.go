@@ -119,7 +119,7 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 	if len(movies) == 0 {
 		return nil
 	}
-	stamp := time.Now().UTC().Truncate(time.Second)
+	stamp := catalog.StoredNow()
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		// One importer at a time, readers unaffected: key lookups and
 		// the id sequence cannot race with another writer.
@@ -164,10 +164,7 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 		_, err = tx.CopyFrom(ctx, pgx.Identifier{"movie_import"}, columns,
 			pgx.CopyFromSlice(len(movies), func(i int) ([]any, error) {
 				m := &movies[i]
-				updated := stamp
-				if !m.UpdatedAt.IsZero() {
-					updated = m.UpdatedAt.UTC().Truncate(time.Second)
-				}
+				updated := catalog.StoredTimeOr(m.UpdatedAt, stamp)
 				return catalog.AppendValues(append(make([]any, 0, len(movieWriteColumns)+3), int64(i), m.ID, updated), m, movieWriteColumns), nil
 			}))
 		if err != nil {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"math"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"catalog/internal/catalog"
@@ -273,11 +272,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 		start := 0
 		for i := range clips {
 			c := &clips[i]
-			if c.CreatedAt.IsZero() {
-				c.CreatedAt = created
-			} else {
-				c.CreatedAt = c.CreatedAt.UTC().Truncate(time.Second)
-			}
+			c.CreatedAt = catalog.StoredTimeOr(c.CreatedAt, created)
 			if c.ID > 0 {
 				if err := w.insertNew(ctx, clips[start:i]); err != nil {
 					return err

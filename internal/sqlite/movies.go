@@ -238,10 +238,7 @@ type movieWriter struct {
 
 // updatedAt is the time m gets if it is inserted or changed.
 func (w *movieWriter) updatedAt(m *catalog.Movie) time.Time {
-	if !m.UpdatedAt.IsZero() {
-		return m.UpdatedAt.UTC().Truncate(time.Second)
-	}
-	return w.stamp
+	return catalog.StoredTimeOr(m.UpdatedAt, w.stamp)
 }
 
 // upsertOne looks m up by its key and inserts or updates it.
