@@ -101,43 +101,18 @@ func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.
 	}
 
 	cache := len(f.Terms) <= maxCachedTerms
-	var total int64
-	var err error
-	switch {
-	case len(f.Terms) > 0:
-		total, err = s.count(ctx, q.countQuery("clips", f.Platform != ""), q.args, cache)
-	case f.Platform != "":
-		total, err = s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts WHERE platform = ?`, q.args, true)
-	default:
-		total, err = s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts`, nil, true)
+	count := func() (int64, error) {
+		switch {
+		case len(f.Terms) > 0:
+			return s.count(ctx, q.countQuery("clips", f.Platform != ""), q.args, cache)
+		case f.Platform != "":
+			return s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts WHERE platform = ?`, q.args, true)
+		}
+		return s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts`, nil, true)
 	}
-	if err != nil {
-		return nil, 0, translate(err, "count clips")
-	}
-	if total == 0 || f.Paging.Offset() >= total {
-		return []catalog.Clip{}, total, nil
-	}
-
 	query := `SELECT ` + qualified("clips", clipColumns) + ` FROM ` + q.from + where(q.conds) +
 		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
-	rows, err := s.query(ctx, query, args, cache)
-	if err != nil {
-		return nil, 0, translate(err, "list clips")
-	}
-	defer rows.Close()
-	clips := make([]catalog.Clip, 0, min(f.Paging.Limit, total))
-	for rows.Next() {
-		var c catalog.Clip
-		if err := scanClip(rows, &c); err != nil {
-			return nil, 0, translate(err, "list clips")
-		}
-		clips = append(clips, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, translate(err, "list clips")
-	}
-	return clips, total, nil
+	return countAndPage(ctx, s, count, query, q.args, cache, f.Paging, scanClip, "clips")
 }
 
 // maxCachedTerms bounds the query shapes kept prepared: the text of a

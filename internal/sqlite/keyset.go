@@ -79,20 +79,7 @@ func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limi
 		query = `SELECT ` + clipColumns + ` FROM clips WHERE platform = ? AND id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`
 		args = append([]any{platform}, args...)
 	}
-	rows, err := s.query(ctx, query, args, true)
-	if err != nil {
-		return nil, translate(err, "list clips")
-	}
-	defer rows.Close()
-	clips := make([]catalog.Clip, 0, limit)
-	for rows.Next() {
-		var c catalog.Clip
-		if err := scanClip(rows, &c); err != nil {
-			return nil, translate(err, "list clips")
-		}
-		clips = append(clips, c)
-	}
-	return clips, translate(rows.Err(), "list clips")
+	return queryAll(ctx, s, "list clips", query, args, true, limit, scanClip)
 }
 
 // MoviesFrom returns up to limit movies with id <= from, highest first,
@@ -106,26 +93,6 @@ func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64, fields 
 	if short {
 		columns = shortMovieColumns
 	}
-	rows, err := s.query(ctx, `SELECT `+columns+` FROM movies WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`,
-		[]any{from, limit, skip}, true)
-	if err != nil {
-		return nil, translate(err, "list movies")
-	}
-	defer rows.Close()
-	movies := make([]catalog.Movie, 0, limit)
-	ms := newMovieScan()
-	if short {
-		// shortMovieColumns, into ms.m (UpdatedAt stays zero)
-		ms.dest = catalog.AppendDests(append(ms.dest[:0], &ms.m.ID), &ms.m, movieShortColumns)
-	}
-	for rows.Next() {
-		if err := rows.Scan(ms.dest...); err != nil {
-			return nil, translate(err, "list movies")
-		}
-		if !short {
-			ms.m.UpdatedAt = unixTime(ms.updated)
-		}
-		movies = append(movies, ms.m)
-	}
-	return movies, translate(rows.Err(), "list movies")
+	return queryAll(ctx, s, "list movies", `SELECT `+columns+` FROM movies WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`,
+		[]any{from, limit, skip}, true, limit, newMovieScan(short).into)
 }

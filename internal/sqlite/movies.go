@@ -29,11 +29,17 @@ var (
 type movieScan struct {
 	m       catalog.Movie
 	updated int64
+	short   bool // shortMovieColumns: no updated_at, UpdatedAt stays zero
 	dest    []any
 }
 
-func newMovieScan() *movieScan {
-	ms := &movieScan{}
+// newMovieScan scans movieColumns, or shortMovieColumns when short.
+func newMovieScan(short bool) *movieScan {
+	ms := &movieScan{short: short}
+	if short {
+		ms.dest = catalog.AppendDests(append(make([]any, 0, len(movieShortColumns)+1), &ms.m.ID), &ms.m, movieShortColumns)
+		return ms
+	}
 	ms.dest = catalog.AppendDests(append(make([]any, 0, len(movieReadColumns)+4), &ms.m.ID), &ms.m, movieReadColumns)
 	ms.dest = append(ms.dest, &ms.updated)
 	return ms
@@ -43,8 +49,17 @@ func (ms *movieScan) scan(row scanner) error {
 	if err := row.Scan(ms.dest...); err != nil {
 		return err
 	}
-	ms.m.UpdatedAt = unixTime(ms.updated)
+	if !ms.short {
+		ms.m.UpdatedAt = unixTime(ms.updated)
+	}
 	return nil
+}
+
+// into scans a row and copies the movie to m.
+func (ms *movieScan) into(row scanner, m *catalog.Movie) error {
+	err := ms.scan(row)
+	*m = ms.m
+	return err
 }
 
 // movieValues are the stored values of m after id, in column order
@@ -79,35 +94,12 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 		q.args = append(q.args, ceilUnix(f.ChangedSince))
 	}
 	cache := len(f.Terms) <= maxCachedTerms
-
-	total, err := s.countMovieMatches(ctx, q, len(f.Terms) > 0, len(f.IDs) > 0 || !f.ChangedSince.IsZero(), cache)
-	if err != nil {
-		return nil, 0, err
+	count := func() (int64, error) {
+		return s.countMovieMatches(ctx, q, len(f.Terms) > 0, len(f.IDs) > 0 || !f.ChangedSince.IsZero(), cache)
 	}
-	if total == 0 || f.Paging.Offset() >= total {
-		return []catalog.Movie{}, total, nil
-	}
-
 	query := `SELECT ` + qualified("movies", movieColumns) + ` FROM ` + q.from + where(q.conds) +
 		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
-	rows, err := s.query(ctx, query, args, cache)
-	if err != nil {
-		return nil, 0, translate(err, "list movies")
-	}
-	defer rows.Close()
-	movies := make([]catalog.Movie, 0, min(f.Paging.Limit, total))
-	ms := newMovieScan()
-	for rows.Next() {
-		if err := ms.scan(rows); err != nil {
-			return nil, 0, translate(err, "list movies")
-		}
-		movies = append(movies, ms.m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, translate(err, "list movies")
-	}
-	return movies, total, nil
+	return countAndPage(ctx, s, count, query, q.args, cache, f.Paging, newMovieScan(false).into, "movies")
 }
 
 // GetMovie returns ENOTFOUND when no movie has the id.
@@ -117,7 +109,7 @@ func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
 	if err != nil {
 		return catalog.Movie{}, err
 	}
-	ms := newMovieScan()
+	ms := newMovieScan(false)
 	if err := ms.scan(st.QueryRowContext(ctx, id)); err != nil {
 		if err == sql.ErrNoRows {
 			return catalog.Movie{}, notFound("movie")
