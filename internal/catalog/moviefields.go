@@ -133,17 +133,8 @@ func (l List) jsonOrEmpty() string {
 	return l.JSON
 }
 
-// MovieColumn is one stored column of a movie besides id and updated_at,
-// whose types the engines choose.
-type MovieColumn struct {
-	Name string
-	Long bool // see ShortFieldsOnly
-	// Dest is the scan destination of the column in m; nil for a column
-	// that is written but never read (name_fold).
-	Dest func(m *Movie) any
-	// Value is the value stored for m.
-	Value func(m *Movie) any
-}
+// MovieColumn is one stored column of a movie.
+type MovieColumn = Column[Movie]
 
 // MovieColumns returns the stored columns besides id and updated_at, in
 // canonical order: each list as its JSON form then its joined form, and
@@ -264,34 +255,4 @@ func MovieReadColumns(short bool) []MovieColumn {
 		}
 	}
 	return cols
-}
-
-// MovieColumnNames joins the names of cols with ", ", each after prefix (a
-// table alias and its dot, or "").
-func MovieColumnNames(cols []MovieColumn, prefix string) string {
-	var b strings.Builder
-	for i, c := range cols {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(prefix)
-		b.WriteString(c.Name)
-	}
-	return b.String()
-}
-
-// AppendDests appends the scan destinations of cols in m to dest.
-func AppendDests(dest []any, m *Movie, cols []MovieColumn) []any {
-	for _, c := range cols {
-		dest = append(dest, c.Dest(m))
-	}
-	return dest
-}
-
-// AppendValues appends the stored values of cols for m to v.
-func AppendValues(v []any, m *Movie, cols []MovieColumn) []any {
-	for _, c := range cols {
-		v = append(v, c.Value(m))
-	}
-	return v
 }

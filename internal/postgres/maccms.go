@@ -13,7 +13,7 @@ import (
 // writer here needs to know of them.
 
 // vodPageColumns are movieColumns of the alias m, then the type.
-var vodPageColumns = "m.id, " + catalog.MovieColumnNames(movieReadColumns, "m.") +
+var vodPageColumns = "m.id, " + catalog.ColumnNames(movieReadColumns, "m.") +
 	", m.updated_at, coalesce(t.id, 0), coalesce(m.type_name, '')"
 
 // ListVods returns one page, last change first, and the exact total, in

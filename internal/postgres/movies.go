@@ -17,9 +17,9 @@ var (
 	movieShortColumns = catalog.MovieReadColumns(true)
 	movieWriteColumns = catalog.MovieColumns()
 	// movieColumns is the column order of scanMovie and the import table.
-	movieColumns = `id, ` + catalog.MovieColumnNames(movieReadColumns, "") + `, updated_at`
+	movieColumns = `id, ` + catalog.ColumnNames(movieReadColumns, "") + `, updated_at`
 	// shortMovieColumns are what ShortFieldsOnly pages read (scanShortMovie).
-	shortMovieColumns = `id, ` + catalog.MovieColumnNames(movieShortColumns, "")
+	shortMovieColumns = `id, ` + catalog.ColumnNames(movieShortColumns, "")
 	// movieDataColumns are the columns an upsert writes besides id and
 	// updated_at; a row whose values all equal the stored ones is left
 	// alone, so re-importing a catalog does not mark it changed.

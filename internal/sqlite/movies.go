@@ -21,8 +21,8 @@ var (
 	movieShortColumns = catalog.MovieReadColumns(true)
 	movieDataColumns  = catalog.MovieColumns()
 	// movieColumns lists every stored field in scan order.
-	movieColumns      = `id, ` + catalog.MovieColumnNames(movieReadColumns, "") + `, updated_at`
-	shortMovieColumns = `id, ` + catalog.MovieColumnNames(movieShortColumns, "")
+	movieColumns      = `id, ` + catalog.ColumnNames(movieReadColumns, "") + `, updated_at`
+	shortMovieColumns = `id, ` + catalog.ColumnNames(movieShortColumns, "")
 )
 
 // movieScan holds the scan destinations for one row, reused across rows.
@@ -199,7 +199,7 @@ WHERE id_code IN (SELECT value FROM json_each(?)) AND id_code <> '' ORDER BY id 
 // bound as id, movieValues. The update changes nothing (and so bumps
 // neither updated_at nor the data version) when every value is equal.
 var insertMovieHead, insertMovieRow, insertMovie, updateMovie = func() (head, row, insert, update string) {
-	head = `INSERT INTO movies (id, ` + catalog.MovieColumnNames(movieDataColumns, "") + `, updated_at)
+	head = `INSERT INTO movies (id, ` + catalog.ColumnNames(movieDataColumns, "") + `, updated_at)
 VALUES `
 	row = `(?` + strings.Repeat(`, ?`, len(movieDataColumns)+1) + `)`
 	var set, same []string
