@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math/bits"
 	"strings"
 	"time"
 	"unicode"
@@ -204,43 +205,36 @@ func Slugify(name string) string {
 // joined strings, and URL_player when selected.
 func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 	b = append(b, '{')
-	first := true
-	key := func(f MovieField) {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, '"')
-		b = append(b, movieFieldNames[f]...)
-		b = append(b, '"', ':')
+	sep := 1 // skips the comma before the first key
+	if !legacy {
+		fs &^= legacyFields
 	}
-	for f := range numMovieFields {
-		if !fs.Has(f) {
-			continue
+	// Only the fields in fs are visited, lowest first.
+	for rest := uint32(fs); rest != 0; rest &= rest - 1 {
+		f := MovieField(bits.TrailingZeros32(rest))
+		if f >= numMovieFields {
+			break
 		}
 		spec := &movieSpecs[f]
-		switch {
-		case spec.kind == kindID:
-			key(f)
+		b = append(b, movieKeys[f][sep:]...)
+		sep = 0
+		switch spec.kind {
+		case kindID:
 			b = appendInt(b, m.ID)
-		case spec.kind == kindList:
-			key(f)
-			l := &m.Lists[spec.list]
+		case kindList:
 			if legacy {
-				b = AppendJSONString(b, l.Joined)
+				b = AppendJSONString(b, m.Lists[spec.list].Joined)
 			} else {
-				b = append(b, l.jsonOrEmpty()...)
+				b = append(b, m.Lists[spec.list].jsonOrEmpty()...)
 			}
-		case spec.legacy:
-			if legacy {
-				key(f)
+		default:
+			if spec.legacy {
 				b = append(b, `{"server_data":{"link_embed":`...)
 				b = AppendJSONString(b, *spec.text(m))
 				b = append(b, "}}"...)
+			} else {
+				b = AppendJSONString(b, *spec.text(m))
 			}
-		default:
-			key(f)
-			b = AppendJSONString(b, *spec.text(m))
 		}
 	}
 	return append(b, '}')

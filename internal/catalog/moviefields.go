@@ -65,6 +65,23 @@ var (
 		}
 		return names
 	}()
+	// movieKeys are the fields' JSON keys as AppendJSON writes them,
+	// each after a comma.
+	movieKeys = func() (keys [numMovieFields]string) {
+		for f, s := range movieSpecs {
+			keys[f] = `,"` + s.json + `":`
+		}
+		return keys
+	}()
+	// legacyFields are served on /api/jav only.
+	legacyFields = func() (set FieldSet) {
+		for f, s := range movieSpecs {
+			if s.legacy {
+				set |= 1 << f
+			}
+		}
+		return set
+	}()
 	// longFields are the movie fields with long stored values (the
 	// synopsis and the list fields in both forms): a page that serves
 	// none of them need not read them.

@@ -36,12 +36,14 @@ func queryAll[T any](ctx context.Context, s *Store, what, query string, args []a
 	}
 	defer rows.Close()
 	page := make([]T, 0, sizeHint)
+	var zero T
 	for rows.Next() {
-		var v T
-		if err := scan(rows, &v); err != nil {
+		// Scanned in place: a local passed to scan would escape, one
+		// allocation per row.
+		page = append(page, zero)
+		if err := scan(rows, &page[len(page)-1]); err != nil {
 			return nil, translate(err, what)
 		}
-		page = append(page, v)
 	}
 	return page, translate(rows.Err(), what)
 }
