@@ -112,3 +112,16 @@ type reworded struct {
 
 func (e *reworded) Error() string { return e.msg }
 func (e *reworded) Unwrap() error { return e.cause }
+
+// WithCause returns e that also unwraps to cause: clients see only e's
+// message, while logs and errors.Is/As still reach what went wrong
+// underneath (a driver's error, a parser's).
+func WithCause(e *Error, cause error) error { return &withCause{e: e, cause: cause} }
+
+type withCause struct {
+	e     *Error
+	cause error
+}
+
+func (w *withCause) Error() string   { return w.e.Error() + ": " + w.cause.Error() }
+func (w *withCause) Unwrap() []error { return []error{w.e, w.cause} }

@@ -80,3 +80,20 @@ func TestReworded(t *testing.T) {
 		t.Errorf("errors.Is does not see the cause through %v", err)
 	}
 }
+
+func TestWithCause(t *testing.T) {
+	cause := fmt.Errorf("driver: %w", os.ErrDeadlineExceeded)
+	err := catalog.WithCause(catalog.Errorf(catalog.ECONFLICT, "record already exists"), cause)
+	if got := catalog.ErrorCode(err); got != catalog.ECONFLICT {
+		t.Errorf("ErrorCode: got %q, want %q", got, catalog.ECONFLICT)
+	}
+	if got := catalog.ErrorMessage(err); got != "record already exists" {
+		t.Errorf("ErrorMessage: got %q, want the domain message alone", got)
+	}
+	if !errors.Is(err, os.ErrDeadlineExceeded) {
+		t.Error("errors.Is does not reach the cause")
+	}
+	if !strings.Contains(err.Error(), "driver:") {
+		t.Errorf("Error() %q does not keep the cause for the logs", err.Error())
+	}
+}

@@ -27,11 +27,5 @@ type KeysetStore interface {
 	MoviesFrom(ctx context.Context, from, skip, limit int64, fields FieldSet) ([]Movie, error)
 }
 
-// longFields are the movie fields with long stored values (the synopsis
-// and the list fields in both forms): a page that serves none of them
-// need not read them.
-const longFields = FieldSet(1<<FieldCategories | 1<<FieldActor | 1<<FieldDirector |
-	1<<FieldStudio | 1<<FieldGenre | 1<<FieldCountry | 1<<FieldSynopsis)
-
 // ShortFieldsOnly reports whether fields needs none of the long columns.
 func ShortFieldsOnly(fields FieldSet) bool { return fields&longFields == 0 }

@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"math/bits"
 	"strings"
 	"time"
 	"unicode"
@@ -9,7 +10,8 @@ import (
 )
 
 // MovieField identifies one selectable movie field; the constants are in
-// the canonical output order (contract 4.1).
+// the canonical output order (contract 4.1) and index the field table
+// (moviefields.go).
 type MovieField uint8
 
 const (
@@ -31,12 +33,6 @@ const (
 	FieldURLPlayer // legacy /api/jav only
 	numMovieFields
 )
-
-var movieFieldNames = [numMovieFields]string{
-	"id", "title", "slug", "year", "poster1_url", "poster2_url",
-	"categories", "actor", "director", "studio", "genre", "country",
-	"synopsis", "id_code", "release", "URL_player",
-}
 
 // Name is the field's JSON key.
 func (f MovieField) Name() string { return movieFieldNames[f] }
@@ -91,9 +87,6 @@ func ParseFields(s string, legacy bool) (FieldSet, error) {
 
 // The multi-valued movie fields, in canonical order.
 const NumLists = 6
-
-// ListNames are the multi-valued fields, index-aligned with Movie.Lists.
-var ListNames = [NumLists]string{"categories", "actor", "director", "studio", "genre", "country"}
 
 // List is a multi-valued field kept in both served forms (a JSON array
 // for /api/movies, a ", "-joined string for /api/jav), so that neither
@@ -157,45 +150,9 @@ func (m *Movie) Normalize() error {
 	if m.ID < 0 {
 		fe.Add("id", "must be a positive integer")
 	}
-	text := func(name string, v *string, maxRunes int, multiline bool) {
-		*v = CleanText(*v)
-		if multiline {
-			*v = strings.ReplaceAll(*v, "\r\n", "\n")
-		}
-		if msg := checkText(*v, maxRunes, multiline); msg != "" {
-			fe.Add(name, msg)
-		}
-	}
-	text("name", &m.Name, MaxMovieNameRunes, false)
+	m.normalizeFields(fe)
 	if m.Name == "" {
 		fe.Add("name", "is required")
-	}
-	text("slug", &m.Slug, MaxMovieNameRunes, false)
-	text("year", &m.Year, MaxShortRunes, false)
-	text("synopsis", &m.Synopsis, MaxSynopsisRunes, true)
-	text("id_code", &m.IDCode, MaxShortRunes, false)
-	m.Release = strings.TrimSpace(m.Release)
-	if m.Release != "" {
-		if _, err := time.Parse(time.DateOnly, m.Release); err != nil || len(m.Release) != 10 {
-			fe.Add("release", "must be a real date as YYYY-MM-DD")
-		}
-	}
-	for _, u := range []struct {
-		name string
-		v    *string
-	}{{"poster1_url", &m.Poster1URL}, {"poster2_url", &m.Poster2URL}, {"link_embed", &m.LinkEmbed}} {
-		*u.v = strings.TrimSpace(*u.v)
-		if *u.v != "" {
-			if msg := CheckURL(*u.v); msg != "" {
-				fe.Add(u.name, msg)
-			}
-		}
-	}
-	for i, l := range m.Lists {
-		// The joined form holds every item, so one check covers them all.
-		if msg := checkText(l.Joined, MaxListRunes, false); msg != "" {
-			fe.Add(ListNames[i], msg)
-		}
 	}
 	if m.Slug == "" && m.Name != "" {
 		m.Slug = Slugify(m.Name)
@@ -248,53 +205,37 @@ func Slugify(name string) string {
 // joined strings, and URL_player when selected.
 func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 	b = append(b, '{')
-	first := true
-	key := func(f MovieField) {
-		if !first {
-			b = append(b, ',')
-		}
-		first = false
-		b = append(b, '"')
-		b = append(b, movieFieldNames[f]...)
-		b = append(b, '"', ':')
+	sep := 1 // skips the comma before the first key
+	if !legacy {
+		fs &^= legacyFields
 	}
-	str := func(f MovieField, v string) {
-		if fs.Has(f) {
-			key(f)
-			b = AppendJSONString(b, v)
+	// Only the fields in fs are visited, lowest first.
+	for rest := uint32(fs); rest != 0; rest &= rest - 1 {
+		f := MovieField(bits.TrailingZeros32(rest))
+		if f >= numMovieFields {
+			break
 		}
-	}
-	if fs.Has(FieldID) {
-		key(FieldID)
-		b = appendInt(b, m.ID)
-	}
-	str(FieldTitle, m.Name)
-	str(FieldSlug, m.Slug)
-	str(FieldYear, m.Year)
-	str(FieldPoster1URL, m.Poster1URL)
-	str(FieldPoster2URL, m.Poster2URL)
-	for i, l := range m.Lists {
-		f := FieldCategories + MovieField(i)
-		if !fs.Has(f) {
-			continue
+		spec := &movieSpecs[f]
+		b = append(b, movieKeys[f][sep:]...)
+		sep = 0
+		switch spec.kind {
+		case kindID:
+			b = appendInt(b, m.ID)
+		case kindList:
+			if legacy {
+				b = AppendJSONString(b, m.Lists[spec.list].Joined)
+			} else {
+				b = append(b, m.Lists[spec.list].jsonOrEmpty()...)
+			}
+		default:
+			if spec.legacy {
+				b = append(b, `{"server_data":{"link_embed":`...)
+				b = AppendJSONString(b, *spec.text(m))
+				b = append(b, "}}"...)
+			} else {
+				b = AppendJSONString(b, *spec.text(m))
+			}
 		}
-		key(f)
-		if legacy {
-			b = AppendJSONString(b, l.Joined)
-		} else if l.JSON == "" {
-			b = append(b, "[]"...)
-		} else {
-			b = append(b, l.JSON...)
-		}
-	}
-	str(FieldSynopsis, m.Synopsis)
-	str(FieldIDCode, m.IDCode)
-	str(FieldRelease, m.Release)
-	if legacy && fs.Has(FieldURLPlayer) {
-		key(FieldURLPlayer)
-		b = append(b, `{"server_data":{"link_embed":`...)
-		b = AppendJSONString(b, m.LinkEmbed)
-		b = append(b, "}}"...)
 	}
 	return append(b, '}')
 }

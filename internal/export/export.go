@@ -60,9 +60,7 @@ type Progress func()
 
 // MovieColumns are the members of an exported movie, in output order
 // (contract 4.6).
-var MovieColumns = []string{"id", "name", "slug", "year", "poster1_url", "poster2_url",
-	"categories", "actor", "director", "studio", "genre", "country",
-	"synopsis", "id_code", "release", "link_embed"}
+var MovieColumns = catalog.MovieMembers()
 
 // ClipColumns are the members of an exported clip: the create fields
 // (contract 3.5) plus the id and created_at that an import may set.
@@ -144,25 +142,19 @@ func (j *jsonl[T]) flush() error { return j.w.Flush() }
 func appendMovie(b []byte, m *catalog.Movie) []byte {
 	b = append(b, `{"id":`...)
 	b = strconv.AppendInt(b, m.ID, 10)
-	b = appendMember(b, "name", m.Name)
-	b = appendMember(b, "slug", m.Slug)
-	b = appendMember(b, "year", m.Year)
-	b = appendMember(b, "poster1_url", m.Poster1URL)
-	b = appendMember(b, "poster2_url", m.Poster2URL)
-	for i, l := range m.Lists {
-		b = append(b, ',', '"')
-		b = append(b, catalog.ListNames[i]...)
-		b = append(b, '"', ':')
-		if l.JSON == "" {
-			b = append(b, "[]"...)
-		} else {
-			b = append(b, l.JSON...)
+	catalog.EachMovieMember(m, func(name, text string, list *catalog.List) {
+		if list == nil {
+			b = appendMember(b, name, text)
+			return
 		}
-	}
-	b = appendMember(b, "synopsis", m.Synopsis)
-	b = appendMember(b, "id_code", m.IDCode)
-	b = appendMember(b, "release", m.Release)
-	b = appendMember(b, "link_embed", m.LinkEmbed)
+		b = append(b, ',', '"')
+		b = append(b, name...)
+		b = append(b, '"', ':')
+		b = append(b, list.JSON...)
+		if list.JSON == "" {
+			b = append(b, "[]"...)
+		}
+	})
 	return append(b, '}')
 }
 
@@ -209,11 +201,15 @@ func (c *csvEncoder[T]) flush() error {
 
 func movieCells(m *catalog.Movie) []string {
 	row := make([]string, 0, len(MovieColumns))
-	row = append(row, strconv.FormatInt(m.ID, 10), m.Name, m.Slug, m.Year, m.Poster1URL, m.Poster2URL)
-	for _, l := range m.Lists {
-		row = append(row, ListCell(l))
-	}
-	return append(row, m.Synopsis, m.IDCode, m.Release, m.LinkEmbed)
+	row = append(row, strconv.FormatInt(m.ID, 10))
+	catalog.EachMovieMember(m, func(_, text string, list *catalog.List) {
+		if list == nil {
+			row = append(row, text)
+		} else {
+			row = append(row, ListCell(*list))
+		}
+	})
+	return row
 }
 
 func clipCells(c *catalog.Clip) []string {

@@ -85,7 +85,7 @@ func checkQuery(raw string) error {
 		return nil
 	}
 	if _, err := url.ParseQuery(raw); err != nil {
-		return catalog.Errorf(catalog.EINVALID, "malformed query string: %v", err)
+		return catalog.WithCause(catalog.Errorf(catalog.EINVALID, "malformed query string: %v", err), err)
 	}
 	return nil
 }

@@ -10,11 +10,23 @@ import (
 	"catalog/internal/catalog"
 )
 
-// movieScalars are the movie record's text members besides name/title.
-var movieScalars = []string{"slug", "year", "poster1_url", "poster2_url", "synopsis", "id_code", "release", "link_embed"}
-
-// movieColumns are the members a movie record may have (contract 4.6).
-var movieColumns = slices.Concat([]string{"id", "name", "title"}, movieScalars, catalog.ListNames[:])
+// movieColumns are the members a movie record may have (contract 4.6):
+// the id, name and its alias title, the text members, then the lists.
+var movieColumns = func() []string {
+	cols := []string{"id", "name", "title"}
+	var lists []string
+	for _, name := range catalog.MovieMembers() {
+		switch catalog.MovieMemberKind(name) {
+		case catalog.MemberText:
+			if name != "name" {
+				cols = append(cols, name)
+			}
+		case catalog.MemberList:
+			lists = append(lists, name)
+		}
+	}
+	return append(cols, lists...)
+}()
 
 // clipColumns are the create fields plus the two an import may set.
 var clipColumns = slices.Concat([]string{"id", "created_at"}, catalog.ClipFields)
@@ -25,36 +37,19 @@ func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 	fe := catalog.FieldErrors{}
 	var title string
 	for _, m := range rec.members {
-		switch m.name {
-		case "id":
-			mv.ID = m.id(fe)
-		case "name":
-			mv.Name = m.str(fe)
-		case "title":
+		if m.name == "title" {
 			title = m.str(fe)
-		case "slug":
-			mv.Slug = m.str(fe)
-		case "year":
-			mv.Year = m.str(fe)
-		case "poster1_url":
-			mv.Poster1URL = m.str(fe)
-		case "poster2_url":
-			mv.Poster2URL = m.str(fe)
-		case "synopsis":
-			mv.Synopsis = m.str(fe)
-		case "id_code":
-			mv.IDCode = m.str(fe)
-		case "release":
-			mv.Release = m.str(fe)
-		case "link_embed":
-			mv.LinkEmbed = m.str(fe)
+			continue
+		}
+		switch catalog.MovieMemberKind(m.name) {
+		case catalog.MemberID:
+			mv.ID = m.id(fe)
+		case catalog.MemberText:
+			*catalog.MovieText(&mv, m.name) = m.str(fe)
+		case catalog.MemberList:
+			*catalog.MovieList(&mv, m.name) = catalog.NewList(m.items(fe, rec.csv))
 		default:
-			i := slices.Index(catalog.ListNames[:], m.name)
-			if i < 0 {
-				fe.Add(m.name, "is not a known field")
-				continue
-			}
-			mv.Lists[i] = catalog.NewList(m.items(fe, rec.csv))
+			fe.Add(m.name, "is not a known field")
 		}
 	}
 	switch {
@@ -85,7 +80,7 @@ func clipFromRecord(rec record, platforms *catalog.Platforms) (catalog.Clip, cat
 					fe.Add(m.name, "must be an RFC 3339 timestamp such as 2026-11-21T13:45:07Z")
 					continue
 				}
-				c.CreatedAt = t.UTC().Truncate(time.Second)
+				c.CreatedAt = catalog.StoredTime(t)
 			}
 		default:
 			if !slices.Contains(catalog.ClipFields, m.name) {

@@ -14,10 +14,7 @@ import (
 // a.ID, and a.CreatedAt when zero (whole seconds, like every stored time
 // but login failures).
 func (s *Store) CreateAdmin(ctx context.Context, a *catalog.Admin) error {
-	created := time.Now().UTC().Truncate(time.Second)
-	if !a.CreatedAt.IsZero() {
-		created = a.CreatedAt.UTC().Truncate(time.Second)
-	}
+	created := catalog.StoredTimeOr(a.CreatedAt, catalog.StoredNow())
 	var id int64
 	err := s.pool.QueryRow(ctx,
 		`INSERT INTO admins (username, password_hash, created_at) VALUES ($1, $2, $3) RETURNING id`,
@@ -50,7 +47,7 @@ func (s *Store) AdminByUsername(ctx context.Context, username string) (catalog.A
 func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {
 	_, err := s.pool.Exec(ctx,
 		`INSERT INTO sessions (token_hash, admin_id, created_at, last_seen) VALUES ($1, $2, $3, $4)`,
-		sess.TokenHash, sess.AdminID, seconds(sess.CreatedAt), seconds(sess.LastSeen))
+		sess.TokenHash, sess.AdminID, catalog.StoredTime(sess.CreatedAt), catalog.StoredTime(sess.LastSeen))
 	return translate(err, "create session")
 }
 
@@ -72,7 +69,7 @@ func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (catal
 
 // TouchSession records activity; ENOTFOUND when the session is gone.
 func (s *Store) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE sessions SET last_seen = $2 WHERE token_hash = $1`, tokenHash, seconds(at))
+	tag, err := s.pool.Exec(ctx, `UPDATE sessions SET last_seen = $2 WHERE token_hash = $1`, tokenHash, catalog.StoredTime(at))
 	if err != nil {
 		return translate(err, "touch session")
 	}
@@ -195,6 +192,3 @@ func (s *Store) UnlockLogin(ctx context.Context, username string) (int64, error)
 	}
 	return tag.RowsAffected(), nil
 }
-
-// seconds drops the fraction, the precision every engine keeps.
-func seconds(t time.Time) time.Time { return t.UTC().Truncate(time.Second) }

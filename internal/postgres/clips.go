@@ -4,17 +4,45 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/jackc/pgx/v5"
 
 	"catalog/internal/catalog"
 )
 
-const clipColumns = `id, title, iframe_url, cover_url, actor, studio, platform, notes, created_at`
+// The clip statements' columns, from the field table
+// (catalog.ClipColumns): every written one and every read one.
+var (
+	clipDataColumns = catalog.ClipColumns()
+	clipReadColumns = catalog.ReadColumns(clipDataColumns)
+	clipColumns     = `id, ` + catalog.ColumnNames(clipReadColumns, "") + `, created_at`
+	clipDataNames   = catalog.ColumnNames(clipDataColumns, "")
+)
+
+// The clip write statements, from the field table.
+var insertClip, updateClip, importClips = func() (insert, update, imp string) {
+	var params, set, excluded []string
+	for i, c := range clipDataColumns {
+		params = append(params, "$"+strconv.Itoa(i+1))
+		set = append(set, c.Name+" = $"+strconv.Itoa(i+2))
+		excluded = append(excluded, c.Name+" = excluded."+c.Name)
+	}
+	// values: appendClipValues(c, created)
+	insert = `INSERT INTO clips (` + clipDataNames + `, created_at)
+		VALUES (` + strings.Join(params, ", ") + `, $` + strconv.Itoa(len(params)+1) + `) RETURNING id`
+	// values: id, then the data columns' values
+	update = `UPDATE clips SET ` + strings.Join(set, ", ") + ` WHERE id = $1`
+	// When one id appears twice, the later record wins.
+	imp = `INSERT INTO clips AS c (id, ` + clipDataNames + `, created_at)
+		SELECT DISTINCT ON (id) id, ` + clipDataNames + `, created_at
+		FROM clip_import ORDER BY id, seq DESC
+		ON CONFLICT (id) DO UPDATE SET ` + strings.Join(excluded, ", ") + `, created_at = excluded.created_at`
+	return insert, update, imp
+}()
 
 func scanClip(row pgx.Row, c *catalog.Clip) error {
-	err := row.Scan(&c.ID, &c.Title, &c.IframeURL, &c.CoverURL, &c.Actor, &c.Studio, &c.Platform, &c.Notes, &c.CreatedAt)
+	dest := catalog.AppendDests(append(make([]any, 0, len(clipReadColumns)+2), &c.ID), c, clipReadColumns)
+	err := row.Scan(append(dest, &c.CreatedAt)...)
 	c.CreatedAt = c.CreatedAt.UTC()
 	return err
 }
@@ -92,13 +120,9 @@ func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
 
 // CreateClip assigns c.ID and c.CreatedAt (UTC, whole seconds).
 func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
-	created := time.Now().UTC().Truncate(time.Second)
+	created := catalog.StoredNow()
 	var id int64
-	err := s.pool.QueryRow(ctx, `
-		INSERT INTO clips (title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
-		c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, created,
-	).Scan(&id)
+	err := s.pool.QueryRow(ctx, insertClip, append(catalog.AppendValues(nil, c, clipDataColumns), created)...).Scan(&id)
 	if err != nil {
 		return translate(err, "create clip")
 	}
@@ -122,11 +146,7 @@ func (s *Store) UpdateClip(ctx context.Context, id int64, fn func(*catalog.Clip)
 			return err
 		}
 		c.ID = id
-		_, err = tx.Exec(ctx, `
-			UPDATE clips SET title = $2, title_fold = $3, iframe_url = $4, cover_url = $5,
-				actor = $6, studio = $7, platform = $8, notes = $9
-			WHERE id = $1`,
-			id, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes)
+		_, err = tx.Exec(ctx, updateClip, catalog.AppendValues([]any{id}, &c, clipDataColumns)...)
 		return err
 	})
 	if err != nil {
@@ -159,7 +179,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	if len(clips) == 0 {
 		return nil
 	}
-	now := time.Now().UTC().Truncate(time.Second)
+	now := catalog.StoredNow()
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		// Imports exclude other writers (readers go on) so that handing
 		// out ids and moving the sequence past explicit ids cannot race.
@@ -177,40 +197,27 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 			} else {
 				seq.skipPast(c.ID)
 			}
-			if c.CreatedAt.IsZero() {
-				c.CreatedAt = now
-			}
-			c.CreatedAt = c.CreatedAt.UTC().Truncate(time.Second)
+			c.CreatedAt = catalog.StoredTimeOr(c.CreatedAt, now)
 		}
 		if err := seq.save(ctx, tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `
-			CREATE TEMP TABLE clip_import (
-				seq bigint, id bigint, title text, title_fold text, iframe_url text, cover_url text,
-				actor text, studio text, platform text, notes text, created_at timestamptz
-			) ON COMMIT DROP`); err != nil {
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE clip_import (LIKE clips INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP`); err != nil {
 			return err
 		}
-		_, err = tx.CopyFrom(ctx, pgx.Identifier{"clip_import"},
-			[]string{"seq", "id", "title", "title_fold", "iframe_url", "cover_url", "actor", "studio", "platform", "notes", "created_at"},
+		columns := []string{"seq", "id", "created_at"}
+		for _, c := range clipDataColumns {
+			columns = append(columns, c.Name)
+		}
+		_, err = tx.CopyFrom(ctx, pgx.Identifier{"clip_import"}, columns,
 			pgx.CopyFromSlice(len(clips), func(i int) ([]any, error) {
 				c := &clips[i]
-				return []any{int64(i), c.ID, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL,
-					c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt}, nil
+				return catalog.AppendValues(append(make([]any, 0, len(columns)), int64(i), c.ID, c.CreatedAt), c, clipDataColumns), nil
 			}))
 		if err != nil {
 			return err
 		}
-		// When one id appears twice, the later record wins.
-		_, err = tx.Exec(ctx, `
-			INSERT INTO clips AS c (id, title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
-			SELECT DISTINCT ON (id) id, title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at
-			FROM clip_import ORDER BY id, seq DESC
-			ON CONFLICT (id) DO UPDATE SET
-				title = excluded.title, title_fold = excluded.title_fold, iframe_url = excluded.iframe_url,
-				cover_url = excluded.cover_url, actor = excluded.actor, studio = excluded.studio,
-				platform = excluded.platform, notes = excluded.notes, created_at = excluded.created_at`)
+		_, err = tx.Exec(ctx, importClips)
 		return err
 	})
 	return translate(err, "import clips")

@@ -45,7 +45,7 @@ func translate(err error, op string) error {
 
 // withCode wraps cause under a domain error with a client-safe message.
 func withCode(code, msg, op string, cause error) error {
-	return fmt.Errorf("%w (postgres: %s: %w)", &catalog.Error{Code: code, Message: msg}, op, cause)
+	return catalog.WithCause(&catalog.Error{Code: code, Message: msg}, fmt.Errorf("postgres: %s: %w", op, cause))
 }
 
 // notFound is the ENOTFOUND error for a missing record.

@@ -71,27 +71,14 @@ func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limi
 // the short columns.
 func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64, fields catalog.FieldSet) ([]catalog.Movie, error) {
 	short := catalog.ShortFieldsOnly(fields)
-	columns := movieColumns
+	columns, scan := movieColumns, scanMovie
 	if short {
-		columns = `id, name, slug, year, poster1_url, poster2_url, id_code, release, link_embed`
+		columns, scan = shortMovieColumns, scanShortMovie
 	}
 	rows, err := s.pool.Query(ctx, `SELECT `+columns+` FROM movies WHERE id <= $1 ORDER BY id DESC LIMIT $2 OFFSET $3`, from, limit, skip)
 	if err != nil {
 		return nil, translate(err, "list movies")
 	}
-	defer rows.Close()
-	movies := make([]catalog.Movie, 0, limit)
-	for rows.Next() {
-		var m catalog.Movie
-		if short {
-			err = rows.Scan(&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL, &m.IDCode, &m.Release, &m.LinkEmbed)
-		} else {
-			err = scanMovie(rows, &m)
-		}
-		if err != nil {
-			return nil, translate(err, "list movies")
-		}
-		movies = append(movies, m)
-	}
-	return movies, translate(rows.Err(), "list movies")
+	movies, err := collect(rows, limit, scan)
+	return movies, translate(err, "list movies")
 }

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"strings"
 
 	"github.com/jackc/pgx/v5"
 
@@ -14,8 +13,8 @@ import (
 // writer here needs to know of them.
 
 // vodPageColumns are movieColumns of the alias m, then the type.
-var vodPageColumns = "m." + strings.ReplaceAll(strings.Join(strings.Fields(movieColumns), " "), ", ", ", m.") +
-	", coalesce(t.id, 0), coalesce(m.type_name, '')"
+var vodPageColumns = "m.id, " + catalog.ColumnNames(movieReadColumns, "m.") +
+	", m.updated_at, coalesce(t.id, 0), coalesce(m.type_name, '')"
 
 // ListVods returns one page, last change first, and the exact total, in
 // one round trip. The page's ids come from a subquery that the

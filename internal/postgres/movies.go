@@ -9,49 +9,39 @@ import (
 	"catalog/internal/catalog"
 )
 
-// movieColumns is the column order of scanMovie and the import table;
-// each list field is stored in both served forms (catalog.List).
-const movieColumns = `id, name, slug, year, poster1_url, poster2_url,
-	categories_json, categories, actor_json, actor, director_json, director,
-	studio_json, studio, genre_json, genre, country_json, country,
-	synopsis, id_code, release, link_embed, updated_at`
-
-// movieDataColumns are the columns an upsert writes besides id and
-// updated_at; a row whose values all equal the stored ones is left
-// alone, so re-importing a catalog does not mark it changed.
-var movieDataColumns = []string{
-	"name", "name_fold", "slug", "year", "poster1_url", "poster2_url",
-	"categories_json", "categories", "actor_json", "actor", "director_json", "director",
-	"studio_json", "studio", "genre_json", "genre", "country_json", "country",
-	"synopsis", "id_code", "release", "link_embed",
-}
+// The movie statements' columns, from the field table
+// (catalog.MovieColumns); each list field is stored in both served forms
+// (catalog.List).
+var (
+	movieReadColumns  = catalog.MovieReadColumns(false)
+	movieShortColumns = catalog.MovieReadColumns(true)
+	movieWriteColumns = catalog.MovieColumns()
+	// movieColumns is the column order of scanMovie and the import table.
+	movieColumns = `id, ` + catalog.ColumnNames(movieReadColumns, "") + `, updated_at`
+	// shortMovieColumns are what ShortFieldsOnly pages read (scanShortMovie).
+	shortMovieColumns = `id, ` + catalog.ColumnNames(movieShortColumns, "")
+	// movieDataColumns are the columns an upsert writes besides id and
+	// updated_at; a row whose values all equal the stored ones is left
+	// alone, so re-importing a catalog does not mark it changed.
+	movieDataColumns = func() []string {
+		names := make([]string, len(movieWriteColumns))
+		for i, c := range movieWriteColumns {
+			names[i] = c.Name
+		}
+		return names
+	}()
+)
 
 func scanMovie(row pgx.Row, m *catalog.Movie) error {
-	l := &m.Lists
-	err := row.Scan(&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL,
-		&l[0].JSON, &l[0].Joined, &l[1].JSON, &l[1].Joined, &l[2].JSON, &l[2].Joined,
-		&l[3].JSON, &l[3].Joined, &l[4].JSON, &l[4].Joined, &l[5].JSON, &l[5].Joined,
-		&m.Synopsis, &m.IDCode, &m.Release, &m.LinkEmbed, &m.UpdatedAt)
+	dest := catalog.AppendDests(append(make([]any, 0, len(movieReadColumns)+2), &m.ID), m, movieReadColumns)
+	err := row.Scan(append(dest, &m.UpdatedAt)...)
 	m.UpdatedAt = m.UpdatedAt.UTC()
 	return err
 }
 
-// movieValues lists m's values in movieDataColumns order.
-func movieValues(m *catalog.Movie) []any {
-	l := &m.Lists
-	return []any{m.Name, catalog.Fold(m.Name), m.Slug, m.Year, m.Poster1URL, m.Poster2URL,
-		listJSON(l[0]), l[0].Joined, listJSON(l[1]), l[1].Joined, listJSON(l[2]), l[2].Joined,
-		listJSON(l[3]), l[3].Joined, listJSON(l[4]), l[4].Joined, listJSON(l[5]), l[5].Joined,
-		m.Synopsis, m.IDCode, m.Release, m.LinkEmbed}
-}
-
-// listJSON stores an empty list as [] so that every read gives a
-// ready-to-serve array.
-func listJSON(l catalog.List) string {
-	if l.JSON == "" {
-		return "[]"
-	}
-	return l.JSON
+// scanShortMovie scans shortMovieColumns.
+func scanShortMovie(row pgx.Row, m *catalog.Movie) error {
+	return row.Scan(catalog.AppendDests(append(make([]any, 0, len(movieShortColumns)+1), &m.ID), m, movieShortColumns)...)
 }
 
 // ListMovies returns one page, highest id first, and the exact total;
@@ -129,7 +119,7 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 	if len(movies) == 0 {
 		return nil
 	}
-	stamp := time.Now().UTC().Truncate(time.Second)
+	stamp := catalog.StoredNow()
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		// One importer at a time, readers unaffected: key lookups and
 		// the id sequence cannot race with another writer.
@@ -174,11 +164,8 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 		_, err = tx.CopyFrom(ctx, pgx.Identifier{"movie_import"}, columns,
 			pgx.CopyFromSlice(len(movies), func(i int) ([]any, error) {
 				m := &movies[i]
-				updated := stamp
-				if !m.UpdatedAt.IsZero() {
-					updated = m.UpdatedAt.UTC().Truncate(time.Second)
-				}
-				return append([]any{int64(i), m.ID, updated}, movieValues(m)...), nil
+				updated := catalog.StoredTimeOr(m.UpdatedAt, stamp)
+				return catalog.AppendValues(append(make([]any, 0, len(movieWriteColumns)+3), int64(i), m.ID, updated), m, movieWriteColumns), nil
 			}))
 		if err != nil {
 			return err

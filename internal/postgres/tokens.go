@@ -12,7 +12,7 @@ import (
 
 // CreateToken assigns t.ID and t.CreatedAt.
 func (s *Store) CreateToken(ctx context.Context, t *catalog.APIToken) error {
-	created := seconds(time.Now())
+	created := catalog.StoredNow()
 	err := s.pool.QueryRow(ctx,
 		`INSERT INTO api_tokens (name, scopes, token_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
 		t.Name, strings.Join(t.Scopes, ","), t.TokenHash, created).Scan(&t.ID)
@@ -69,7 +69,7 @@ func (s *Store) TokenByHash(ctx context.Context, tokenHash string) (catalog.APIT
 
 // TouchToken records a use.
 func (s *Store) TouchToken(ctx context.Context, id int64, at time.Time) error {
-	_, err := s.pool.Exec(ctx, `UPDATE api_tokens SET last_used = $1 WHERE id = $2`, seconds(at), id)
+	_, err := s.pool.Exec(ctx, `UPDATE api_tokens SET last_used = $1 WHERE id = $2`, catalog.StoredTime(at), id)
 	return translate(err, "touch token")
 }
 

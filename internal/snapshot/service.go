@@ -202,7 +202,7 @@ func (s *Service) Ready() bool { return s.current.Load() != nil }
 // build writes a new gzip snapshot and installs it over the current file,
 // hashing both representations on the way for their ETags.
 func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.Time) (*built, error) {
-	generatedAt := now.UTC().Truncate(time.Second)
+	generatedAt := catalog.StoredTime(now)
 	var plain, zipped hashCounter
 	var members []member
 	info, err := writeAtomic(s.dir, FileName, func(f io.Writer) error {

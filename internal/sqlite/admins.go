@@ -11,10 +11,7 @@ import (
 // CreateAdmin returns ECONFLICT when the username is taken. It assigns
 // a.ID, and a.CreatedAt when zero.
 func (s *Store) CreateAdmin(ctx context.Context, a *catalog.Admin) error {
-	created := now()
-	if !a.CreatedAt.IsZero() {
-		created = a.CreatedAt.UTC().Truncate(time.Second)
-	}
+	created := catalog.StoredTimeOr(a.CreatedAt, now())
 	res, err := s.writer.ExecContext(ctx,
 		`INSERT INTO admins (username, password_hash, created_at) VALUES (?, ?, ?)`,
 		a.Username, a.PasswordHash, created.Unix())

@@ -11,17 +11,30 @@ import (
 	"catalog/internal/catalog"
 )
 
-const clipColumns = `id, title, iframe_url, cover_url, actor, studio, platform, notes, created_at`
+// The clip statements' columns, from the field table
+// (catalog.ClipColumns): every written one and every read one.
+var (
+	clipDataColumns = catalog.ClipColumns()
+	clipReadColumns = catalog.ReadColumns(clipDataColumns)
+	clipColumns     = `id, ` + catalog.ColumnNames(clipReadColumns, "") + `, created_at`
+)
 
 type scanner interface{ Scan(dest ...any) error }
 
 func scanClip(row scanner, c *catalog.Clip) error {
 	var created int64
-	if err := row.Scan(&c.ID, &c.Title, &c.IframeURL, &c.CoverURL, &c.Actor, &c.Studio, &c.Platform, &c.Notes, &created); err != nil {
+	dest := catalog.AppendDests(append(make([]any, 0, len(clipReadColumns)+2), &c.ID), c, clipReadColumns)
+	if err := row.Scan(append(dest, &created)...); err != nil {
 		return err
 	}
 	c.CreatedAt = unixTime(created)
 	return nil
+}
+
+// appendClipValues appends the stored values of c (clipDataColumns)
+// and then created.
+func appendClipValues(v []any, c *catalog.Clip, created time.Time) []any {
+	return append(catalog.AppendValues(v, c, clipDataColumns), created.Unix())
 }
 
 // search is the part of a list query that a text search adds.
@@ -102,43 +115,18 @@ func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.
 	}
 
 	cache := len(f.Terms) <= maxCachedTerms
-	var total int64
-	var err error
-	switch {
-	case len(f.Terms) > 0:
-		total, err = s.count(ctx, q.countQuery("clips", f.Platform != ""), q.args, cache)
-	case f.Platform != "":
-		total, err = s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts WHERE platform = ?`, q.args, true)
-	default:
-		total, err = s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts`, nil, true)
+	count := func() (int64, error) {
+		switch {
+		case len(f.Terms) > 0:
+			return s.count(ctx, q.countQuery("clips", f.Platform != ""), q.args, cache)
+		case f.Platform != "":
+			return s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts WHERE platform = ?`, q.args, true)
+		}
+		return s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts`, nil, true)
 	}
-	if err != nil {
-		return nil, 0, translate(err, "count clips")
-	}
-	if total == 0 || f.Paging.Offset() >= total {
-		return []catalog.Clip{}, total, nil
-	}
-
 	query := `SELECT ` + qualified("clips", clipColumns) + ` FROM ` + q.from + where(q.conds) +
 		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
-	rows, err := s.query(ctx, query, args, cache)
-	if err != nil {
-		return nil, 0, translate(err, "list clips")
-	}
-	defer rows.Close()
-	clips := make([]catalog.Clip, 0, min(f.Paging.Limit, total))
-	for rows.Next() {
-		var c catalog.Clip
-		if err := scanClip(rows, &c); err != nil {
-			return nil, 0, translate(err, "list clips")
-		}
-		clips = append(clips, c)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, translate(err, "list clips")
-	}
-	return clips, total, nil
+	return countAndPage(ctx, s, count, query, q.args, cache, f.Paging, scanClip, "clips")
 }
 
 // maxCachedTerms bounds the query shapes kept prepared: the text of a
@@ -190,16 +178,15 @@ func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
 	return c, nil
 }
 
-const insertClip = `INSERT INTO clips (title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`
+var insertClip = `INSERT INTO clips (` + catalog.ColumnNames(clipDataColumns, "") + `, created_at)
+VALUES (?` + strings.Repeat(`, ?`, len(clipDataColumns)) + `)`
 
 // CreateClip assigns c.ID and c.CreatedAt.
 func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
 	created := now()
 	var id int64
 	err := s.writeTx(ctx, "create clip", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, insertClip,
-			c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, created.Unix())
+		res, err := tx.ExecContext(ctx, insertClip, appendClipValues(nil, c, created)...)
 		if err != nil {
 			return translate(err, "create clip")
 		}
@@ -231,9 +218,7 @@ func (s *Store) UpdateClip(ctx context.Context, id int64, fn func(*catalog.Clip)
 			return err
 		}
 		c.ID, c.CreatedAt = keepID, keepCreated
-		_, err := tx.ExecContext(ctx, `UPDATE clips SET title = ?, title_fold = ?, iframe_url = ?, cover_url = ?,
-actor = ?, studio = ?, platform = ?, notes = ? WHERE id = ?`,
-			c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.ID)
+		_, err := tx.ExecContext(ctx, updateClip, append(catalog.AppendValues(nil, &c, clipDataColumns), c.ID)...)
 		return translate(err, "update clip")
 	})
 	if err != nil {
@@ -273,11 +258,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 		start := 0
 		for i := range clips {
 			c := &clips[i]
-			if c.CreatedAt.IsZero() {
-				c.CreatedAt = created
-			} else {
-				c.CreatedAt = c.CreatedAt.UTC().Truncate(time.Second)
-			}
+			c.CreatedAt = catalog.StoredTimeOr(c.CreatedAt, created)
 			if c.ID > 0 {
 				if err := w.insertNew(ctx, clips[start:i]); err != nil {
 					return err
@@ -295,15 +276,22 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	})
 }
 
-const (
-	insertClipHead = `INSERT INTO clips (id, title, title_fold, iframe_url, cover_url, actor, studio, platform, notes, created_at)
+// The clip write statements, from the field table: values are bound as
+// (id,) appendClipValues.
+var updateClip, insertClipHead, insertClipRow, replaceClip = func() (update, head, row, replace string) {
+	var set, excluded []string
+	for _, c := range clipDataColumns {
+		set = append(set, c.Name+` = ?`)
+		excluded = append(excluded, c.Name+` = excluded.`+c.Name)
+	}
+	update = `UPDATE clips SET ` + strings.Join(set, `, `) + ` WHERE id = ?`
+	head = `INSERT INTO clips (id, ` + catalog.ColumnNames(clipDataColumns, "") + `, created_at)
 VALUES `
-	insertClipRow = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	replaceClip   = insertClipHead + insertClipRow + `
-ON CONFLICT (id) DO UPDATE SET title = excluded.title, title_fold = excluded.title_fold,
-iframe_url = excluded.iframe_url, cover_url = excluded.cover_url, actor = excluded.actor,
-studio = excluded.studio, platform = excluded.platform, notes = excluded.notes, created_at = excluded.created_at`
-)
+	row = `(?` + strings.Repeat(`, ?`, len(clipDataColumns)+1) + `)`
+	replace = head + row + `
+ON CONFLICT (id) DO UPDATE SET ` + strings.Join(excluded, `, `) + `, created_at = excluded.created_at`
+	return update, head, row, replace
+}()
 
 // clipInsertRows is how many clips one bulk INSERT writes (see
 // movieInsertRows).
@@ -321,7 +309,7 @@ func (w *clipWriter) replace(ctx context.Context, c *catalog.Clip) error {
 	if err != nil {
 		return err
 	}
-	_, err = st.ExecContext(ctx, c.ID, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt.Unix())
+	_, err = st.ExecContext(ctx, appendClipValues([]any{c.ID}, c, c.CreatedAt)...)
 	return translate(err, "import clips")
 }
 
@@ -346,7 +334,7 @@ func (w *clipWriter) insertNew(ctx context.Context, clips []catalog.Clip) error 
 		}
 		for i := range clips {
 			c := &clips[i]
-			res, err := st.ExecContext(ctx, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt.Unix())
+			res, err := st.ExecContext(ctx, appendClipValues(nil, c, c.CreatedAt)...)
 			if err != nil {
 				return translate(err, "import clips")
 			}
@@ -365,7 +353,7 @@ func (w *clipWriter) insertNew(ctx context.Context, clips []catalog.Clip) error 
 		args := w.args[:0]
 		for i := range clips[:n] {
 			c := &clips[i]
-			args = append(args, last+int64(i)+1, c.Title, catalog.Fold(c.Title), c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes, c.CreatedAt.Unix())
+			args = appendClipValues(append(args, last+int64(i)+1), c, c.CreatedAt)
 		}
 		w.args = args
 		if _, err := st.ExecContext(ctx, args...); err != nil {

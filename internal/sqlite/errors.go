@@ -36,18 +36,10 @@ func translate(err error, what string) error {
 	return fmt.Errorf("sqlite: %s: %w", what, err)
 }
 
-// domainError is a *catalog.Error that also unwraps to the driver error,
-// so logs keep the cause while clients see only Message.
-type domainError struct {
-	domain *catalog.Error
-	cause  error
-}
-
-func (e *domainError) Error() string   { return e.domain.Error() + ": " + e.cause.Error() }
-func (e *domainError) Unwrap() []error { return []error{e.domain, e.cause} }
-
+// wrapped is a domain error that also unwraps to the driver error, so
+// logs keep the cause while clients see only msg.
 func wrapped(code, msg string, cause error) error {
-	return &domainError{domain: &catalog.Error{Code: code, Message: msg}, cause: cause}
+	return catalog.WithCause(&catalog.Error{Code: code, Message: msg}, cause)
 }
 
 func notFound(what string) error {

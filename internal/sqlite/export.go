@@ -12,7 +12,7 @@ import (
 // row: the driver steps the statement as rows are consumed, so memory
 // does not grow with the catalog.
 func (s *Store) eachMovie(ctx context.Context, order string, fn func(m *catalog.Movie) error) error {
-	ms := newMovieScan()
+	ms := newMovieScan(false)
 	return s.eachRow(ctx, "read movies", `SELECT `+movieColumns+` FROM movies ORDER BY id `+order,
 		ms.scan, func() error { return fn(&ms.m) })
 }

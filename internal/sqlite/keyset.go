@@ -79,12 +79,8 @@ func (s *Store) ClipsFrom(ctx context.Context, platform string, from, skip, limi
 		query = `SELECT ` + clipColumns + ` FROM clips WHERE platform = ? AND id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`
 		args = append([]any{platform}, args...)
 	}
-	return s.clipRows(ctx, query, args, true, int(limit))
+	return queryAll(ctx, s, "list clips", query, args, true, limit, scanClip)
 }
-
-// shortMovieColumns are the movie columns that ShortFieldsOnly pages
-// serve, in movieScan order without the long ones.
-const shortMovieColumns = `id, name, slug, year, poster1_url, poster2_url, id_code, release, link_embed`
 
 // MoviesFrom returns up to limit movies with id <= from, highest first,
 // after passing over skip of them. Pages without long fields read only
@@ -97,27 +93,6 @@ func (s *Store) MoviesFrom(ctx context.Context, from, skip, limit int64, fields 
 	if short {
 		columns = shortMovieColumns
 	}
-	rows, err := s.query(ctx, `SELECT `+columns+` FROM movies WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`,
-		[]any{from, limit, skip}, true)
-	if err != nil {
-		return nil, translate(err, "list movies")
-	}
-	defer rows.Close()
-	movies := make([]catalog.Movie, 0, limit)
-	ms := newMovieScan()
-	for rows.Next() {
-		if short {
-			m := catalog.Movie{}
-			if err := rows.Scan(&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL, &m.IDCode, &m.Release, &m.LinkEmbed); err != nil {
-				return nil, translate(err, "list movies")
-			}
-			movies = append(movies, m)
-			continue
-		}
-		if err := ms.scan(rows); err != nil {
-			return nil, translate(err, "list movies")
-		}
-		movies = append(movies, ms.m)
-	}
-	return movies, translate(rows.Err(), "list movies")
+	return queryAll(ctx, s, "list movies", `SELECT `+columns+` FROM movies WHERE id <= ? ORDER BY id DESC LIMIT ? OFFSET ?`,
+		[]any{from, limit, skip}, true, limit, newMovieScan(short).into)
 }

@@ -34,43 +34,26 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 	}
 	cache := len(f.Terms) <= maxCachedTerms
 	otherFilters := len(f.IDs) > 0 || f.TypeID != 0 || !f.ChangedSince.IsZero() || !f.Years.IsZero()
-
-	total, err := s.countMovieMatches(ctx, q, len(f.Terms) > 0, otherFilters, cache)
-	if err != nil {
-		return nil, 0, err
-	}
-	if total == 0 || f.Paging.Offset() >= total {
-		return []catalog.Vod{}, total, nil
-	}
-
+	count := func() (int64, error) { return s.countMovieMatches(ctx, q, len(f.Terms) > 0, otherFilters, cache) }
 	query := vodSelect + `
 FROM (SELECT movies.id FROM ` + q.from + where(q.conds) + `
       ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?) AS page
 JOIN movies ON movies.id = page.id` + vodTypeJoin + `
 ORDER BY movies.updated_at DESC, movies.id DESC`
-	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
-	vods, err := s.queryVods(ctx, query, args, cache, min(f.Paging.Limit, total))
-	if err != nil {
-		return nil, 0, err
-	}
-	return vods, total, nil
+	return countAndPage(ctx, s, count, query, q.args, cache, f.Paging, newVodScan(), "movies")
 }
 
 // countMovieMatches is the exact number of movies q matches: with
 // search terms from countQuery (the FTS index alone when nothing else
 // filters), with other filters by counting, else the trigger-kept count.
 func (s *Store) countMovieMatches(ctx context.Context, q search, terms, otherFilters, cache bool) (int64, error) {
-	var total int64
-	var err error
 	switch {
 	case terms:
-		total, err = s.count(ctx, q.countQuery("movies", otherFilters), q.args, cache)
+		return s.count(ctx, q.countQuery("movies", otherFilters), q.args, cache)
 	case len(q.conds) > 0:
-		total, err = s.count(ctx, `SELECT count(*) FROM movies`+where(q.conds), q.args, cache)
-	default:
-		total, err = s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
+		return s.count(ctx, `SELECT count(*) FROM movies`+where(q.conds), q.args, cache)
 	}
-	return total, translate(err, "count movies")
+	return s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
 }
 
 // vodSelect and vodTypeJoin read movies with their types.
@@ -79,25 +62,17 @@ var vodSelect = `SELECT ` + qualified("movies", movieColumns) + `, coalesce(movi
 const vodTypeJoin = `
 LEFT JOIN movie_types ON movie_types.name = movies.type_name`
 
-// queryVods runs a query selecting vodSelect's columns.
-func (s *Store) queryVods(ctx context.Context, query string, args []any, cache bool, sizeHint int64) ([]catalog.Vod, error) {
-	rows, err := s.query(ctx, query, args, cache)
-	if err != nil {
-		return nil, translate(err, "list movies")
-	}
-	defer rows.Close()
-	vods := make([]catalog.Vod, 0, sizeHint)
-	ms := newMovieScan()
+// newVodScan scans rows of vodSelect's columns, reusing one movieScan.
+func newVodScan() func(scanner, *catalog.Vod) error {
+	ms := newMovieScan(false)
 	var typeID int64
 	var typeName string
 	ms.dest = append(ms.dest, &typeID, &typeName)
-	for rows.Next() {
-		if err := ms.scan(rows); err != nil {
-			return nil, translate(err, "list movies")
-		}
-		vods = append(vods, catalog.Vod{Movie: ms.m, TypeID: typeID, TypeName: typeName})
+	return func(row scanner, v *catalog.Vod) error {
+		err := ms.scan(row)
+		*v = catalog.Vod{Movie: ms.m, TypeID: typeID, TypeName: typeName}
+		return err
 	}
-	return vods, translate(rows.Err(), "list movies")
 }
 
 // VodIDs walks every movie id in change order, with the movies' version,
@@ -110,27 +85,15 @@ func (s *Store) VodIDs(ctx context.Context, fn func(id int64)) (int64, error) {
 // movie from, after passing over skip of them: a seek on movies_changed.
 func (s *Store) VodsFrom(ctx context.Context, from, skip, limit int64) ([]catalog.Vod, error) {
 	ctx = pointRead(ctx) // a seek passes over fewer than cache.Stride rows
-	return s.queryVods(ctx, vodSelect+` FROM movies`+vodTypeJoin+`
+	return queryAll(ctx, s, "list movies", vodSelect+` FROM movies`+vodTypeJoin+`
 WHERE (movies.updated_at, movies.id) <= (SELECT updated_at, id FROM movies WHERE id = ?)
-ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?`, []any{from, limit, skip}, true, limit)
+ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?`, []any{from, limit, skip}, true, limit, newVodScan())
 }
 
 // VodTypes returns every type, by id.
 func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
-	rows, err := s.query(ctx, `SELECT id, name FROM movie_types ORDER BY id`, nil, true)
-	if err != nil {
-		return nil, translate(err, "list types")
-	}
-	defer rows.Close()
-	types := []catalog.VodType{}
-	for rows.Next() {
-		var t catalog.VodType
-		if err := rows.Scan(&t.ID, &t.Name); err != nil {
-			return nil, translate(err, "list types")
-		}
-		types = append(types, t)
-	}
-	return types, translate(rows.Err(), "list types")
+	return queryAll(ctx, s, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil, true, 16,
+		func(row scanner, t *catalog.VodType) error { return row.Scan(&t.ID, &t.Name) })
 }
 
 // idsJSON is a list of ids as one JSON array parameter, which keeps one

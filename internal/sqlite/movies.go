@@ -6,34 +6,42 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
 	"catalog/internal/catalog"
 )
 
-// movieColumns lists every stored field in scan order: each list field
-// as its JSON form then its joined form.
-const movieColumns = `id, name, slug, year, poster1_url, poster2_url,
-categories_json, categories, actor_json, actor, director_json, director,
-studio_json, studio, genre_json, genre, country_json, country,
-synopsis, id_code, release, link_embed, updated_at`
+// The movie statements' columns, from the field table
+// (catalog.MovieColumns): every read column, the short ones that
+// ShortFieldsOnly pages read, and every written one.
+var (
+	movieReadColumns  = catalog.MovieReadColumns(false)
+	movieShortColumns = catalog.MovieReadColumns(true)
+	movieDataColumns  = catalog.MovieColumns()
+	// movieColumns lists every stored field in scan order.
+	movieColumns      = `id, ` + catalog.ColumnNames(movieReadColumns, "") + `, updated_at`
+	shortMovieColumns = `id, ` + catalog.ColumnNames(movieShortColumns, "")
+)
 
 // movieScan holds the scan destinations for one row, reused across rows.
 type movieScan struct {
 	m       catalog.Movie
 	updated int64
+	short   bool // shortMovieColumns: no updated_at, UpdatedAt stays zero
 	dest    []any
 }
 
-func newMovieScan() *movieScan {
-	ms := &movieScan{}
-	m := &ms.m
-	ms.dest = []any{&m.ID, &m.Name, &m.Slug, &m.Year, &m.Poster1URL, &m.Poster2URL}
-	for i := range m.Lists {
-		ms.dest = append(ms.dest, &m.Lists[i].JSON, &m.Lists[i].Joined)
+// newMovieScan scans movieColumns, or shortMovieColumns when short.
+func newMovieScan(short bool) *movieScan {
+	ms := &movieScan{short: short}
+	if short {
+		ms.dest = catalog.AppendDests(append(make([]any, 0, len(movieShortColumns)+1), &ms.m.ID), &ms.m, movieShortColumns)
+		return ms
 	}
-	ms.dest = append(ms.dest, &m.Synopsis, &m.IDCode, &m.Release, &m.LinkEmbed, &ms.updated)
+	ms.dest = catalog.AppendDests(append(make([]any, 0, len(movieReadColumns)+4), &ms.m.ID), &ms.m, movieReadColumns)
+	ms.dest = append(ms.dest, &ms.updated)
 	return ms
 }
 
@@ -41,22 +49,27 @@ func (ms *movieScan) scan(row scanner) error {
 	if err := row.Scan(ms.dest...); err != nil {
 		return err
 	}
-	ms.m.UpdatedAt = unixTime(ms.updated)
+	if !ms.short {
+		ms.m.UpdatedAt = unixTime(ms.updated)
+	}
 	return nil
+}
+
+// into scans a row and copies the movie to m.
+func (ms *movieScan) into(row scanner, m *catalog.Movie) error {
+	err := ms.scan(row)
+	*m = ms.m
+	return err
 }
 
 // movieValues are the stored values of m after id, in column order
 // (name_fold included), ending with updated_at.
 func movieValues(m *catalog.Movie, updated int64) []any {
-	return appendMovieValues(make([]any, 0, 24), m, updated)
+	return appendMovieValues(make([]any, 0, len(movieDataColumns)+1), m, updated)
 }
 
 func appendMovieValues(v []any, m *catalog.Movie, updated int64) []any {
-	v = append(v, m.Name, catalog.Fold(m.Name), m.Slug, m.Year, m.Poster1URL, m.Poster2URL)
-	for _, l := range m.Lists {
-		v = append(v, l.JSON, l.Joined)
-	}
-	return append(v, m.Synopsis, m.IDCode, m.Release, m.LinkEmbed, updated)
+	return append(catalog.AppendValues(v, m, movieDataColumns), updated)
 }
 
 // ceilUnix is the first whole second at or after t, so that
@@ -81,35 +94,12 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 		q.args = append(q.args, ceilUnix(f.ChangedSince))
 	}
 	cache := len(f.Terms) <= maxCachedTerms
-
-	total, err := s.countMovieMatches(ctx, q, len(f.Terms) > 0, len(f.IDs) > 0 || !f.ChangedSince.IsZero(), cache)
-	if err != nil {
-		return nil, 0, err
+	count := func() (int64, error) {
+		return s.countMovieMatches(ctx, q, len(f.Terms) > 0, len(f.IDs) > 0 || !f.ChangedSince.IsZero(), cache)
 	}
-	if total == 0 || f.Paging.Offset() >= total {
-		return []catalog.Movie{}, total, nil
-	}
-
 	query := `SELECT ` + qualified("movies", movieColumns) + ` FROM ` + q.from + where(q.conds) +
 		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	args := append(q.args, f.Paging.Limit, f.Paging.Offset())
-	rows, err := s.query(ctx, query, args, cache)
-	if err != nil {
-		return nil, 0, translate(err, "list movies")
-	}
-	defer rows.Close()
-	movies := make([]catalog.Movie, 0, min(f.Paging.Limit, total))
-	ms := newMovieScan()
-	for rows.Next() {
-		if err := ms.scan(rows); err != nil {
-			return nil, 0, translate(err, "list movies")
-		}
-		movies = append(movies, ms.m)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, 0, translate(err, "list movies")
-	}
-	return movies, total, nil
+	return countAndPage(ctx, s, count, query, q.args, cache, f.Paging, newMovieScan(false).into, "movies")
 }
 
 // GetMovie returns ENOTFOUND when no movie has the id.
@@ -119,7 +109,7 @@ func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
 	if err != nil {
 		return catalog.Movie{}, err
 	}
-	ms := newMovieScan()
+	ms := newMovieScan(false)
 	if err := ms.scan(st.QueryRowContext(ctx, id)); err != nil {
 		if err == sql.ErrNoRows {
 			return catalog.Movie{}, notFound("movie")
@@ -194,8 +184,7 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 	})
 }
 
-// The upsert statements. The update changes nothing (and so bumps
-// neither updated_at nor the data version) when every value is equal.
+// The upsert lookups.
 const (
 	movieByID     = `SELECT id, updated_at FROM movies WHERE id = ?`
 	movieByIDCode = `SELECT id, updated_at FROM movies WHERE id_code = ? AND id_code <> '' ORDER BY id LIMIT 1`
@@ -204,23 +193,28 @@ const (
 	// id_codes, lowest id last so that it wins.
 	moviesByIDCodes = `SELECT id_code, id, updated_at FROM movies
 WHERE id_code IN (SELECT value FROM json_each(?)) AND id_code <> '' ORDER BY id DESC`
-	insertMovieHead = `INSERT INTO movies (id, name, name_fold, slug, year, poster1_url, poster2_url,
-categories_json, categories, actor_json, actor, director_json, director,
-studio_json, studio, genre_json, genre, country_json, country,
-synopsis, id_code, release, link_embed, updated_at)
-VALUES `
-	insertMovieRow = `(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
-	insertMovie    = insertMovieHead + insertMovieRow
-	updateMovie    = `UPDATE movies SET name = ?2, name_fold = ?3, slug = ?4, year = ?5, poster1_url = ?6, poster2_url = ?7,
-categories_json = ?8, categories = ?9, actor_json = ?10, actor = ?11, director_json = ?12, director = ?13,
-studio_json = ?14, studio = ?15, genre_json = ?16, genre = ?17, country_json = ?18, country = ?19,
-synopsis = ?20, id_code = ?21, release = ?22, link_embed = ?23, updated_at = ?24
-WHERE id = ?1 AND NOT (name = ?2 AND slug = ?4 AND year = ?5 AND poster1_url = ?6 AND poster2_url = ?7
-AND categories_json = ?8 AND categories = ?9 AND actor_json = ?10 AND actor = ?11
-AND director_json = ?12 AND director = ?13 AND studio_json = ?14 AND studio = ?15
-AND genre_json = ?16 AND genre = ?17 AND country_json = ?18 AND country = ?19
-AND synopsis = ?20 AND id_code = ?21 AND release = ?22 AND link_embed = ?23)`
 )
+
+// The insert and update statements, from the field table: values are
+// bound as id, movieValues. The update changes nothing (and so bumps
+// neither updated_at nor the data version) when every value is equal.
+var insertMovieHead, insertMovieRow, insertMovie, updateMovie = func() (head, row, insert, update string) {
+	head = `INSERT INTO movies (id, ` + catalog.ColumnNames(movieDataColumns, "") + `, updated_at)
+VALUES `
+	row = `(?` + strings.Repeat(`, ?`, len(movieDataColumns)+1) + `)`
+	var set, same []string
+	for i, c := range movieDataColumns {
+		p := `?` + strconv.Itoa(i+2)
+		set = append(set, c.Name+` = `+p)
+		if c.Dest != nil { // name_fold follows name
+			same = append(same, c.Name+` = `+p)
+		}
+	}
+	set = append(set, `updated_at = ?`+strconv.Itoa(len(movieDataColumns)+2))
+	update = `UPDATE movies SET ` + strings.Join(set, `, `) + `
+WHERE id = ?1 AND NOT (` + strings.Join(same, ` AND `) + `)`
+	return head, row, head + row, update
+}()
 
 // movieInsertRows is how many movies one bulk INSERT writes: each
 // statement costs a trip through database/sql and the driver, and a
@@ -236,10 +230,7 @@ type movieWriter struct {
 
 // updatedAt is the time m gets if it is inserted or changed.
 func (w *movieWriter) updatedAt(m *catalog.Movie) time.Time {
-	if !m.UpdatedAt.IsZero() {
-		return m.UpdatedAt.UTC().Truncate(time.Second)
-	}
-	return w.stamp
+	return catalog.StoredTimeOr(m.UpdatedAt, w.stamp)
 }
 
 // upsertOne looks m up by its key and inserts or updates it.

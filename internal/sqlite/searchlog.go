@@ -174,23 +174,5 @@ func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, err
 		args[i] = id
 	}
 	query := `SELECT ` + clipColumns + ` FROM clips WHERE id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY id DESC`
-	return s.clipRows(ctx, query, args, len(ids) == 20, len(ids))
-}
-
-// clipRows runs a query for clipColumns and scans up to n clips.
-func (s *Store) clipRows(ctx context.Context, query string, args []any, cache bool, n int) ([]catalog.Clip, error) {
-	rows, err := s.query(ctx, query, args, cache)
-	if err != nil {
-		return nil, translate(err, "list clips")
-	}
-	defer rows.Close()
-	clips := make([]catalog.Clip, 0, n)
-	for rows.Next() {
-		var c catalog.Clip
-		if err := scanClip(rows, &c); err != nil {
-			return nil, translate(err, "list clips")
-		}
-		clips = append(clips, c)
-	}
-	return clips, translate(rows.Err(), "list clips")
+	return queryAll(ctx, s, "list clips", query, args, len(ids) == 20, int64(len(ids)), scanClip)
 }

@@ -250,9 +250,9 @@ func pointRead(ctx context.Context) context.Context {
 }
 
 // now is the store's clock: UTC, whole seconds (what the columns hold).
-func now() time.Time { return time.Now().UTC().Truncate(time.Second) }
+func now() time.Time { return catalog.StoredNow() }
 
-func unixTime(sec int64) time.Time { return time.Unix(sec, 0).UTC() }
+func unixTime(sec int64) time.Time { return catalog.UnixTime(sec) }
 
 // flushPending moves the rows that the insert triggers listed as pending
 // into table's FTS index, with one statement so that FTS5 builds its

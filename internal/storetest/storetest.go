@@ -58,7 +58,7 @@ func page(n, limit int64) catalog.Paging { return catalog.Paging{Page: n, Limit:
 var firstPage = page(1, catalog.MaxLimit)
 
 // nowSecond is the current time as the stores keep it.
-func nowSecond() time.Time { return time.Now().UTC().Truncate(time.Second) }
+func nowSecond() time.Time { return catalog.StoredNow() }
 
 // wantTimeBetween fails unless got lies in [lo, hi] and is UTC with
 // whole seconds.

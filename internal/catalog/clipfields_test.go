@@ -1,0 +1,34 @@
+package catalog_test
+
+import (
+	"slices"
+	"testing"
+
+	"catalog/internal/catalog"
+)
+
+// The clip columns as the migrations name them, and a round trip of
+// every read column.
+func TestClipColumns(t *testing.T) {
+	var names []string
+	in := catalog.Clip{Title: "Ä Title", IframeURL: "https://a.example/e", CoverURL: "https://a.example/c.jpg",
+		Actor: "actor", Studio: "studio", Platform: "youtube", Notes: "notes"}
+	var out catalog.Clip
+	for _, c := range catalog.ClipColumns() {
+		names = append(names, c.Name)
+		if c.Dest == nil {
+			if c.Value(&in) != catalog.Fold(in.Title) {
+				t.Errorf("%s = %v, want Fold(title)", c.Name, c.Value(&in))
+			}
+			continue
+		}
+		*c.Dest(&out).(*string) = c.Value(&in).(string)
+	}
+	want := []string{"title", "title_fold", "iframe_url", "cover_url", "actor", "studio", "platform", "notes"}
+	if !slices.Equal(names, want) {
+		t.Errorf("ClipColumns() = %q, want %q", names, want)
+	}
+	if out != in {
+		t.Errorf("written and read back:\n got %+v\nwant %+v", out, in)
+	}
+}

@@ -1,0 +1,275 @@
+package catalog
+
+import (
+	"slices"
+	"strings"
+	"time"
+)
+
+// The movie field table: the one place a movie field is declared. The
+// served JSON (AppendJSON), the validation (Normalize), the import
+// members, the export columns and both engines' column lists, scans and
+// values are derived from it, so a new field is a row here (and its
+// MovieField constant) plus one migration per engine.
+
+// fieldKind says how a field is held, checked and written.
+type fieldKind uint8
+
+const (
+	kindID   fieldKind = iota // Movie.ID: a JSON number
+	kindText                  // cleaned text, checked against maxRunes
+	kindURL                   // an absolute http(s) URL or ""
+	kindDate                  // YYYY-MM-DD or ""
+	kindList                  // a List: a JSON array on /api/movies, joined on /api/jav
+)
+
+// movieSpec is one row of the table.
+type movieSpec struct {
+	json      string    // key on /api/movies and /api/jav
+	member    string    // import member, export column and stored column (a list's joined form; its JSON form is member+"_json")
+	kind      fieldKind //
+	long      bool      // a long stored value: ShortFieldsOnly pages skip it
+	legacy    bool      // served on /api/jav only, as {"server_data":{"link_embed":...}}
+	maxRunes  int       // kindText
+	multiline bool      // kindText: newlines and tabs allowed
+	text      func(m *Movie) *string
+	list      int // kindList: index in Movie.Lists
+}
+
+// movieSpecs is indexed by MovieField, in canonical output order
+// (contract 4.1); the import and export members follow the same order.
+var movieSpecs = [numMovieFields]movieSpec{
+	FieldID:         {json: "id", member: "id", kind: kindID},
+	FieldTitle:      {json: "title", member: "name", kind: kindText, maxRunes: MaxMovieNameRunes, text: func(m *Movie) *string { return &m.Name }},
+	FieldSlug:       {json: "slug", member: "slug", kind: kindText, maxRunes: MaxMovieNameRunes, text: func(m *Movie) *string { return &m.Slug }},
+	FieldYear:       {json: "year", member: "year", kind: kindText, maxRunes: MaxShortRunes, text: func(m *Movie) *string { return &m.Year }},
+	FieldPoster1URL: {json: "poster1_url", member: "poster1_url", kind: kindURL, text: func(m *Movie) *string { return &m.Poster1URL }},
+	FieldPoster2URL: {json: "poster2_url", member: "poster2_url", kind: kindURL, text: func(m *Movie) *string { return &m.Poster2URL }},
+	FieldCategories: {json: "categories", member: "categories", kind: kindList, long: true, list: 0},
+	FieldActor:      {json: "actor", member: "actor", kind: kindList, long: true, list: 1},
+	FieldDirector:   {json: "director", member: "director", kind: kindList, long: true, list: 2},
+	FieldStudio:     {json: "studio", member: "studio", kind: kindList, long: true, list: 3},
+	FieldGenre:      {json: "genre", member: "genre", kind: kindList, long: true, list: 4},
+	FieldCountry:    {json: "country", member: "country", kind: kindList, long: true, list: 5},
+	FieldSynopsis:   {json: "synopsis", member: "synopsis", kind: kindText, long: true, maxRunes: MaxSynopsisRunes, multiline: true, text: func(m *Movie) *string { return &m.Synopsis }},
+	FieldIDCode:     {json: "id_code", member: "id_code", kind: kindText, maxRunes: MaxShortRunes, text: func(m *Movie) *string { return &m.IDCode }},
+	FieldRelease:    {json: "release", member: "release", kind: kindDate, text: func(m *Movie) *string { return &m.Release }},
+	FieldURLPlayer:  {json: "URL_player", member: "link_embed", kind: kindURL, legacy: true, text: func(m *Movie) *string { return &m.LinkEmbed }},
+}
+
+// Derived from the table at init.
+var (
+	movieFieldNames = func() (names [numMovieFields]string) {
+		for f, s := range movieSpecs {
+			names[f] = s.json
+		}
+		return names
+	}()
+	// movieKeys are the fields' JSON keys as AppendJSON writes them,
+	// each after a comma.
+	movieKeys = func() (keys [numMovieFields]string) {
+		for f, s := range movieSpecs {
+			keys[f] = `,"` + s.json + `":`
+		}
+		return keys
+	}()
+	// legacyFields are served on /api/jav only.
+	legacyFields = func() (set FieldSet) {
+		for f, s := range movieSpecs {
+			if s.legacy {
+				set |= 1 << f
+			}
+		}
+		return set
+	}()
+	// longFields are the movie fields with long stored values (the
+	// synopsis and the list fields in both forms): a page that serves
+	// none of them need not read them.
+	longFields = func() (set FieldSet) {
+		for f, s := range movieSpecs {
+			if s.long {
+				set |= 1 << f
+			}
+		}
+		return set
+	}()
+	movieMembers = func() map[string]*movieSpec {
+		members := make(map[string]*movieSpec, len(movieSpecs))
+		for i := range movieSpecs {
+			members[movieSpecs[i].member] = &movieSpecs[i]
+		}
+		return members
+	}()
+	movieColumns = func() []MovieColumn {
+		var cols []MovieColumn
+		for _, s := range movieSpecs {
+			switch s.kind {
+			case kindID:
+				continue // the engines write the key themselves
+			case kindList:
+				i := s.list
+				cols = append(cols,
+					MovieColumn{Name: s.member + "_json", Long: s.long,
+						Dest:  func(m *Movie) any { return &m.Lists[i].JSON },
+						Value: func(m *Movie) any { return m.Lists[i].jsonOrEmpty() }},
+					MovieColumn{Name: s.member, Long: s.long,
+						Dest:  func(m *Movie) any { return &m.Lists[i].Joined },
+						Value: func(m *Movie) any { return m.Lists[i].Joined }})
+			default:
+				text := s.text
+				cols = append(cols, MovieColumn{Name: s.member, Long: s.long,
+					Dest:  func(m *Movie) any { return text(m) },
+					Value: func(m *Movie) any { return *text(m) }})
+			}
+			if s.member == "name" {
+				// name_fold is what searches match, derived from the
+				// name and never read back.
+				cols = append(cols, MovieColumn{Name: "name_fold", Value: func(m *Movie) any { return Fold(m.Name) }})
+			}
+		}
+		return cols
+	}()
+)
+
+// ListNames are the multi-valued fields, index-aligned with Movie.Lists.
+var ListNames = func() (names [NumLists]string) {
+	for _, s := range movieSpecs {
+		if s.kind == kindList {
+			names[s.list] = s.member
+		}
+	}
+	return names
+}()
+
+// jsonOrEmpty is the stored JSON form: an empty list is stored as [] so
+// that every read gives a ready-to-serve array.
+func (l List) jsonOrEmpty() string {
+	if l.JSON == "" {
+		return "[]"
+	}
+	return l.JSON
+}
+
+// MovieColumn is one stored column of a movie.
+type MovieColumn = Column[Movie]
+
+// MovieColumns returns the stored columns besides id and updated_at, in
+// canonical order: each list as its JSON form then its joined form, and
+// name_fold after name. The result is the caller's to keep.
+func MovieColumns() []MovieColumn { return slices.Clone(movieColumns) }
+
+// MovieMembers returns the members of a movie record in import and
+// export files, in canonical order (contract 4.6).
+func MovieMembers() []string {
+	members := make([]string, len(movieSpecs))
+	for f, s := range movieSpecs {
+		members[f] = s.member
+	}
+	return members
+}
+
+// MemberKind says how an import reads a movie member.
+type MemberKind uint8
+
+const (
+	MemberUnknown MemberKind = iota
+	MemberID                 // a positive integer: Movie.ID
+	MemberText               // text: MovieText
+	MemberList               // a list of items: MovieList
+)
+
+// MovieMemberKind is the kind of the movie member name.
+func MovieMemberKind(name string) MemberKind {
+	s, ok := movieMembers[name]
+	switch {
+	case !ok:
+		return MemberUnknown
+	case s.kind == kindID:
+		return MemberID
+	case s.kind == kindList:
+		return MemberList
+	}
+	return MemberText
+}
+
+// MovieText is the text of member name in m; nil unless name is of
+// kind MemberText.
+func MovieText(m *Movie, name string) *string {
+	if s, ok := movieMembers[name]; ok && s.text != nil {
+		return s.text(m)
+	}
+	return nil
+}
+
+// MovieList is the list of member name in m; nil unless name is of kind
+// MemberList.
+func MovieList(m *Movie, name string) *List {
+	if s, ok := movieMembers[name]; ok && s.kind == kindList {
+		return &m.Lists[s.list]
+	}
+	return nil
+}
+
+// EachMovieMember calls fn with every member of m after the id, in
+// canonical order: the text of a text member, the list of a list member.
+func EachMovieMember(m *Movie, fn func(name, text string, list *List)) {
+	for _, s := range movieSpecs {
+		switch s.kind {
+		case kindID:
+		case kindList:
+			fn(s.member, "", &m.Lists[s.list])
+		default:
+			fn(s.member, *s.text(m), nil)
+		}
+	}
+}
+
+// normalizeFields cleans and checks every field of m by its kind.
+func (m *Movie) normalizeFields(fe FieldErrors) {
+	for _, s := range movieSpecs {
+		switch s.kind {
+		case kindText:
+			v := s.text(m)
+			*v = CleanText(*v)
+			if s.multiline {
+				*v = strings.ReplaceAll(*v, "\r\n", "\n")
+			}
+			if msg := checkText(*v, s.maxRunes, s.multiline); msg != "" {
+				fe.Add(s.member, msg)
+			}
+		case kindDate:
+			v := s.text(m)
+			*v = strings.TrimSpace(*v)
+			if *v != "" {
+				if _, err := time.Parse(time.DateOnly, *v); err != nil || len(*v) != 10 {
+					fe.Add(s.member, "must be a real date as YYYY-MM-DD")
+				}
+			}
+		case kindURL:
+			v := s.text(m)
+			*v = strings.TrimSpace(*v)
+			if *v != "" {
+				if msg := CheckURL(*v); msg != "" {
+					fe.Add(s.member, msg)
+				}
+			}
+		case kindList:
+			// The joined form holds every item, so one check covers them all.
+			if msg := checkText(m.Lists[s.list].Joined, MaxListRunes, false); msg != "" {
+				fe.Add(s.member, msg)
+			}
+		}
+	}
+}
+
+// MovieReadColumns returns the stored columns a read scans (those with
+// a Dest), without the long ones when short (see ShortFieldsOnly).
+func MovieReadColumns(short bool) []MovieColumn {
+	var cols []MovieColumn
+	for _, c := range movieColumns {
+		if c.Dest != nil && !(short && c.Long) {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}

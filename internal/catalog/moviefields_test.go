@@ -1,0 +1,88 @@
+package catalog_test
+
+import (
+	"slices"
+	"testing"
+
+	"catalog/internal/catalog"
+)
+
+// The field table's derived lists, pinned as the contract spells them
+// (4.1 served keys, 4.6 import and export members) and as the
+// migrations name the columns.
+func TestMovieFieldTable(t *testing.T) {
+	wantMembers := []string{"id", "name", "slug", "year", "poster1_url", "poster2_url",
+		"categories", "actor", "director", "studio", "genre", "country",
+		"synopsis", "id_code", "release", "link_embed"}
+	if got := catalog.MovieMembers(); !slices.Equal(got, wantMembers) {
+		t.Errorf("MovieMembers() = %q, want %q", got, wantMembers)
+	}
+	var names []string
+	var long []string
+	for _, c := range catalog.MovieColumns() {
+		names = append(names, c.Name)
+		if c.Long {
+			long = append(long, c.Name)
+		}
+		if (c.Dest == nil) != (c.Name == "name_fold") {
+			t.Errorf("column %s: Dest nil = %v; only name_fold is written and never read", c.Name, c.Dest == nil)
+		}
+	}
+	wantColumns := []string{"name", "name_fold", "slug", "year", "poster1_url", "poster2_url",
+		"categories_json", "categories", "actor_json", "actor", "director_json", "director",
+		"studio_json", "studio", "genre_json", "genre", "country_json", "country",
+		"synopsis", "id_code", "release", "link_embed"}
+	if !slices.Equal(names, wantColumns) {
+		t.Errorf("MovieColumns() = %q, want %q", names, wantColumns)
+	}
+	wantLong := []string{"categories_json", "categories", "actor_json", "actor", "director_json", "director",
+		"studio_json", "studio", "genre_json", "genre", "country_json", "country", "synopsis"}
+	if !slices.Equal(long, wantLong) {
+		t.Errorf("long columns = %q, want %q", long, wantLong)
+	}
+	var short []string
+	for _, c := range catalog.MovieReadColumns(true) {
+		short = append(short, c.Name)
+	}
+	if want := []string{"name", "slug", "year", "poster1_url", "poster2_url", "id_code", "release", "link_embed"}; !slices.Equal(short, want) {
+		t.Errorf("MovieReadColumns(true) = %q, want %q", short, want)
+	}
+	if want := [6]string{"categories", "actor", "director", "studio", "genre", "country"}; catalog.ListNames != want {
+		t.Errorf("ListNames = %q, want %q", catalog.ListNames, want)
+	}
+}
+
+// Every column's Dest and Value address the same member of a Movie, so
+// what an engine writes is what it reads back.
+func TestMovieColumnsRoundTrip(t *testing.T) {
+	var in catalog.Movie
+	in.Name = "Ä title"
+	for i, c := range catalog.MovieColumns() {
+		if c.Dest == nil {
+			continue
+		}
+		if p, ok := c.Dest(&in).(*string); ok && *p == "" {
+			*p = c.Name + string(rune('a'+i))
+		}
+	}
+	var out catalog.Movie
+	for _, c := range catalog.MovieColumns() {
+		if c.Dest == nil {
+			if got := c.Value(&in); got != catalog.Fold(in.Name) {
+				t.Errorf("%s = %v, want Fold(name)", c.Name, got)
+			}
+			continue
+		}
+		*c.Dest(&out).(*string) = c.Value(&in).(string)
+	}
+	out.ID, out.UpdatedAt = in.ID, in.UpdatedAt
+	if out != in {
+		t.Errorf("written and read back:\n got %+v\nwant %+v", out, in)
+	}
+	var empty catalog.Movie
+	for _, c := range catalog.MovieColumns() {
+		if c.Name == "actor_json" && c.Value(&empty) != "[]" {
+			t.Errorf("an empty list's JSON form is stored as %v, want []", c.Value(&empty))
+		}
+	}
+}
