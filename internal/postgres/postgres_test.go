@@ -520,3 +520,8 @@ func TestMigrateWithoutPrivilege(t *testing.T) {
 		t.Errorf("error: got %q, want no SQL in it", err)
 	}
 }
+
+func TestListBudget(t *testing.T) {
+	s := openStore(t, pgtest.EmptyDSN(t))
+	storetest.RunListBudget(t, s, func() func() { return postgres.FillListBudget(s) })
+}

@@ -4,18 +4,21 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgxpool"
 )
 
 // countAndPage runs a list's count and page queries in one round trip
 // (a pgx batch) and scans the page with scan. what names the records in
 // error context ("clips", "movies").
-func countAndPage[T any](ctx context.Context, pool *pgxpool.Pool, countSQL string, countArgs []any,
+func countAndPage[T any](ctx context.Context, s *Store, countSQL string, countArgs []any,
 	pageSQL string, pageArgs []any, limit int64, scan func(pgx.Row, *T) error, what string) ([]T, int64, error) {
+	if err := s.lists.Acquire(ctx); err != nil {
+		return nil, 0, translate(err, "list "+what)
+	}
+	defer s.lists.Release()
 	batch := &pgx.Batch{}
 	batch.Queue(countSQL, countArgs...)
 	batch.Queue(pageSQL, pageArgs...)
-	br := pool.SendBatch(ctx, batch)
+	br := s.pool.SendBatch(ctx, batch)
 	defer br.Close()
 	var total int64
 	if err := br.QueryRow().Scan(&total); err != nil {

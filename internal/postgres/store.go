@@ -20,6 +20,7 @@ import (
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
 
+	"catalog/internal/budget"
 	"catalog/internal/catalog"
 )
 
@@ -48,6 +49,9 @@ type Options struct {
 // Store is a catalog.Store on PostgreSQL.
 type Store struct {
 	pool *pgxpool.Pool
+	// lists bounds the list reads (count + page) running at once to half
+	// the pool, so point reads and seeks always find a connection.
+	lists *budget.Budget
 }
 
 var _ catalog.Store = (*Store)(nil)
@@ -120,7 +124,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, catalog.Reworded(fmt.Sprintf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout)), err)
 	}
-	return &Store{pool: pool}, nil
+	return &Store{pool: pool, lists: budget.ForPool(int(cfg.MaxConns))}, nil
 }
 
 func defaultMaxConns(n int) int {

@@ -12,6 +12,10 @@ import (
 // error context ("clips", "movies").
 func countAndPage[T any](ctx context.Context, s *Store, count func() (int64, error), query string, args []any,
 	cache bool, p catalog.Paging, scan func(scanner, *T) error, what string) ([]T, int64, error) {
+	if err := s.lists.Acquire(ctx); err != nil {
+		return nil, 0, translate(err, "list "+what)
+	}
+	defer s.lists.Release()
 	total, err := count()
 	if err != nil {
 		return nil, 0, translate(err, "count "+what)

@@ -23,6 +23,7 @@ import (
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	"catalog/internal/budget"
 	"catalog/internal/catalog"
 )
 
@@ -47,6 +48,10 @@ type Store struct {
 	versionStmt atomic.Pointer[sql.Stmt] // prepared on first use (after Migrate)
 
 	kindStmts [3]atomic.Pointer[sql.Stmt] // KindVersion's, by catalog.SearchKind (on versionDB)
+
+	// lists bounds the list reads (count + page) running at once to half
+	// the reader pool, so point reads and seeks always find a reader.
+	lists *budget.Budget
 
 	// Hot read statements, prepared once on first use.
 	stmts sync.Map // query text -> *sql.Stmt
@@ -98,6 +103,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if n <= 0 {
 		n = max(4, 2*runtime.GOMAXPROCS(0))
 	}
+	s.lists = budget.ForPool(n)
 	if s.reader, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
 		s.writer.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)

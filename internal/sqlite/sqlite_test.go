@@ -225,3 +225,8 @@ func TestSearchIndexIntegrity(t *testing.T) {
 	}
 	check("movies")
 }
+
+func TestListBudget(t *testing.T) {
+	s := openStore(t, filepath.Join(t.TempDir(), "budget.db"))
+	storetest.RunListBudget(t, s, func() func() { return sqlite.FillListBudget(s) })
+}
