@@ -29,56 +29,57 @@ type movieFormPage struct {
 	Fields  []formField
 }
 
-// movieForm builds the movie form for values, marking fieldErrors.
+// movieLabels and movieHints are how the console names the members of
+// the field table (catalog.MovieMemberSpecs); a member without an entry
+// is shown by its name, so a new field appears in the form by itself.
+var (
+	movieLabels = map[string]string{
+		"name": "Name", "slug": "Slug", "year": "Year", "poster1_url": "Poster URL", "poster2_url": "Second poster URL",
+		"categories": "Categories", "actor": "Actors", "director": "Directors", "studio": "Studios", "genre": "Genres",
+		"country": "Countries", "synopsis": "Synopsis", "id_code": "Code", "release": "Release date", "link_embed": "Player URL",
+	}
+	movieHints = map[string]string{
+		"slug":    "Leave empty to derive it from the name.",
+		"id_code": "e.g. ABC-123; an import with the same code updates this movie.",
+		"release": "YYYY-MM-DD, or empty.",
+	}
+)
+
+// movieForm builds the movie form for values, marking fieldErrors: one
+// input per member of the field table, lists as one value per line.
 func movieForm(values, fieldErrors map[string]string) []formField {
-	fields := []formField{
-		{Name: "name", Label: "Name", Type: "text", Required: true, Max: catalog.MaxMovieNameRunes},
-		{Name: "slug", Label: "Slug", Type: "text", Max: catalog.MaxMovieNameRunes, Hint: "Leave empty to derive it from the name."},
-		{Name: "id_code", Label: "Code", Type: "text", Max: catalog.MaxShortRunes, Hint: "e.g. ABC-123; an import with the same code updates this movie."},
-		{Name: "year", Label: "Year", Type: "text", Max: catalog.MaxShortRunes},
-		{Name: "release", Label: "Release date", Type: "text", Hint: "YYYY-MM-DD, or empty."},
-		{Name: "poster1_url", Label: "Poster URL", Type: "url"},
-		{Name: "poster2_url", Label: "Second poster URL", Type: "url"},
-		{Name: "link_embed", Label: "Player URL", Type: "url"},
-	}
-	for _, name := range catalog.ListNames {
-		fields = append(fields, formField{Name: name, Label: listLabel(name), Type: "textarea", Max: catalog.MaxListRunes, Hint: "One per line."})
-	}
-	fields = append(fields, formField{Name: "synopsis", Label: "Synopsis", Type: "textarea", Max: catalog.MaxSynopsisRunes})
-	for i := range fields {
-		fields[i].Value = values[fields[i].Name]
-		fields[i].Error = fieldErrors[fields[i].Name]
+	var fields []formField
+	for _, spec := range catalog.MovieMemberSpecs() {
+		f := formField{Name: spec.Name, Label: movieLabels[spec.Name], Hint: movieHints[spec.Name], Type: "text", Max: spec.MaxRunes,
+			Required: spec.Name == "name", Value: values[spec.Name], Error: fieldErrors[spec.Name]}
+		if f.Label == "" {
+			f.Label = strings.ReplaceAll(spec.Name, "_", " ")
+		}
+		switch {
+		case spec.Kind == catalog.MemberList:
+			f.Type, f.Hint = "textarea", "One per line."
+		case spec.Multiline:
+			f.Type = "textarea"
+		case spec.URL:
+			f.Type = "url"
+		}
+		fields = append(fields, f)
 	}
 	return fields
 }
 
-func listLabel(name string) string {
-	switch name {
-	case "actor":
-		return "Actors"
-	case "director":
-		return "Directors"
-	case "studio":
-		return "Studios"
-	case "genre":
-		return "Genres"
-	case "country":
-		return "Countries"
-	}
-	return strings.ToUpper(name[:1]) + name[1:]
-}
-
 // movieValues are the form values of a stored movie.
 func movieValues(m catalog.Movie) map[string]string {
-	v := map[string]string{
-		"name": m.Name, "slug": m.Slug, "id_code": m.IDCode, "year": m.Year, "release": m.Release,
-		"poster1_url": m.Poster1URL, "poster2_url": m.Poster2URL, "link_embed": m.LinkEmbed, "synopsis": m.Synopsis,
-	}
-	for i, name := range catalog.ListNames {
+	v := map[string]string{}
+	catalog.EachMovieMember(&m, func(name, text string, list *catalog.List) {
+		if list == nil {
+			v[name] = text
+			return
+		}
 		var items []string
-		json.Unmarshal([]byte(m.Lists[i].JSON), &items) // the store's own JSON array
+		json.Unmarshal([]byte(list.JSON), &items) // the store's own JSON array
 		v[name] = strings.Join(items, "\n")
-	}
+	})
 	return v
 }
 
@@ -95,16 +96,14 @@ func readMovieForm(w http.ResponseWriter, r *http.Request) (catalog.Movie, map[s
 		return m, nil, catalog.Errorf(catalog.EINVALID, "the form could not be read")
 	}
 	values := map[string]string{}
-	for _, f := range movieForm(nil, nil) {
-		values[f.Name] = r.PostFormValue(f.Name)
-	}
-	m = catalog.Movie{
-		Name: values["name"], Slug: values["slug"], IDCode: values["id_code"], Year: values["year"],
-		Release: values["release"], Poster1URL: values["poster1_url"], Poster2URL: values["poster2_url"],
-		LinkEmbed: values["link_embed"], Synopsis: values["synopsis"],
-	}
-	for i, name := range catalog.ListNames {
-		m.Lists[i] = catalog.NewList(strings.Split(strings.ReplaceAll(values[name], "\r\n", "\n"), "\n"))
+	for _, spec := range catalog.MovieMemberSpecs() {
+		value := r.PostFormValue(spec.Name)
+		values[spec.Name] = value
+		if list := catalog.MovieList(&m, spec.Name); list != nil {
+			*list = catalog.NewList(strings.Split(strings.ReplaceAll(value, "\r\n", "\n"), "\n"))
+		} else if text := catalog.MovieText(&m, spec.Name); text != nil {
+			*text = value
+		}
 	}
 	return m, values, m.Normalize()
 }

@@ -273,3 +273,32 @@ func MovieReadColumns(short bool) []MovieColumn {
 	}
 	return cols
 }
+
+// MemberSpec is what an editor of a movie member needs to know: its
+// name, kind and the limits Normalize holds it to.
+type MemberSpec struct {
+	Name      string
+	Kind      MemberKind
+	MaxRunes  int  // text members (0: no rune limit of its own, as for URLs and dates)
+	Multiline bool // text members whose newlines are kept
+	URL       bool // an absolute http(s) URL or ""
+	Date      bool // YYYY-MM-DD or ""
+}
+
+// MovieMemberSpecs lists every member after the id, in canonical order,
+// for forms that edit a whole movie (the console).
+func MovieMemberSpecs() []MemberSpec {
+	var out []MemberSpec
+	for _, s := range movieSpecs {
+		if s.kind == kindID {
+			continue
+		}
+		spec := MemberSpec{Name: s.member, Kind: MovieMemberKind(s.member), MaxRunes: s.maxRunes, Multiline: s.multiline,
+			URL: s.kind == kindURL, Date: s.kind == kindDate}
+		if s.kind == kindList {
+			spec.MaxRunes = MaxListRunes
+		}
+		out = append(out, spec)
+	}
+	return out
+}
