@@ -51,6 +51,8 @@ func (p *Program) backup(ctx context.Context, args []string) error {
 		switch {
 		case fi.IsDir():
 			return usagef("backup: --out %s is a directory; name the backup file", out)
+		case !fi.Mode().IsRegular():
+			return usagef("backup: --out %s is not a regular file (a device or a pipe); name the backup file", out)
 		case os.SameFile(fi, src):
 			return usagef("backup: --out %s is the database itself", out)
 		case !force:

@@ -146,6 +146,11 @@ func exportTotal(ctx context.Context, st store, kind string) (int64, error) {
 // first and again atomically when the file is put in place (a hard link
 // never replaces). The file gets mode perm.
 func replaceFile(path string, overwrite bool, perm os.FileMode, fill func(tmp string) error) (err error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		// A device (/dev/null) or a pipe is written in place: a rename
+		// would replace it with a file, for everyone on the machine.
+		return fill(path)
+	}
 	if !overwrite {
 		if _, err := os.Lstat(path); err == nil {
 			return fmt.Errorf("%s already exists", path)

@@ -90,10 +90,12 @@ func Write(ctx context.Context, movies catalog.MovieStore, w io.Writer, generate
 // in ".gz" (in members of memberSize, as the service writes it), plain
 // JSON otherwise. The file appears complete or not at
 // all: it is written beside path under a temporary name, synced and
-// renamed over path.
+// renamed over path. A path that exists and is not a regular file (a
+// device such as /dev/null, a pipe) is written in place: renaming over
+// it would replace the device with a file.
 func WriteFile(ctx context.Context, movies catalog.MovieStore, path string, now time.Time) error {
 	compress := strings.HasSuffix(path, ".gz")
-	_, err := writeAtomic(filepath.Dir(path), filepath.Base(path), func(f io.Writer) error {
+	fill := func(f io.Writer) error {
 		if !compress {
 			return Write(ctx, movies, f, now)
 		}
@@ -105,7 +107,19 @@ func WriteFile(ctx context.Context, movies catalog.MovieStore, path string, now 
 			return err
 		}
 		return zw.Close()
-	})
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return err
+		}
+		if err := fill(f); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
+	}
+	_, err := writeAtomic(filepath.Dir(path), filepath.Base(path), fill)
 	return err
 }
 
