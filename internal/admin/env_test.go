@@ -1,6 +1,7 @@
 package admin_test
 
 import (
+	"catalog/internal/apitest"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -80,6 +81,9 @@ func (e *env) do(rq request) *httptest.ResponseRecorder {
 	}
 	w := httptest.NewRecorder()
 	e.handler.ServeHTTP(w, r)
+	// The JSON API's answers are held to the served OpenAPI document,
+	// as in the clip service's own tests (pages outside /api are not).
+	apitest.Check(e.t, e.handler, r, w.Code, w.Result().Header, w.Body.Bytes())
 	return w
 }
 
