@@ -1,7 +1,6 @@
 package admin_test
 
 import (
-	"catalog/internal/apitest"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,6 +14,7 @@ import (
 
 	"golang.org/x/crypto/bcrypt"
 
+	"catalog/internal/apitest"
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/testdb"
