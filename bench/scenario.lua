@@ -4,9 +4,12 @@
 --   3: file with one search word per line (for {word}), optional
 --   4: file of more terms (one- and two-character ones among them)
 --      that {words} mixes in, optional
+--   5: file of "word<TAB>last page" lines for {wordpage}, optional
 -- {words} is one to three terms, each a word or (one time in three) a
 -- term from file 4, joined by spaces: a varied search per request.
-local template, maxn, words, short = "/", 1, {}, {}
+-- {wordpage} is "q=WORD&page=N": a word of file 5 and a page drawn up to
+-- that word's own last page.
+local template, maxn, words, short, paged = "/", 1, {}, {}, {}
 
 function init(args)
   template = args[1] or "/"
@@ -19,6 +22,12 @@ function init(args)
   if args[4] and args[4] ~= "" then
     for line in io.lines(args[4]) do
       if #line > 0 then short[#short + 1] = line end
+    end
+  end
+  if args[5] and args[5] ~= "" then
+    for line in io.lines(args[5]) do
+      local w, n = line:match("^(.-)\t(%d+)$")
+      if w and tonumber(n) > 0 then paged[#paged + 1] = { w, tonumber(n) } end
     end
   end
   math.randomseed(os.time() + tonumber(tostring({}):sub(8), 16) % 1000)
@@ -44,6 +53,12 @@ request = function()
         end
       end
       return urlencode(table.concat(terms, " "))
+    end)
+  end
+  if #paged > 0 then
+    path = path:gsub("{wordpage}", function()
+      local p = paged[math.random(1, #paged)]
+      return "q=" .. urlencode(p[1]) .. "&page=" .. tostring(math.random(1, p[2]))
     end)
   end
   return wrk.format("GET", path, { ["Accept-Encoding"] = "gzip" })
