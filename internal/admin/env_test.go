@@ -4,12 +4,10 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"strings"
 	"testing"
 
 	"golang.org/x/crypto/bcrypt"
@@ -62,29 +60,8 @@ type request struct {
 
 func (e *env) do(rq request) *httptest.ResponseRecorder {
 	e.t.Helper()
-	if rq.method == "" {
-		rq.method = http.MethodGet
-	}
-	var body io.Reader
-	if rq.body != "" {
-		body = strings.NewReader(rq.body)
-	}
-	r := httptest.NewRequest(rq.method, rq.target, body)
-	for k, v := range rq.headers {
-		r.Header.Set(k, v)
-	}
-	if rq.cookie != nil {
-		r.AddCookie(rq.cookie)
-	}
-	if rq.remote != "" {
-		r.RemoteAddr = rq.remote
-	}
-	w := httptest.NewRecorder()
-	e.handler.ServeHTTP(w, r)
-	// The JSON API's answers are held to the served OpenAPI document,
-	// as in the clip service's own tests (pages outside /api are not).
-	apitest.Check(e.t, e.handler, r, w.Code, w.Result().Header, w.Body.Bytes())
-	return w
+	return apitest.Serve(e.t, e.handler, apitest.Request{Method: rq.method, Target: rq.target, Body: rq.body,
+		Headers: rq.headers, Cookie: rq.cookie, Remote: rq.remote})
 }
 
 func (e *env) get(target string) *httptest.ResponseRecorder {

@@ -118,6 +118,42 @@ func Document(t testing.TB, h http.Handler) []byte {
 	return rec.Body.Bytes()
 }
 
+// Request is one request of a test; zero fields are not sent (an empty
+// Method is GET).
+type Request struct {
+	Method, Target, Body string
+	Headers              map[string]string
+	Cookie               *http.Cookie
+	Remote               string // RemoteAddr
+}
+
+// Serve sends rq to h, holds the answer to h's document (Check) and
+// returns it: the one request helper of the services' HTTP tests.
+func Serve(t testing.TB, h http.Handler, rq Request) *httptest.ResponseRecorder {
+	t.Helper()
+	if rq.Method == "" {
+		rq.Method = http.MethodGet
+	}
+	var body io.Reader
+	if rq.Body != "" {
+		body = strings.NewReader(rq.Body)
+	}
+	r := httptest.NewRequest(rq.Method, rq.Target, body)
+	for k, v := range rq.Headers {
+		r.Header.Set(k, v)
+	}
+	if rq.Cookie != nil {
+		r.AddCookie(rq.Cookie)
+	}
+	if rq.Remote != "" {
+		r.RemoteAddr = rq.Remote
+	}
+	w := httptest.NewRecorder()
+	h.ServeHTTP(w, r)
+	Check(t, h, r, w.Code, w.Result().Header, w.Body.Bytes())
+	return w
+}
+
 // Check fails t unless the response (status, header, body as received)
 // to req, served by h, matches the document h serves.
 func Check(t testing.TB, h http.Handler, req *http.Request, status int, header http.Header, body []byte) {

@@ -7,11 +7,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"strings"
 	"testing"
 	"time"
 
@@ -68,28 +66,8 @@ type request struct {
 
 func (e *env) do(rq request) *httptest.ResponseRecorder {
 	e.t.Helper()
-	method := rq.method
-	if method == "" {
-		method = http.MethodGet
-	}
-	var body io.Reader
-	if rq.body != "" {
-		body = strings.NewReader(rq.body)
-	}
-	r := httptest.NewRequest(method, rq.target, body)
-	for k, v := range rq.headers {
-		r.Header.Set(k, v)
-	}
-	if rq.cookie != nil {
-		r.AddCookie(rq.cookie)
-	}
-	if rq.remote != "" {
-		r.RemoteAddr = rq.remote
-	}
-	w := httptest.NewRecorder()
-	e.handler.ServeHTTP(w, r)
-	apitest.Check(e.t, e.handler, r, w.Code, w.Result().Header, w.Body.Bytes())
-	return w
+	return apitest.Serve(e.t, e.handler, apitest.Request{Method: rq.method, Target: rq.target, Body: rq.body,
+		Headers: rq.headers, Cookie: rq.cookie, Remote: rq.remote})
 }
 
 func (e *env) get(target string) *httptest.ResponseRecorder {
