@@ -1,8 +1,8 @@
 package admin_test
 
 import (
-	"bytes"
 	"context"
+	"io"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -182,13 +182,24 @@ func TestConsoleTokens(t *testing.T) {
 // upload posts a file to the console's import form.
 func (c *console) upload(kind, name, content string) (*http.Response, string) {
 	c.t.Helper()
-	var buf bytes.Buffer
-	mw := multipart.NewWriter(&buf)
-	mw.WriteField("kind", kind)
-	fw, _ := mw.CreateFormFile("file", name)
-	fw.Write([]byte(content))
-	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, c.url+"/admin/import", &buf)
+	return c.uploadFrom(kind, name, strings.NewReader(content))
+}
+
+// uploadFrom streams the file from r, as a browser sends a large file.
+func (c *console) uploadFrom(kind, name string, r io.Reader) (*http.Response, string) {
+	c.t.Helper()
+	pr, pw := io.Pipe()
+	mw := multipart.NewWriter(pw)
+	go func() {
+		mw.WriteField("kind", kind)
+		fw, _ := mw.CreateFormFile("file", name)
+		if _, err := io.Copy(fw, r); err != nil {
+			pw.CloseWithError(err)
+			return
+		}
+		pw.CloseWithError(mw.Close())
+	}()
+	req, _ := http.NewRequest(http.MethodPost, c.url+"/admin/import", pr)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", c.url)
 	return c.do(req)
@@ -222,6 +233,33 @@ func TestConsoleImport(t *testing.T) {
 	if res, _ := c.upload("actors", "a.jsonl", "{}"); res.StatusCode != http.StatusBadRequest {
 		t.Errorf("an unknown kind: got %d, want 400", res.StatusCode)
 	}
+}
+
+// The console's upload limit is the API's: 268,435,456 bytes of file
+// (contract 8); one byte more is refused with 413 once it arrives.
+func TestConsoleImportLimit(t *testing.T) {
+	c := newConsole(t)
+	record := `{"name":"Before the limit"}` + "\n"
+	for _, tt := range []struct {
+		size   int64
+		status int
+	}{{268_435_456, http.StatusOK}, {268_435_457, http.StatusRequestEntityTooLarge}} {
+		file := io.MultiReader(strings.NewReader(record), io.LimitReader(newlines{}, tt.size-int64(len(record))))
+		res, body := c.uploadFrom("movies", "big.jsonl", file)
+		if res.StatusCode != tt.status {
+			t.Errorf("%d bytes: got %d, want %d\n%.300s", tt.size, res.StatusCode, tt.status, body)
+		}
+	}
+}
+
+// newlines reads as an endless run of blank lines.
+type newlines struct{}
+
+func (newlines) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '\n'
+	}
+	return len(p), nil
 }
 
 func TestConsoleSnapshotPanel(t *testing.T) {
