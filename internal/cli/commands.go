@@ -404,7 +404,13 @@ func (p *Program) snapshot(ctx context.Context, args []string) error {
 		}
 		return w.Flush()
 	}
-	err = snapshot.WriteFile(ctx, movies, out, time.Now())
+	if isDevice(out) {
+		err = writeInto(out, func(w io.Writer) error {
+			return snapshot.WriteTo(ctx, movies, w, strings.HasSuffix(out, ".gz"), time.Now())
+		})
+	} else {
+		err = snapshot.WriteFile(ctx, movies, out, time.Now())
+	}
 	rep.Close()
 	if err != nil {
 		return fmt.Errorf("snapshot: %s", message(err))

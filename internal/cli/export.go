@@ -81,17 +81,7 @@ func (p *Program) exportCmd(ctx context.Context, args []string) error {
 		summary = p.Stderr
 		err = write(p.Stdout)
 	} else {
-		err = replaceFile(out, true, 0o644, func(tmp string) error {
-			fh, err := os.OpenFile(tmp, os.O_WRONLY|os.O_TRUNC, 0)
-			if err != nil {
-				return err
-			}
-			if err := write(fh); err != nil {
-				fh.Close()
-				return err
-			}
-			return fh.Close()
-		})
+		err = replaceFile(out, true, 0o644, func(tmp string) error { return writeInto(tmp, write) })
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %s", name, message(err))
@@ -146,9 +136,7 @@ func exportTotal(ctx context.Context, st store, kind string) (int64, error) {
 // first and again atomically when the file is put in place (a hard link
 // never replaces). The file gets mode perm.
 func replaceFile(path string, overwrite bool, perm os.FileMode, fill func(tmp string) error) (err error) {
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		// A device (/dev/null) or a pipe is written in place: a rename
-		// would replace it with a file, for everyone on the machine.
+	if isDevice(path) {
 		return fill(path)
 	}
 	if !overwrite {
@@ -194,6 +182,28 @@ func replaceFile(path string, overwrite bool, perm os.FileMode, fill func(tmp st
 		os.Remove(tmp)
 	}
 	return syncDir(dir)
+}
+
+// isDevice reports whether path names an existing device (/dev/null)
+// or pipe. Such an output is written in place: a rename over it would
+// replace it with a file, for everyone on the machine.
+func isDevice(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
+}
+
+// writeInto opens an existing file, device or pipe for writing and has
+// fill write to it.
+func writeInto(path string, fill func(w io.Writer) error) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
+	if err != nil {
+		return err
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func syncFile(path string) error {

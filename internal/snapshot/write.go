@@ -88,39 +88,30 @@ func Write(ctx context.Context, movies catalog.MovieStore, w io.Writer, generate
 
 // WriteFile writes one snapshot to path, gzip-compressed when path ends
 // in ".gz" (in members of memberSize, as the service writes it), plain
-// JSON otherwise. The file appears complete or not at
-// all: it is written beside path under a temporary name, synced and
-// renamed over path. A path that exists and is not a regular file (a
-// device such as /dev/null, a pipe) is written in place: renaming over
-// it would replace the device with a file.
+// JSON otherwise. The file appears complete or not at all: it is written
+// beside path under a temporary name, synced and renamed over path.
 func WriteFile(ctx context.Context, movies catalog.MovieStore, path string, now time.Time) error {
 	compress := strings.HasSuffix(path, ".gz")
-	fill := func(f io.Writer) error {
-		if !compress {
-			return Write(ctx, movies, f, now)
-		}
-		zw, err := newMemberWriter(f, memberSize)
-		if err != nil {
-			return err
-		}
-		if err := Write(ctx, movies, zw, now); err != nil {
-			return err
-		}
-		return zw.Close()
-	}
-	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() && !fi.IsDir() {
-		f, err := os.OpenFile(path, os.O_WRONLY, 0)
-		if err != nil {
-			return err
-		}
-		if err := fill(f); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
-	}
-	_, err := writeAtomic(filepath.Dir(path), filepath.Base(path), fill)
+	_, err := writeAtomic(filepath.Dir(path), filepath.Base(path), func(f io.Writer) error {
+		return WriteTo(ctx, movies, f, compress, now)
+	})
 	return err
+}
+
+// WriteTo writes one snapshot to w, in gzip members of memberSize when
+// compress is set (as the service writes it), plain JSON otherwise.
+func WriteTo(ctx context.Context, movies catalog.MovieStore, w io.Writer, compress bool, now time.Time) error {
+	if !compress {
+		return Write(ctx, movies, w, now)
+	}
+	zw, err := newMemberWriter(w, memberSize)
+	if err != nil {
+		return err
+	}
+	if err := Write(ctx, movies, zw, now); err != nil {
+		return err
+	}
+	return zw.Close()
 }
 
 // tempPrefix marks this package's temporary files, so that leftovers of
