@@ -253,8 +253,9 @@ func (m *Registry) Snapshot(b snapshot.Build) {
 		m.snapshotBuilds.WithLabelValues("error").Inc()
 		return
 	}
-	// The count goes last: a scrape that sees the build counted also
-	// sees its size and time.
+	// The count goes last: once a scrape has seen the build counted,
+	// every later scrape also sees its size and time. (One scrape is not
+	// atomic: it may read the size before the count.)
 	m.snapshotSuccess.SetToCurrentTime()
 	m.snapshotBytes.WithLabelValues("gzip").Set(float64(b.GzipBytes))
 	m.snapshotBytes.WithLabelValues("identity").Set(float64(b.PlainBytes))
