@@ -48,6 +48,7 @@ type Index struct {
 	arena  []byte // folded titles, back to back
 	dead   int    // arena bytes of replaced or deleted titles
 
+	vocab *vocabulary // whole words, to answer long terms without reading titles
 	words *wordCache
 }
 
@@ -57,6 +58,7 @@ func New() *Index {
 		grams:  map[uint64]*roaring.Bitmap{},
 		all:    roaring.New(),
 		groups: map[string]*roaring.Bitmap{},
+		vocab:  newVocabulary(maxVocabulary),
 		words:  newWordCache(wordCacheBytes),
 	}
 }
@@ -168,6 +170,7 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 	for _, b := range ix.grams {
 		b.RunOptimize()
 	}
+	ix.vocab.settle()
 	ix.all.RunOptimize()
 	ix.arena = slices.Clip(ix.arena)
 	return true
@@ -231,6 +234,7 @@ func (ix *Index) record(d Doc) {
 	off := len(ix.arena)
 	ix.arena = append(ix.arena, d.Fold...)
 	ix.docs.set(id, span{off: uint32(off), n: uint32(len(d.Fold)), group: uint16(gi)})
+	ix.vocab.add(id, d.Fold)
 }
 
 // remove takes id out of every list it is in.
@@ -239,6 +243,7 @@ func (ix *Index) remove(id uint32) {
 	if !ok {
 		return
 	}
+	ix.vocab.remove(id, ix.title(sp))
 	for _, k := range appendGrams(nil, ix.title(sp)) {
 		if b := ix.grams[k]; b != nil {
 			b.Remove(id)
@@ -359,9 +364,15 @@ func (ix *Index) match(term string) *roaring.Bitmap {
 		lists = append(lists, b)
 	}
 	cand := roaring.FastAnd(lists...)
-	out := roaring.New()
+	out, check := roaring.New(), cand
+	if cand.GetCardinality() > minWordTitles && usable(term) {
+		// The titles holding a known word that contains term match
+		// without a look at them; only the other candidates are read.
+		out = ix.vocab.containing(term)
+		check = roaring.AndNot(cand, out)
+	}
 	// Trigrams can all occur apart: check the title itself.
-	cand.Iterate(func(id uint32) bool {
+	check.Iterate(func(id uint32) bool {
 		sp, _ := ix.docs.get(id)
 		if strings.Contains(ix.title(sp), term) {
 			out.Add(id)
