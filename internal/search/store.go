@@ -60,7 +60,7 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 
 // wordCacheBytes bounds the memory of the cached match sets of long
 // terms (a set of a term in half of a million titles is about 128 KiB).
-const wordCacheBytes = 16 << 20
+const wordCacheBytes = 8 << 20
 
 // wordCache keeps the verified match sets of recent terms longer than a
 // trigram, least recently used first out. Changes to the index update
