@@ -224,3 +224,24 @@ func BenchmarkUpdate1M(b *testing.B) {
 		ix.Apply([]Doc{d}, nil)
 	}
 }
+
+// TestTermWithSpace: grams holding white space are not indexed (no term
+// from catalog.SearchTerms holds any), yet a caller's term that does is
+// still answered exactly.
+func TestTermWithSpace(t *testing.T) {
+	docs := map[int64]Doc{}
+	var list []Doc
+	for id, title := range []string{"a b", "ab", "xa bx", "a\u3000b", "a  b", "b a", "a b c"} {
+		d := Doc{ID: int64(id + 1), Fold: title}
+		docs[d.ID] = d
+		list = append(list, d)
+	}
+	ix := build(list)
+	for _, term := range []string{"a b", " ", "a\u3000b", "a b c", "a  b", " b"} {
+		want := brute(docs, []string{term}, nil)
+		got := ix.Search([]string{term}, nil, 0, 10)
+		if got.Total != int64(len(want)) || !slices.Equal(got.IDs, want) {
+			t.Errorf("%q: ids %v, want %v", term, got.IDs, want)
+		}
+	}
+}
