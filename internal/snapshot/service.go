@@ -205,6 +205,10 @@ func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.
 	generatedAt := catalog.StoredTime(now)
 	var plain, zipped hashCounter
 	var members []member
+	// Made again each time: an operator may have removed it.
+	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+		return nil, fmt.Errorf("snapshot directory: %w", err)
+	}
 	info, err := writeAtomic(s.dir, FileName, func(f io.Writer) error {
 		plain.reset()
 		zipped.reset()
@@ -250,6 +254,13 @@ func (s *Service) removeStaleTemps() {
 	}
 }
 
+// sameFile reports whether info is the file built: the same inode, and
+// the same size and time, since a file written after ours was removed
+// can get its inode number.
+func sameFile(info, built os.FileInfo) bool {
+	return os.SameFile(info, built) && info.Size() == built.Size() && info.ModTime().Equal(built.ModTime())
+}
+
 // Serve answers a snapshot request from the current file, or returns an
 // error for the caller to write: EUNAVAILABLE (with Retry-After set)
 // before the first snapshot exists. Conditional requests and ranges are
@@ -270,7 +281,7 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return fmt.Errorf("open snapshot: %w", err)
 		}
-		if info, err := f.Stat(); err != nil || !os.SameFile(info, b.info) {
+		if info, err := f.Stat(); err != nil || !sameFile(info, b.info) {
 			f.Close()
 			continue
 		}
@@ -278,7 +289,13 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request) error {
 		f.Close()
 		return err
 	}
-	return errors.New("snapshot: file kept changing while opening it")
+	// The file is gone or is not the one built here: the directory was
+	// cleaned out, or another process wrote over it. Build it again and
+	// answer as before the first snapshot, never with a 500.
+	s.log.Warn("snapshot file missing or replaced; rebuilding", "path", filepath.Join(s.dir, FileName))
+	s.Rebuild()
+	w.Header().Set("Retry-After", notReadyRetryAfter)
+	return catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready")
 }
 
 // serveFile serves one snapshot file. A Range outside the content comes

@@ -565,3 +565,62 @@ func checkGunzipSeeker(t *testing.T, want, file []byte, index []member) {
 		t.Errorf("read at end: got %d, %v; want 0, EOF", n, err)
 	}
 }
+
+// TestServeFileLost: when the snapshot file is removed (its directory
+// cleaned out) or replaced behind the service's back, a request gets the
+// not-ready 503 with Retry-After, not a 500, and the file is built again.
+func TestServeFileLost(t *testing.T) {
+	for _, lose := range []struct {
+		name string
+		do   func(t *testing.T, dir string)
+	}{
+		{"directory removed", func(t *testing.T, dir string) {
+			if err := os.RemoveAll(dir); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"file replaced", func(t *testing.T, dir string) {
+			if err := os.Remove(filepath.Join(dir, FileName)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, FileName), []byte("not ours"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(lose.name, func(t *testing.T) {
+			store := newTestStore(t)
+			addNumbered(t, store, 1, 5)
+			s := New(Config{Store: store, Dir: filepath.Join(t.TempDir(), "snaps"), Every: time.Hour})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { s.Run(ctx); close(done) }()
+			defer func() { cancel(); <-done }()
+			waitReady(t, s)
+			lose.do(t, s.dir)
+
+			r := serve(t, s, http.MethodGet)
+			if code := catalog.ErrorCode(r.err); code != catalog.EUNAVAILABLE {
+				t.Fatalf("got error %v (code %q), want %q", r.err, code, catalog.EUNAVAILABLE)
+			}
+			if r.header.Get("Retry-After") == "" {
+				t.Error("no Retry-After")
+			}
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				r = serve(t, s, http.MethodGet)
+				if r.err == nil {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("not rebuilt after 10 s: %v", r.err)
+				}
+				time.Sleep(10 * time.Millisecond)
+			}
+			var doc struct{ Total int }
+			if err := json.Unmarshal(r.body, &doc); err != nil || doc.Total != 5 {
+				t.Errorf("after the rebuild: total %d (%v), want 5", doc.Total, err)
+			}
+		})
+	}
+}
