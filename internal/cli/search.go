@@ -30,5 +30,6 @@ func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger) (clips
 	movies = search.NewLive(sl, catalog.SearchMovies, log.With("service", "movies"))
 	clips.Start(ctx)
 	movies.Start(ctx)
+	go limitMemory(ctx, limitEvery, clips, movies)
 	return clips, movies
 }
