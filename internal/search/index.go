@@ -322,11 +322,19 @@ func (ix *Index) Search(terms []string, group *string, offset, limit int64) Resu
 	case 1:
 		r = sets[0]
 	default:
-		// Smallest first: FastAnd then works on the least data.
+		// Smallest first: either way the work follows the least data.
 		slices.SortFunc(sets, func(a, b *roaring.Bitmap) int {
 			return int(int64(a.GetCardinality()) - int64(b.GetCardinality()))
 		})
-		r = roaring.FastAnd(sets...)
+		if !sparse(sets[1]) {
+			// Roaring's AND of a set with a dense one tests bits
+			// already: as fast as probing, with no copy to make.
+			r = roaring.FastAnd(sets...)
+			break
+		}
+		ids := intersect(sets)
+		defer release(ids)
+		return pageOf(*ids, offset, limit)
 	}
 	total := int64(r.GetCardinality())
 	res := Result{Total: total, IDs: []int64{}}
@@ -340,6 +348,22 @@ func (ix *Index) Search(terms []string, group *string, offset, limit int64) Resu
 	for i := offset; i < end; i++ {
 		id, _ := r.Select(uint32(total - 1 - i))
 		res.IDs = append(res.IDs, int64(id))
+	}
+	return res
+}
+
+// pageOf is the page at [offset, offset+limit) from the top of ids
+// (ascending).
+func pageOf(ids []uint32, offset, limit int64) Result {
+	total := int64(len(ids))
+	res := Result{Total: total, IDs: []int64{}}
+	if offset >= total || limit <= 0 {
+		return res
+	}
+	end := min(offset+limit, total)
+	res.IDs = make([]int64, 0, end-offset)
+	for i := offset; i < end; i++ {
+		res.IDs = append(res.IDs, int64(ids[total-1-i]))
 	}
 	return res
 }

@@ -1,0 +1,55 @@
+package search
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestIntersectMatchesBruteForce checks searches of two and three words
+// of every mix of densities (a word in half of the titles down to one in
+// 400), so that both ways of intersecting (probing bits for sparse sets,
+// roaring's AND otherwise) and the group filter are compared with a
+// substring scan, on pages from the top and deep ones.
+func TestIntersectMatchesBruteForce(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	every := map[string]int{"half": 2, "tenth": 10, "fortieth": 40, "rare": 400}
+	groups := []string{"", "JAV"}
+	docs := map[int64]Doc{}
+	var list []Doc
+	for id := int64(1); id <= 20000; id++ {
+		var words []string
+		for w, n := range every {
+			if rng.IntN(n) == 0 {
+				words = append(words, w)
+			}
+		}
+		d := Doc{ID: id, Fold: strings.Join(words, " ") + fmt.Sprintf(" #%d", id%7), Group: groups[rng.IntN(2)]}
+		docs[id] = d
+		list = append(list, d)
+	}
+	ix := build(list)
+	if !sparse(ix.match("rare")) || !sparse(ix.match("fortieth")) || sparse(ix.match("half")) {
+		t.Fatal("the test words do not have the densities the test needs")
+	}
+	words := []string{"half", "tenth", "fortieth", "rare", "#3", "alf"}
+	for _, a := range words {
+		for _, b := range words {
+			for _, c := range append(words, "") {
+				terms := slices.Compact(slices.DeleteFunc([]string{a, b, c}, func(s string) bool { return s == "" }))
+				for _, group := range []*string{nil, &groups[1]} {
+					want := brute(docs, terms, group)
+					for _, offset := range []int64{0, 7, int64(len(want)) / 2, int64(len(want)) - 1} {
+						got := ix.Search(terms, group, max(offset, 0), 20)
+						page := want[min(int(max(offset, 0)), len(want)):min(int(max(offset, 0))+20, len(want))]
+						if got.Total != int64(len(want)) || !slices.Equal(got.IDs, page) {
+							t.Fatalf("%q group %v offset %d: total %d ids %v, want %d %v", terms, group != nil, offset, got.Total, got.IDs, len(want), page)
+						}
+					}
+				}
+			}
+		}
+	}
+}
