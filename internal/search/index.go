@@ -334,28 +334,19 @@ func (ix *Index) Search(terms []string, group *string, offset, limit int64) Resu
 		}
 		ids := intersect(sets)
 		defer release(ids)
-		return pageOf(*ids, offset, limit)
+		return page(int64(len(*ids)), offset, limit, func(i int64) uint32 { return (*ids)[i] })
 	}
-	total := int64(r.GetCardinality())
-	res := Result{Total: total, IDs: []int64{}}
-	if offset >= total || limit <= 0 {
-		return res
-	}
-	end := min(offset+limit, total)
-	res.IDs = make([]int64, 0, end-offset)
-	// Select(total-1-i) is the id at position i counting from the top:
-	// a handful of container steps each, however deep the page.
-	for i := offset; i < end; i++ {
-		id, _ := r.Select(uint32(total - 1 - i))
-		res.IDs = append(res.IDs, int64(id))
-	}
-	return res
+	// Select(i) is the id at rank i (from the bottom): a handful of
+	// container steps each, however deep the page.
+	return page(int64(r.GetCardinality()), offset, limit, func(i int64) uint32 {
+		id, _ := r.Select(uint32(i))
+		return id
+	})
 }
 
-// pageOf is the page at [offset, offset+limit) from the top of ids
-// (ascending).
-func pageOf(ids []uint32, offset, limit int64) Result {
-	total := int64(len(ids))
+// page is the page at [offset, offset+limit) counted from the top of a
+// result of total ids, where at(i) is the id of rank i from the bottom.
+func page(total, offset, limit int64, at func(int64) uint32) Result {
 	res := Result{Total: total, IDs: []int64{}}
 	if offset >= total || limit <= 0 {
 		return res
@@ -363,7 +354,7 @@ func pageOf(ids []uint32, offset, limit int64) Result {
 	end := min(offset+limit, total)
 	res.IDs = make([]int64, 0, end-offset)
 	for i := offset; i < end; i++ {
-		res.IDs = append(res.IDs, int64(ids[total-1-i]))
+		res.IDs = append(res.IDs, int64(at(total-1-i)))
 	}
 	return res
 }
