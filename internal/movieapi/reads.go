@@ -32,8 +32,10 @@ func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.Movi
 }
 
 // cacheable reports whether a list's answer depends only on the query
-// and the data: "h" counts back from the clock.
-func (lq listQuery) cacheable() bool { return lq.filter.ChangedSince.IsZero() }
+// and the data ("h" counts back from the clock) and is worth keeping.
+func (lq listQuery) cacheable() bool {
+	return lq.filter.ChangedSince.IsZero() && cache.KeepPage(lq.filter.Paging.Offset())
+}
 
 // key is the normalised form of a list request: two URLs that parse to
 // the same query share one cache entry.

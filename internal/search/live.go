@@ -311,6 +311,9 @@ func matches[T any](page []T, ids []int64, terms []string, group *string, doc fu
 		if id != ids[i] || (group != nil && g != *group) {
 			return false
 		}
+		if len(terms) == 0 {
+			continue // a list page: no title to check
+		}
 		fold := catalog.Fold(title)
 		for _, t := range terms {
 			if !strings.Contains(fold, t) {
