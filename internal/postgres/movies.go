@@ -47,6 +47,9 @@ func scanShortMovie(row pgx.Row, m *catalog.Movie) error {
 // ListMovies returns one page, highest id first, and the exact total;
 // the unfiltered total comes from the trigger-kept counter.
 func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
+	if page, ok, err := s.moviesByIDs(ctx, f); ok {
+		return page, int64(len(page)), err
+	}
 	var w where
 	for _, t := range f.Terms {
 		w.add(`name_fold LIKE ?`, likePattern(t))
@@ -65,7 +68,7 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 	}
 	pageSQL := `SELECT ` + movieColumns + ` FROM movies` + cond + ` ORDER BY id DESC` + w.page(f.Paging)
 
-	return countAndPage(ctx, s, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanMovie, "movies")
+	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanMovie, "movies")
 }
 
 // GetMovie returns ENOTFOUND when no movie has the id.

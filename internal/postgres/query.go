@@ -9,17 +9,34 @@ import (
 // countAndPage runs a list's count and page queries in one round trip
 // (a pgx batch) and scans the page with scan. what names the records in
 // error context ("clips", "movies").
-func countAndPage[T any](ctx context.Context, s *Store, countSQL string, countArgs []any,
+//
+// A text search (search true) is planned with its values: a generic
+// plan for "title_fold LIKE $1" cannot tell a rare term (use the
+// trigram index) from a common one (walk the id index). The batch is
+// one implicit transaction (one Sync), so the SET is undone by the
+// RESET at its end, or by the rollback when a statement fails.
+func countAndPage[T any](ctx context.Context, s *Store, search bool, countSQL string, countArgs []any,
 	pageSQL string, pageArgs []any, limit int64, scan func(pgx.Row, *T) error, what string) ([]T, int64, error) {
 	if err := s.lists.Acquire(ctx); err != nil {
 		return nil, 0, translate(err, "list "+what)
 	}
 	defer s.lists.Release()
 	batch := &pgx.Batch{}
+	if search {
+		batch.Queue(`SET plan_cache_mode = force_custom_plan`)
+	}
 	batch.Queue(countSQL, countArgs...)
 	batch.Queue(pageSQL, pageArgs...)
+	if search {
+		batch.Queue(`RESET plan_cache_mode`)
+	}
 	br := s.pool.SendBatch(ctx, batch)
 	defer br.Close()
+	if search {
+		if _, err := br.Exec(); err != nil {
+			return nil, 0, translate(err, "list "+what)
+		}
+	}
 	var total int64
 	if err := br.QueryRow().Scan(&total); err != nil {
 		return nil, 0, translate(err, "count "+what)

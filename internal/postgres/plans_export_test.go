@@ -1,0 +1,18 @@
+package postgres
+
+import "context"
+
+// PreparedPlans sums the generic and custom plans the server made for
+// the prepared statements whose text contains part, on the connection
+// the pool hands out (the only one when MaxConns is 1).
+func PreparedPlans(ctx context.Context, s *Store, part string) (generic, custom int64, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT coalesce(sum(generic_plans), 0)::bigint, coalesce(sum(custom_plans), 0)::bigint
+FROM pg_prepared_statements WHERE strpos(statement, $1) > 0`, part).Scan(&generic, &custom)
+	return generic, custom, err
+}
+
+// PlanCacheMode is plan_cache_mode on the connection the pool hands out.
+func PlanCacheMode(ctx context.Context, s *Store) (mode string, err error) {
+	err = s.pool.QueryRow(ctx, `SHOW plan_cache_mode`).Scan(&mode)
+	return mode, err
+}
