@@ -22,8 +22,8 @@ func TestDeepPagesNotKept(t *testing.T) {
 		target string
 		kept   bool
 	}{
-		{"/api/clips?page=25", true},  // records 480-499
-		{"/api/clips?page=26", false}, // records 500-519
+		{"/api/clips?page=25", true},           // records 480-499
+		{"/api/clips?page=26", false},          // records 500-519
 		{"/api/clips?page=5&limit=100", true},  // records 400-499
 		{"/api/clips?page=6&limit=100", false}, // records 500-599
 		{"/api/clips?page=9000&q=clip", false},
