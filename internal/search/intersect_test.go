@@ -53,3 +53,25 @@ func TestIntersectMatchesBruteForce(t *testing.T) {
 		}
 	}
 }
+
+// TestIntersectEmptiedGroup: a group whose records are all gone leaves
+// an empty set, which must give no match rather than a panic.
+func TestIntersectEmptiedGroup(t *testing.T) {
+	var list []Doc
+	for id := int64(1); id <= 3000; id++ {
+		d := Doc{ID: id, Fold: "alpha beta", Group: "A"}
+		if id%1000 == 0 {
+			d.Fold = "alpha beta gamma"
+		}
+		list = append(list, d)
+	}
+	list = append(list, Doc{ID: 5000, Fold: "gamma delta", Group: "X"})
+	ix := build(list)
+	ix.Apply(nil, []int64{5000})
+	group := "X"
+	for _, terms := range [][]string{{"gamma", "alpha"}, {"gamma"}, {"gamma", "alpha", "beta"}} {
+		if got := ix.Search(terms, &group, 0, 20); got.Total != 0 || len(got.IDs) != 0 {
+			t.Errorf("%q in an emptied group: %+v", terms, got)
+		}
+	}
+}
