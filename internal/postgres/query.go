@@ -4,17 +4,23 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/budget"
 )
 
 // countAndPage runs a list's count and page queries in one round trip
 // (a pgx batch) and scans the page with scan. what names the records in
-// error context ("clips", "movies").
-func countAndPage[T any](ctx context.Context, s *Store, countSQL string, countArgs []any,
+// error context ("clips", "movies"). kept says that countSQL reads a
+// trigger-kept count: with a page before budget.LightOffset (offset) the
+// read is then light and takes no slot of the list budget.
+func countAndPage[T any](ctx context.Context, s *Store, countSQL string, countArgs []any, kept bool, offset int64,
 	pageSQL string, pageArgs []any, limit int64, scan func(pgx.Row, *T) error, what string) ([]T, int64, error) {
-	if err := s.lists.Acquire(ctx); err != nil {
-		return nil, 0, translate(err, "list "+what)
+	if !budget.Light(kept, offset) {
+		if err := s.lists.Acquire(ctx); err != nil {
+			return nil, 0, translate(err, "list "+what)
+		}
+		defer s.lists.Release()
 	}
-	defer s.lists.Release()
 	batch := &pgx.Batch{}
 	batch.Queue(countSQL, countArgs...)
 	batch.Queue(pageSQL, pageArgs...)

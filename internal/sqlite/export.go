@@ -30,26 +30,29 @@ func (s *Store) ExportClips(ctx context.Context, fn func(c *catalog.Clip) error)
 		func(row scanner) error { return scanClip(row, &c) }, func() error { return fn(&c) })
 }
 
-// eachRow runs query in one read transaction, scanning each row with
-// scan and then calling fn, which stops the walk with its error.
+// eachRow runs query in one read transaction on a stream connection,
+// scanning each row with scan and then calling fn, which stops the walk
+// with its error.
 func (s *Store) eachRow(ctx context.Context, what, query string, scan func(scanner) error, fn func() error) error {
-	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return translate(err, what)
-	}
-	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, query)
-	if err != nil {
-		return translate(err, what)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		if err := scan(rows); err != nil {
-			return translate(err, what)
-		}
-		if err := fn(); err != nil {
+	var fnErr error
+	err := s.streamTx(ctx, s.stream.Rows, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, query)
+		if err != nil {
 			return err
 		}
+		defer rows.Close()
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				return err
+			}
+			if fnErr = fn(); fnErr != nil {
+				return fnErr
+			}
+		}
+		return rows.Err()
+	})
+	if fnErr != nil {
+		return fnErr
 	}
-	return translate(rows.Err(), what)
+	return translate(err, what)
 }

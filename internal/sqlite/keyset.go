@@ -30,40 +30,41 @@ func (s *Store) MovieIDs(ctx context.Context, fn func(id int64)) (int64, error) 
 }
 
 func (s *Store) walkIDs(ctx context.Context, what, versionCol, query string, args []any, sortHere bool, fn func(int64)) (int64, error) {
-	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
-	if err != nil {
-		return 0, translate(err, what)
-	}
-	defer tx.Rollback()
 	var version int64
-	if err := tx.QueryRowContext(ctx, `SELECT `+versionCol+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
-		return 0, translate(err, what)
-	}
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return 0, translate(err, what)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return 0, translate(err, what)
+	err := s.streamTx(ctx, s.stream.IDs, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT `+versionCol+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var ids []int64
+		for rows.Next() {
+			var id int64
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			if sortHere {
+				ids = append(ids, id)
+			} else {
+				fn(id)
+			}
+		}
+		if err := rows.Err(); err != nil {
+			return err
 		}
 		if sortHere {
-			ids = append(ids, id)
-		} else {
-			fn(id)
+			slices.Sort(ids)
+			for i := len(ids) - 1; i >= 0; i-- {
+				fn(ids[i])
+			}
 		}
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return 0, translate(err, what)
-	}
-	if sortHere {
-		slices.Sort(ids)
-		for i := len(ids) - 1; i >= 0; i-- {
-			fn(ids[i])
-		}
 	}
 	return version, nil
 }
