@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 
 	"catalog/internal/catalog"
 )
@@ -34,25 +33,23 @@ func (s *Store) ExportClips(ctx context.Context, fn func(c *catalog.Clip) error)
 // scanning each row with scan and then calling fn, which stops the walk
 // with its error.
 func (s *Store) eachRow(ctx context.Context, what, query string, scan func(scanner) error, fn func() error) error {
-	var fnErr error
-	err := s.streamTx(ctx, s.stream.Rows, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query)
-		if err != nil {
+	tx, done, err := s.beginStream(ctx, s.stream.Rows)
+	if err != nil {
+		return translate(err, what)
+	}
+	defer done()
+	rows, err := tx.QueryContext(ctx, query)
+	if err != nil {
+		return translate(err, what)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return translate(err, what)
+		}
+		if err := fn(); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				return err
-			}
-			if fnErr = fn(); fnErr != nil {
-				return fnErr
-			}
-		}
-		return rows.Err()
-	})
-	if fnErr != nil {
-		return fnErr
 	}
-	return translate(err, what)
+	return translate(rows.Err(), what)
 }

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 
 	"catalog/internal/catalog"
@@ -30,41 +29,40 @@ func (s *Store) MovieIDs(ctx context.Context, fn func(id int64)) (int64, error) 
 }
 
 func (s *Store) walkIDs(ctx context.Context, what, versionCol, query string, args []any, sortHere bool, fn func(int64)) (int64, error) {
-	var version int64
-	err := s.streamTx(ctx, s.stream.IDs, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT `+versionCol+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
-			return err
-		}
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		var ids []int64
-		for rows.Next() {
-			var id int64
-			if err := rows.Scan(&id); err != nil {
-				return err
-			}
-			if sortHere {
-				ids = append(ids, id)
-			} else {
-				fn(id)
-			}
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		if sortHere {
-			slices.Sort(ids)
-			for i := len(ids) - 1; i >= 0; i-- {
-				fn(ids[i])
-			}
-		}
-		return nil
-	})
+	tx, done, err := s.beginStream(ctx, s.stream.IDs)
 	if err != nil {
 		return 0, translate(err, what)
+	}
+	defer done()
+	var version int64
+	if err := tx.QueryRowContext(ctx, `SELECT `+versionCol+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
+		return 0, translate(err, what)
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return 0, translate(err, what)
+		}
+		if sortHere {
+			ids = append(ids, id)
+		} else {
+			fn(id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, translate(err, what)
+	}
+	if sortHere {
+		slices.Sort(ids)
+		for i := len(ids) - 1; i >= 0; i-- {
+			fn(ids[i])
+		}
 	}
 	return version, nil
 }

@@ -26,18 +26,27 @@ func (s *Store) openStreams(base string) error {
 	return nil
 }
 
-// streamTx runs fn in one read transaction on a stream connection, in a
+// beginStream starts one read transaction on a stream connection, in a
 // slot of b (s.stream.Rows or s.stream.IDs), waiting for the slot until
-// ctx is done.
-func (s *Store) streamTx(ctx context.Context, b *budget.Budget, fn func(tx *sql.Tx) error) error {
+// ctx is done. done ends the transaction and frees the slot.
+func (s *Store) beginStream(ctx context.Context, b *budget.Budget) (tx *sql.Tx, done func(), err error) {
 	if err := b.Acquire(ctx); err != nil {
-		return err
+		return nil, nil, err
 	}
-	defer b.Release()
-	tx, err := s.streams.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if tx, err = s.streams.BeginTx(ctx, &sql.TxOptions{ReadOnly: true}); err != nil {
+		b.Release()
+		return nil, nil, err
+	}
+	return tx, func() { tx.Rollback(); b.Release() }, nil
+}
+
+// streamTx runs fn in one read transaction on a stream connection (see
+// beginStream).
+func (s *Store) streamTx(ctx context.Context, b *budget.Budget, fn func(tx *sql.Tx) error) error {
+	tx, done, err := s.beginStream(ctx, b)
 	if err != nil {
 		return err
 	}
-	defer tx.Rollback()
+	defer done()
 	return fn(tx)
 }
