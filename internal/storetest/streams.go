@@ -106,7 +106,7 @@ func RunStreams(t *testing.T, s Store) {
 		})
 	}
 	running := map[bool]int{}
-	deadline := time.After(5 * time.Second)
+	deadline := time.After(10 * time.Second)
 wait:
 	for running[true] < budget.RowStreams || running[false] < budget.IDWalks {
 		select {
@@ -117,13 +117,13 @@ wait:
 		case <-deadline:
 			// Streams that share the request pool cannot all start;
 			// the reads below then show what that costs.
-			t.Errorf("after 5 s, %d row streams and %d id walks run, want %d and %d",
+			t.Errorf("after 10 s, %d row streams and %d id walks run, want %d and %d",
 				running[true], running[false], budget.RowStreams, budget.IDWalks)
 			break wait
 		}
 	}
 
-	// Each read gets 2 s, thousands of times what it needs: one that
+	// Each read gets 5 s, thousands of times what it needs: one that
 	// had to wait for a stream's connection would wait for good.
 	reads := []struct {
 		name string
@@ -167,7 +167,7 @@ wait:
 	for _, r := range reads {
 		// Point reads ignore their context's deadline (they detach
 		// from it), so the wait is bounded here, not by the context.
-		rctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		done := make(chan error, 1)
 		wg.Go(func() { done <- r.read(rctx) })
 		select {
@@ -175,8 +175,8 @@ wait:
 			if err != nil {
 				t.Errorf("%s while streams hold their connections: %v", r.name, err)
 			}
-		case <-time.After(2 * time.Second):
-			t.Errorf("%s while streams hold their connections: no answer after 2 s", r.name)
+		case <-time.After(5 * time.Second):
+			t.Errorf("%s while streams hold their connections: no answer after 5 s", r.name)
 		}
 		cancel()
 	}
