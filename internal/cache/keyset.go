@@ -1,6 +1,7 @@
 package cache
 
 import (
+	"context"
 	"strconv"
 	"strings"
 )
@@ -20,12 +21,16 @@ func KeepPage(offset int64) bool { return offset < KeysetMinOffset }
 // (the data version read for this request): seek is called with the
 // page's first id and the rows to skip from it. ok is false when the
 // caller must fall back to its plain OFFSET query (a shallow page, or an
-// order still being built).
-func SeekPage[T any](o *Order, version, offset int64, seek func(from, skip int64) ([]T, error)) (page []T, total int64, ok bool, err error) {
+// order still being built). A page at WaitMinOffset or deeper waits for
+// the first build of o (see Order.WaitFirst) rather than fall back.
+func SeekPage[T any](ctx context.Context, o *Order, version, offset int64, seek func(from, skip int64) ([]T, error)) (page []T, total int64, ok bool, err error) {
 	if offset < KeysetMinOffset {
 		return nil, 0, false, nil
 	}
 	from, skip, total, ok := o.Locate(version, offset)
+	if !ok && offset >= WaitMinOffset && o.WaitFirst(ctx) {
+		from, skip, total, ok = o.Locate(version, offset)
+	}
 	if !ok {
 		return nil, 0, false, nil
 	}

@@ -3,6 +3,7 @@ package cache
 import (
 	"context"
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -33,6 +34,9 @@ type Order struct {
 	cur       atomic.Pointer[marks]
 	building  atomic.Bool
 	lastStart atomic.Int64 // unix nanoseconds of the last build start
+
+	firstDone chan struct{} // closed when the first build has ended, built or not
+	firstOnce sync.Once
 }
 
 type marks struct {
@@ -48,7 +52,7 @@ func NewOrder(walk func(ctx context.Context, fn func(id int64)) (int64, error), 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Order{walk: walk, log: log}
+	return &Order{walk: walk, log: log, firstDone: make(chan struct{})}
 }
 
 // Locate finds offset in the list at version. It returns the id to seek
@@ -80,6 +84,7 @@ func (o *Order) Refresh() {
 			time.Sleep(wait)
 		}
 		o.lastStart.Store(time.Now().UnixNano())
+		defer o.firstOnce.Do(func() { close(o.firstDone) })
 		if err := o.build(); err != nil {
 			// Debug only: the exact fallback keeps serving, the next
 			// request retries, and a store closed under a rebuild (at

@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgxpool"
+
 	"catalog/internal/edge"
 	"catalog/internal/metrics"
 	"catalog/internal/postgres"
@@ -58,9 +60,12 @@ func poolStats(st store) func() []metrics.Pool {
 		}
 	case *postgres.Store:
 		return func() []metrics.Pool {
-			ps := s.PoolStat()
-			return []metrics.Pool{{Name: "pgx", Max: int(ps.MaxConns()), InUse: int(ps.AcquiredConns()), Idle: int(ps.IdleConns()),
-				Waits: ps.EmptyAcquireCount(), WaitDuration: ps.EmptyAcquireWaitTime()}}
+			var out []metrics.Pool
+			for name, ps := range map[string]*pgxpool.Stat{"pgx": s.PoolStat(), "stream": s.StreamPoolStat()} {
+				out = append(out, metrics.Pool{Name: name, Max: int(ps.MaxConns()), InUse: int(ps.AcquiredConns()), Idle: int(ps.IdleConns()),
+					Waits: ps.EmptyAcquireCount(), WaitDuration: ps.EmptyAcquireWaitTime()})
+			}
+			return out
 		}
 	}
 	return func() []metrics.Pool { return nil }

@@ -26,7 +26,7 @@ func (s *server) pageOfClips(ctx context.Context, version int64, f catalog.ClipF
 	if s.reads.Keyset != nil && len(f.Terms) == 0 {
 		// Even a first page prepares the order, so that the first deep
 		// page finds it built.
-		page, total, ok, err := cache.SeekPage(s.order(f.Platform), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Clip, error) {
+		page, total, ok, err := cache.SeekPage(ctx, s.order(f.Platform), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Clip, error) {
 			return s.reads.Keyset.ClipsFrom(ctx, f.Platform, from, skip, f.Paging.Limit)
 		})
 		if ok {

@@ -169,7 +169,7 @@ func (s *server) vodOrderOf() *cache.Order { return s.reads.Order("vod", s.store
 // request).
 func (s *server) pageOfVods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
 	if len(f.Terms) == 0 && len(f.IDs) == 0 && f.TypeID == 0 && f.ChangedSince.IsZero() && f.Years.IsZero() {
-		page, total, ok, err := cache.SeekPage(s.vodOrderOf(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Vod, error) {
+		page, total, ok, err := cache.SeekPage(ctx, s.vodOrderOf(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Vod, error) {
 			return s.store.VodsFrom(ctx, from, skip, f.Paging.Limit)
 		})
 		if ok {

@@ -21,7 +21,7 @@ func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.Movi
 		return page, total, err
 	}
 	if s.reads.Keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {
-		page, total, ok, err := cache.SeekPage(s.movieOrder(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Movie, error) {
+		page, total, ok, err := cache.SeekPage(ctx, s.movieOrder(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Movie, error) {
 			return s.reads.Keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit, fields)
 		})
 		if ok {

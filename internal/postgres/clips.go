@@ -105,7 +105,7 @@ func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.
 		countSQL = `SELECT coalesce(sum(n), 0)::bigint FROM clip_counts`
 	}
 
-	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanClip, "clips")
+	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, len(f.Terms) == 0, f.Paging.Offset(), pageSQL, w.args, f.Paging.Limit, scanClip, "clips")
 }
 
 // GetClip returns ENOTFOUND when no clip has the id.

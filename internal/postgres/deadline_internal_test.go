@@ -74,24 +74,23 @@ func TestStatementTimeout(t *testing.T) {
 	}
 }
 
-// Streams of a whole table (EachMovie) run in unbounded, which lifts
-// the statement_timeout for its own statements only.
-func TestUnboundedLiftsStatementTimeout(t *testing.T) {
+// Streams of a whole table (EachMovie) run on the stream pool, where
+// statement_timeout does not apply; the request pool keeps it.
+func TestStreamsLiftStatementTimeout(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, serverDSN(t), Options{MaxConns: 1, StatementTimeout: 200 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	err = s.unbounded(ctx, func(tx pgx.Tx) error {
+	err = s.streamTx(ctx, s.stream.Rows, pgx.ReadCommitted, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `SELECT pg_sleep(0.5)`)
 		return err
 	})
 	if err != nil {
-		t.Fatalf("a 500ms statement in unbounded: %v", err)
+		t.Fatalf("a 500ms statement on a stream connection: %v", err)
 	}
-	// The same connection (MaxConns 1) is bound again afterwards.
 	if _, err := s.pool.Exec(ctx, `SELECT pg_sleep(0.5)`); catalog.ErrorCode(translate(err, "sleep")) != catalog.EUNAVAILABLE {
-		t.Errorf("after unbounded: got %v, want the statement_timeout again", err)
+		t.Errorf("on the request pool: got %v, want the statement_timeout", err)
 	}
 }

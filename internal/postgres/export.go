@@ -29,12 +29,12 @@ func (s *Store) ExportClips(ctx context.Context, fn func(c *catalog.Clip) error)
 		func(row pgx.Row) error { return scanClip(row, &c) }, func() error { return fn(&c) })
 }
 
-// eachRow runs query, scanning each row with scan and then calling fn,
-// which stops the walk with its error. The walk of a whole table (the
-// snapshot, an export) outlasts statement_timeout, so it runs unbounded.
+// eachRow runs query on a stream connection (where statement_timeout
+// does not cut the walk of a whole table short), scanning each row with
+// scan and then calling fn, which stops the walk with its error.
 func (s *Store) eachRow(ctx context.Context, what, query string, scan func(pgx.Row) error, fn func() error) error {
 	var fnErr error
-	err := s.unbounded(ctx, func(tx pgx.Tx) error {
+	err := s.streamTx(ctx, s.stream.Rows, pgx.ReadCommitted, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, query)
 		if err != nil {
 			return err

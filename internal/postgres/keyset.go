@@ -12,7 +12,7 @@ var _ catalog.KeysetStore = (*Store)(nil)
 
 // ClipIDs walks the ids of one platform's clips (or all), highest first,
 // with the clips' data version, in one repeatable-read transaction (one
-// snapshot for both).
+// snapshot for both) on a stream connection.
 func (s *Store) ClipIDs(ctx context.Context, platform string, fn func(id int64)) (int64, error) {
 	if platform == "" {
 		return s.walkIDs(ctx, "walk clip ids", "clip_version", fn, `SELECT id FROM clips ORDER BY id DESC`)
@@ -27,7 +27,7 @@ func (s *Store) MovieIDs(ctx context.Context, fn func(id int64)) (int64, error) 
 
 func (s *Store) walkIDs(ctx context.Context, what, versionCol string, fn func(int64), query string, args ...any) (int64, error) {
 	var version int64
-	err := pgx.BeginTxFunc(ctx, s.pool, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly}, func(tx pgx.Tx) error {
+	err := s.streamTx(ctx, s.stream.IDs, pgx.RepeatableRead, func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `SELECT `+versionCol+` FROM meta`).Scan(&version); err != nil {
 			return err
 		}

@@ -49,7 +49,7 @@ FROM (SELECT id FROM movies` + cond + ` ORDER BY updated_at DESC, id DESC` + w.p
 JOIN movies m ON m.id = page.id
 LEFT JOIN movie_types t ON t.name = m.type_name
 ORDER BY m.updated_at DESC, m.id DESC`
-	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanVod, "movies")
+	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, len(w.conds) == 0, f.Paging.Offset(), pageSQL, w.args, f.Paging.Limit, scanVod, "movies")
 }
 
 // VodIDs walks every movie id in change order, with the movies' version.

@@ -68,7 +68,7 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 	}
 	pageSQL := `SELECT ` + movieColumns + ` FROM movies` + cond + ` ORDER BY id DESC` + w.page(f.Paging)
 
-	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, pageSQL, w.args, f.Paging.Limit, scanMovie, "movies")
+	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, len(w.conds) == 0, f.Paging.Offset(), pageSQL, w.args, f.Paging.Limit, scanMovie, "movies")
 }
 
 // GetMovie returns ENOTFOUND when no movie has the id.

@@ -525,3 +525,16 @@ func TestListBudget(t *testing.T) {
 	s := openStore(t, pgtest.EmptyDSN(t))
 	storetest.RunListBudget(t, s, func() func() { return postgres.FillListBudget(s) })
 }
+
+func TestStreamsKeepOffRequestReads(t *testing.T) {
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, pgtest.EmptyDSN(t), postgres.Options{MaxConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	storetest.RunStreams(t, s)
+}

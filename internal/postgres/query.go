@@ -4,23 +4,29 @@ import (
 	"context"
 
 	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/budget"
 )
 
 // countAndPage runs a list's count and page queries in one round trip
 // (a pgx batch) and scans the page with scan. what names the records in
-// error context ("clips", "movies").
+// error context ("clips", "movies"). kept says that countSQL reads a
+// trigger-kept count: with a page before budget.LightOffset (offset) the
+// read is then light and takes no slot of the list budget.
 //
 // A text search (search true) is planned with its values: a generic
 // plan for "title_fold LIKE $1" cannot tell a rare term (use the
 // trigram index) from a common one (walk the id index). The batch is
 // one implicit transaction (one Sync), so the SET is undone by the
 // RESET at its end, or by the rollback when a statement fails.
-func countAndPage[T any](ctx context.Context, s *Store, search bool, countSQL string, countArgs []any,
+func countAndPage[T any](ctx context.Context, s *Store, search bool, countSQL string, countArgs []any, kept bool, offset int64,
 	pageSQL string, pageArgs []any, limit int64, scan func(pgx.Row, *T) error, what string) ([]T, int64, error) {
-	if err := s.lists.Acquire(ctx); err != nil {
-		return nil, 0, translate(err, "list "+what)
+	if !budget.Light(kept, offset) {
+		if err := s.lists.Acquire(ctx); err != nil {
+			return nil, 0, translate(err, "list "+what)
+		}
+		defer s.lists.Release()
 	}
-	defer s.lists.Release()
 	batch := &pgx.Batch{}
 	if search {
 		batch.Queue(`SET plan_cache_mode = force_custom_plan`)

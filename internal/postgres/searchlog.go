@@ -32,11 +32,11 @@ func (s *Store) snapshotRead(ctx context.Context, fn func(tx pgx.Tx) error) erro
 }
 
 // SearchDocs walks every record of kind with the version, in one
-// snapshot.
+// snapshot on a stream connection.
 func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func(catalog.SearchDoc)) (int64, error) {
 	t := searchTables[kind]
 	var version int64
-	err := s.snapshotRead(ctx, func(tx pgx.Tx) error {
+	err := s.streamTx(ctx, s.stream.Rows, pgx.RepeatableRead, func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `SELECT `+t[3]+` FROM meta`).Scan(&version); err != nil {
 			return err
 		}

@@ -52,6 +52,10 @@ type Store struct {
 	// lists bounds the list reads (count + page) running at once to half
 	// the pool, so point reads and seeks always find a connection.
 	lists *budget.Budget
+	// streams are the connections of whole-table streams and of the
+	// snapshot lock, within the budgets of stream (see streams.go).
+	streams *pgxpool.Pool
+	stream  budget.Streams
 }
 
 var _ catalog.Store = (*Store)(nil)
@@ -123,7 +127,12 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, catalog.Reworded(fmt.Sprintf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout)), err)
 	}
-	return &Store{pool: pool, lists: budget.ForPool(int(cfg.MaxConns))}, nil
+	s := &Store{pool: pool, lists: budget.ForPool(int(cfg.MaxConns))}
+	if err := s.openStreams(ctx, cfg); err != nil {
+		pool.Close()
+		return nil, catalog.Reworded("postgres: "+connectReason(err, cfg.ConnConfig.ConnectTimeout), err)
+	}
+	return s, nil
 }
 
 func defaultMaxConns(n int) int {
@@ -174,6 +183,7 @@ func (s *Store) Migrate(ctx context.Context) error {
 // Close releases every connection.
 func (s *Store) Close() error {
 	s.pool.Close()
+	s.streams.Close()
 	return nil
 }
 
@@ -193,9 +203,10 @@ func (s *Store) DataVersion(ctx context.Context) (int64, error) {
 // TryLock takes the session-level advisory lock key on a connection
 // held until unlock is called, without waiting: ok is false when
 // another session (any instance) holds it. If the connection dies the
-// server releases the lock by itself.
+// server releases the lock by itself. The connection is the stream
+// pool's spare one: the lock is held for a whole snapshot build.
 func (s *Store) TryLock(ctx context.Context, key int64) (unlock func(), ok bool, err error) {
-	conn, err := s.pool.Acquire(ctx)
+	conn, err := s.streams.Acquire(ctx)
 	if err != nil {
 		return nil, false, translate(err, "lock")
 	}

@@ -126,7 +126,7 @@ func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.
 	}
 	query := `SELECT ` + qualified("clips", clipColumns) + ` FROM ` + q.from + where(q.conds) +
 		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	return countAndPage(ctx, s, count, query, q.args, cache, f.Paging, scanClip, "clips")
+	return countAndPage(ctx, s, count, len(f.Terms) == 0, query, q.args, cache, f.Paging, scanClip, "clips")
 }
 
 // maxCachedTerms bounds the query shapes kept prepared: the text of a

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 
 	"catalog/internal/catalog"
 )
@@ -30,14 +29,15 @@ func (s *Store) ExportClips(ctx context.Context, fn func(c *catalog.Clip) error)
 		func(row scanner) error { return scanClip(row, &c) }, func() error { return fn(&c) })
 }
 
-// eachRow runs query in one read transaction, scanning each row with
-// scan and then calling fn, which stops the walk with its error.
+// eachRow runs query in one read transaction on a stream connection,
+// scanning each row with scan and then calling fn, which stops the walk
+// with its error.
 func (s *Store) eachRow(ctx context.Context, what, query string, scan func(scanner) error, fn func() error) error {
-	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, done, err := s.beginStream(ctx, s.stream.Rows)
 	if err != nil {
 		return translate(err, what)
 	}
-	defer tx.Rollback()
+	defer done()
 	rows, err := tx.QueryContext(ctx, query)
 	if err != nil {
 		return translate(err, what)

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"slices"
 
 	"catalog/internal/catalog"
@@ -30,11 +29,11 @@ func (s *Store) MovieIDs(ctx context.Context, fn func(id int64)) (int64, error) 
 }
 
 func (s *Store) walkIDs(ctx context.Context, what, versionCol, query string, args []any, sortHere bool, fn func(int64)) (int64, error) {
-	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, done, err := s.beginStream(ctx, s.stream.IDs)
 	if err != nil {
 		return 0, translate(err, what)
 	}
-	defer tx.Rollback()
+	defer done()
 	var version int64
 	if err := tx.QueryRowContext(ctx, `SELECT `+versionCol+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
 		return 0, translate(err, what)

@@ -40,7 +40,7 @@ FROM (SELECT movies.id FROM ` + q.from + where(q.conds) + `
       ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?) AS page
 JOIN movies ON movies.id = page.id` + vodTypeJoin + `
 ORDER BY movies.updated_at DESC, movies.id DESC`
-	return countAndPage(ctx, s, count, query, q.args, cache, f.Paging, newVodScan(), "movies")
+	return countAndPage(ctx, s, count, len(q.conds) == 0, query, q.args, cache, f.Paging, newVodScan(), "movies")
 }
 
 // countMovieMatches is the exact number of movies q matches: with

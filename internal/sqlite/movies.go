@@ -99,7 +99,7 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 	}
 	query := `SELECT ` + qualified("movies", movieColumns) + ` FROM ` + q.from + where(q.conds) +
 		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	return countAndPage(ctx, s, count, query, q.args, cache, f.Paging, newMovieScan(false).into, "movies")
+	return countAndPage(ctx, s, count, len(q.conds) == 0, query, q.args, cache, f.Paging, newMovieScan(false).into, "movies")
 }
 
 // GetMovie returns ENOTFOUND when no movie has the id.

@@ -40,11 +40,11 @@ func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64
 }
 
 // SearchDocs walks every record of kind with the version, in one read
-// transaction.
+// transaction on a stream connection.
 func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func(catalog.SearchDoc)) (int64, error) {
 	t := searchTables[kind]
 	var version int64
-	err := s.readTx(ctx, func(tx *sql.Tx) error {
+	err := s.streamTx(ctx, s.stream.Rows, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT `+t[3]+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
 			return err
 		}

@@ -53,6 +53,11 @@ type Store struct {
 	// the reader pool, so point reads and seeks always find a reader.
 	lists *budget.Budget
 
+	// streams are the connections of whole-table streams, within the
+	// budgets of stream (see streams.go).
+	streams *sql.DB
+	stream  budget.Streams
+
 	// Hot read statements, prepared once on first use.
 	stmts sync.Map // query text -> *sql.Stmt
 	mu    sync.Mutex
@@ -124,6 +129,10 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s.versionDB.SetMaxIdleConns(1)
 	s.versionDB.SetConnMaxLifetime(0)
 	s.versionDB.SetConnMaxIdleTime(0)
+	if err := s.openStreams(base); err != nil {
+		s.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
@@ -186,6 +195,9 @@ func (s *Store) Close() error {
 	}
 	if s.reader != nil {
 		errs = append(errs, s.reader.Close())
+	}
+	if s.streams != nil {
+		errs = append(errs, s.streams.Close())
 	}
 	if s.writer != nil {
 		errs = append(errs, s.writer.Close())

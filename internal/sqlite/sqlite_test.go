@@ -230,3 +230,16 @@ func TestListBudget(t *testing.T) {
 	s := openStore(t, filepath.Join(t.TempDir(), "budget.db"))
 	storetest.RunListBudget(t, s, func() func() { return sqlite.FillListBudget(s) })
 }
+
+func TestStreamsKeepOffRequestReads(t *testing.T) {
+	ctx := context.Background()
+	s, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "catalog.db"), sqlite.Options{MaxReadConns: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	storetest.RunStreams(t, s)
+}
