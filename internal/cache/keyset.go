@@ -10,13 +10,6 @@ import (
 // skipped rows cost less than a seek's bookkeeping.
 const KeysetMinOffset = 500
 
-// KeepPage reports whether the response cache keeps a list page at
-// offset: a deep page is asked for again rarely (a reader pages forward,
-// a crawler walks once), so keeping it only pushes out the first pages
-// and details that are asked for all the time, and costs a copy. It is
-// answered from the search index's id sets instead, as cheaply as any.
-func KeepPage(offset int64) bool { return offset < KeysetMinOffset }
-
 // SeekPage serves the page at offset from o when o is built at version
 // (the data version read for this request): seek is called with the
 // page's first id and the rows to skip from it. ok is false when the

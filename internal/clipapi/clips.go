@@ -10,7 +10,6 @@ import (
 	"strconv"
 
 	"catalog/internal/auth"
-	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 )
@@ -34,11 +33,7 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 		}
 		filter.Platform = p
 	}
-	key := ""
-	if cache.KeepPage(paging.Offset()) {
-		key = listKey(filter)
-	}
-	return s.reads.Serve(w, r, key, "", func(ctx context.Context, version int64) ([]byte, error) {
+	return s.reads.Serve(w, r, listKey(filter), "", func(ctx context.Context, version int64) ([]byte, error) {
 		clips, total, err := s.pageOfClips(ctx, version, filter)
 		if err != nil {
 			return nil, err
