@@ -37,6 +37,9 @@ func limitMemory(ctx context.Context, every time.Duration, indexes ...*search.Li
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	t := time.NewTicker(every)
 	defer t.Stop()
+	// The limit is the process's: leave it as found when serve ends (a
+	// test process runs many serves, and other work after them).
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	for {
 		select {
 		case <-ctx.Done():

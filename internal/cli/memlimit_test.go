@@ -16,7 +16,8 @@ import (
 
 // TestLimitMemory: once the indexes are built, the soft memory limit is
 // 1.4 times the live heap plus 24 MiB; before that there is none, so a
-// build is never slowed; GOMEMLIMIT set by the operator is left alone.
+// build is never slowed; when serve ends the limit is as before; and
+// GOMEMLIMIT set by the operator is left alone.
 func TestLimitMemory(t *testing.T) {
 	t.Cleanup(func() { debug.SetMemoryLimit(math.MaxInt64) })
 	st := testdb.New(t).Open(t)
@@ -55,8 +56,14 @@ func TestLimitMemory(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 
+	// When serve ends the limit is as it was before.
 	cancel()
-	debug.SetMemoryLimit(math.MaxInt64)
+	for got := debug.SetMemoryLimit(-1); got != math.MaxInt64; got = debug.SetMemoryLimit(-1) {
+		if time.Now().After(deadline) {
+			t.Fatalf("limit %d after serve ended, want none again", got)
+		}
+		time.Sleep(time.Millisecond)
+	}
 	t.Setenv("GOMEMLIMIT", "1GiB")
 	limitCtx, stop := context.WithCancel(context.Background())
 	defer stop()

@@ -4,14 +4,17 @@
 //
 // Every title is folded by the caller with catalog.Fold (the folding the
 // stores use), and every distinct run of one, two and three runes in it
-// that holds no white space (its grams) gets a posting list: a roaring bitmap of the ids whose
-// title contains that gram. A term of at most three runes is then
-// exactly one posting list, with no false positives; a longer term is
-// the intersection of its trigrams' lists, checked against the folded
-// title, which is kept in one byte arena. Several terms are intersected
-// (all must occur), and a page is read from the top of the result
-// bitmap (newest first) with Select, so a deep page costs no more than
-// the first. The total is the result's cardinality.
+// that holds no white space (its grams) gets a posting list: a roaring
+// bitmap of the ids whose title contains that gram. A search term never
+// holds white space, so a term of at most three runes is exactly one
+// posting list, with no false positives. A longer term lies inside one
+// word of every title that contains it: the titles under the known words
+// containing it match at once (vocab.go), and only the other candidates
+// of its trigrams' lists are checked against the folded title, kept in
+// one byte arena. Several terms are intersected (all must occur; sparse
+// sets by probing bits, intersect.go), and a page is read from the top
+// of the result (newest first) by rank, so a deep page costs no more
+// than the first. The total is the result's size.
 //
 // Ids are 32-bit in the bitmaps: a catalog with an id above 2^32-1 is
 // refused (Build and Apply report it), and the caller then keeps using
