@@ -4,11 +4,9 @@ import (
 	"context"
 	"strconv"
 	"strings"
-)
 
-// KeysetMinOffset is where a list page stops using OFFSET: below it the
-// skipped rows cost less than a seek's bookkeeping.
-const KeysetMinOffset = 500
+	"catalog/internal/catalog"
+)
 
 // SeekPage serves the page at offset from o when o is built at version
 // (the data version read for this request): seek is called with the
@@ -17,7 +15,7 @@ const KeysetMinOffset = 500
 // order still being built). A page at WaitMinOffset or deeper waits for
 // the first build of o (see Order.WaitFirst) rather than fall back.
 func SeekPage[T any](ctx context.Context, o *Order, version, offset int64, seek func(from, skip int64) ([]T, error)) (page []T, total int64, ok bool, err error) {
-	if offset < KeysetMinOffset {
+	if offset < catalog.DeepOffset {
 		return nil, 0, false, nil
 	}
 	from, skip, total, ok := o.Locate(version, offset)

@@ -3,7 +3,6 @@ package clipapi
 import (
 	"context"
 
-	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/search"
 )
@@ -13,7 +12,7 @@ import (
 // not ready, and the database answers.
 func (s *server) searchClips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, bool, error) {
 	sl, isLog := s.store.(catalog.SearchLog)
-	if s.search == nil || !isLog || (len(f.Terms) == 0 && f.Paging.Offset() < cache.KeysetMinOffset) {
+	if s.search == nil || !isLog || (len(f.Terms) == 0 && f.Paging.Offset() < catalog.DeepOffset) {
 		return nil, 0, false, nil
 	}
 	var group *string

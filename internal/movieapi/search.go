@@ -3,7 +3,6 @@ package movieapi
 import (
 	"context"
 
-	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/search"
 )
@@ -13,7 +12,7 @@ import (
 // is false while the index is not ready, and the database answers.
 func (s *server) searchMovies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, bool, error) {
 	if s.search == nil || len(f.IDs) > 0 || !f.ChangedSince.IsZero() ||
-		(len(f.Terms) == 0 && f.Paging.Offset() < cache.KeysetMinOffset) {
+		(len(f.Terms) == 0 && f.Paging.Offset() < catalog.DeepOffset) {
 		return nil, 0, false, nil
 	}
 	load := func(ids []int64) ([]catalog.Movie, error) {

@@ -11,7 +11,7 @@ import (
 // countAndPage runs a list's count and page queries in one round trip
 // (a pgx batch) and scans the page with scan. what names the records in
 // error context ("clips", "movies"). kept says that countSQL reads a
-// trigger-kept count: with a page before budget.LightOffset (offset) the
+// trigger-kept count: with a page before catalog.DeepOffset (offset) the
 // read is then light and takes no slot of the list budget.
 //
 // A text search (search true) is planned with its values: a generic

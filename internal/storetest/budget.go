@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"catalog/internal/budget"
 	"catalog/internal/catalog"
 )
 
@@ -30,7 +29,7 @@ func RunListBudget(t *testing.T, s catalog.Store, fill func() (release func())) 
 
 	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
-	deep := catalog.Paging{Page: budget.LightOffset/20 + 1, Limit: 20}
+	deep := catalog.Paging{Page: catalog.DeepOffset/20 + 1, Limit: 20}
 	for _, tc := range []struct {
 		name string
 		read func() error
