@@ -397,9 +397,10 @@ func (ix *Index) match(term string) *roaring.Bitmap {
 	}
 	cand := roaring.FastAnd(lists...)
 	out, check := roaring.New(), cand
-	if cand.GetCardinality() > minWordTitles && usable(term) {
-		// The titles holding a known word that contains term match
-		// without a look at them; only the other candidates are read.
+	if cand.GetCardinality() > minWordTitles {
+		// term holds no white space (see above), so the titles holding
+		// a known word that contains it match without a look at them;
+		// only the other candidates are read.
 		out = ix.vocab.containing(term)
 		check = roaring.AndNot(cand, out)
 	}

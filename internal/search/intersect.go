@@ -14,7 +14,8 @@ import (
 // common). When the smallest set is sparse, it is cheaper to write each
 // other set into a plain bit array (sequential stores, or a copy of its
 // dense containers) and test the smallest set's ids against those bits,
-// collecting the matches into a reused slice: no allocation per search.
+// collecting the matches into a reused slice: nothing is allocated in
+// proportion to the sets.
 
 // maxPooledIDs bounds the id slices kept for reuse (4 MiB), so that one
 // huge intersection does not pin its slice.

@@ -3,7 +3,6 @@ package search
 import (
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -105,12 +104,6 @@ func (v *vocabulary) settle() {
 		}
 		b.RunOptimize()
 	}
-}
-
-// usable reports whether term can be answered from words: it holds no
-// white space (a term from catalog.SearchTerms never does).
-func usable(term string) bool {
-	return utf8.RuneCountInString(term) >= minVocabRunes && !strings.ContainsFunc(term, unicode.IsSpace)
 }
 
 // containing returns a new set of the ids whose titles hold a known word
