@@ -76,6 +76,10 @@ func decodeJSONLines(r io.Reader, _ []string, emit func(record) error, _ func(in
 func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func(int, string)) error {
 	lines := &lineTracker{r: skipBOM(r), line: 1}
 	dec := json.NewDecoder(lines)
+	// Token turns a number into a float64 and fails on one out of its
+	// range (a bare 1e999 instead of the array); json.Number keeps it a
+	// value like any other, so it is refused as "not an array".
+	dec.UseNumber()
 	syntax := func(err error) error {
 		var se *json.SyntaxError
 		switch {
