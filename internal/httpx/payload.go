@@ -2,12 +2,12 @@ package httpx
 
 import (
 	"bytes"
-	"hash/crc64"
 	"net/http"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/gzip"
 )
 
@@ -26,12 +26,12 @@ type Payload struct {
 	gzipped  []byte
 }
 
-var crcTable = crc64.MakeTable(crc64.ECMA)
-
 // NewPayload wraps an encoded JSON body. The tag depends only on the
 // bytes, so every instance behind a load balancer gives the same tag.
+// The sum is xxHash64: CRC-64 over a 12 KB deep page took 5.7 µs, 4 %
+// of the CPU of serving fresh deep pages; xxHash takes 0.55 µs.
 func NewPayload(plain []byte) *Payload {
-	sum := crc64.Checksum(plain, crcTable)
+	sum := xxhash.Sum64(plain)
 	tag := make([]byte, 0, 24)
 	tag = append(tag, '"')
 	tag = strconv.AppendUint(tag, sum, 36)
