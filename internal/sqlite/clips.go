@@ -252,7 +252,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 		return nil
 	}
 	created := now()
-	return s.writeTx(ctx, "import clips", func(tx *sql.Tx) error {
+	return s.bulkTx(ctx, "import clips", func(tx *sql.Tx) error {
 		w := &clipWriter{txStmts: txStmts{tx: tx, what: "import clips"}}
 		defer w.close()
 		start := 0

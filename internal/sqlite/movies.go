@@ -151,7 +151,7 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 		return nil
 	}
 	stamp := now()
-	return s.writeTx(ctx, "upsert movies", func(tx *sql.Tx) error {
+	return s.bulkTx(ctx, "upsert movies", func(tx *sql.Tx) error {
 		w := &movieWriter{txStmts: txStmts{tx: tx, what: "upsert movies"}, stamp: stamp}
 		defer w.close()
 		run := make(map[string]struct{})

@@ -89,10 +89,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	s := &Store{path: path}
 	var err error
 	// BEGIN IMMEDIATE takes the write lock up front, so a transaction
-	// never fails half-way when another process holds the lock.
-	// A larger page cache lets a bulk import build its b-trees in memory
-	// instead of spilling pages to the WAL before the commit.
-	if s.writer, err = sql.Open("sqlite", base+"&_txlock=immediate&_pragma=cache_size(-65536)"); err != nil {
+	// never fails half-way when another process holds the lock. Its page
+	// cache is SQLite's default except during a bulk write (bulkTx).
+	if s.writer, err = sql.Open("sqlite", base+"&_txlock=immediate"); err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
 	}
 	s.writer.SetMaxOpenConns(1)
@@ -302,6 +301,30 @@ func (s *Store) writeTx(ctx context.Context, what string, fn func(tx *sql.Tx) er
 		return translate(err, what)
 	}
 	return nil
+}
+
+// The writer's page cache: 64 MiB during a bulk write, SQLite's default
+// 2 MiB otherwise (see bulkTx).
+const (
+	bulkCachePragma = `PRAGMA cache_size = -65536`
+	idleCachePragma = `PRAGMA cache_size = -2000`
+)
+
+// bulkTx is writeTx for a bulk write (an import batch). The transaction
+// gets a 64 MiB page cache, so that the batch builds its b-trees in
+// memory instead of spilling pages to the WAL before the commit, and the
+// cache goes back to 2 MiB after it, which frees the pages above that.
+// Kept at 64 MiB for good, the cache filled up with the pages that single
+// edits touch: a serving process grew by 5 MB of RSS per 100 random clip
+// edits (21 MB over 400), outside the Go heap and never given back.
+func (s *Store) bulkTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
+	if _, err := s.writer.ExecContext(ctx, bulkCachePragma); err != nil {
+		return translate(err, what)
+	}
+	// Restored even when ctx is done; a failure here (a closed store)
+	// leaves nothing to restore.
+	defer s.writer.ExecContext(context.WithoutCancel(ctx), idleCachePragma)
+	return s.writeTx(ctx, what, fn)
 }
 
 // lastID is the id after which SQLite would number the next row inserted
