@@ -108,10 +108,13 @@ while read -r w; do
 done < "$OUT/words.txt" > "$OUT/words-pages.txt"
 
 # edit_clips changes the title of a random clip every 0.1 s through
-# PATCH /api/clips/{id} with the API token, one status line per edit in $1.
+# PATCH /api/clips/{id} with the API token, one status line per edit in $1,
+# until the file $1.stop exists (so that no edit is cut off mid-request
+# and every status line is written before they are counted).
 edit_clips() {
   local i=0
-  while :; do
+  rm -f "$1.stop"
+  while [[ ! -e "$1.stop" ]]; do
     i=$((i + 1))
     curl -s -o /dev/null -w '%{http_code}\n' -X PATCH -H "Authorization: Bearer $token" \
       -H 'Content-Type: application/json' --data "{\"title\":\"Edited clip $i golden sunset part $((i % 40 + 1))\"}" \
@@ -176,7 +179,7 @@ for s in "${scenarios[@]}"; do
   fi
   out=$(wrk -t"$THREADS" -c"$CONNS" -d"$DURATION" --latency -s bench/scenario.lua "http://$base" -- "$path" "$max" "$OUT/words.txt" "$OUT/words-more.txt" "$OUT/words-pages.txt")
   if [[ -n "${editor:-}" ]]; then
-    kill "$editor" 2>/dev/null || true; wait "$editor" 2>/dev/null || true; editor=""
+    touch "$OUT/edits.txt.stop"; wait "$editor" 2>/dev/null || true; editor=""
     edits="$(grep -c '^200$' "$OUT/edits.txt" || true) of $(wc -l <"$OUT/edits.txt")"
   fi
   echo "$out" > "$OUT/wrk-$(echo "$name" | tr -c 'a-zA-Z0-9' '_').txt"
