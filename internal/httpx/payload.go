@@ -53,16 +53,25 @@ var gzipWriters = sync.Pool{New: func() any {
 // Gzipped returns the gzip-compressed body, compressing it once.
 func (p *Payload) Gzipped() []byte {
 	p.gzipOnce.Do(func() {
-		var buf bytes.Buffer
-		buf.Grow(len(p.Plain)/4 + 64)
-		zw := gzipWriters.Get().(*gzip.Writer)
-		zw.Reset(&buf)
-		zw.Write(p.Plain)
-		zw.Close()
-		gzipWriters.Put(zw)
-		p.gzipped = buf.Bytes()
+		if len(p.Plain) <= fixedGzipMax {
+			p.gzipped = appendFixedGzip(make([]byte, 0, len(p.Plain)/3+64), p.Plain)
+		} else {
+			p.gzipped = p.gzipKlauspost()
+		}
 	})
 	return p.gzipped
+}
+
+// gzipKlauspost compresses the body with klauspost's fastest level.
+func (p *Payload) gzipKlauspost() []byte {
+	var buf bytes.Buffer
+	buf.Grow(len(p.Plain)/4 + 64)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	zw.Reset(&buf)
+	zw.Write(p.Plain)
+	zw.Close()
+	gzipWriters.Put(zw)
+	return buf.Bytes()
 }
 
 // AcceptsGzip reports whether the request allows a gzip body.
