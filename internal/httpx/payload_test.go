@@ -48,7 +48,7 @@ func TestNewPayloadETag(t *testing.T) {
 }
 
 func TestWritePayloadSmall(t *testing.T) {
-	body := jsonBody(httpx.GzipMinSize)
+	body := jsonBody(1024) // contract 2: gzip only above 1 KiB
 	p := httpx.NewPayload(body)
 	rec := serve(t, p, http.StatusOK, http.MethodGet, http.Header{"Accept-Encoding": {"gzip"}})
 	if rec.Code != http.StatusOK {
@@ -73,7 +73,7 @@ func TestWritePayloadSmall(t *testing.T) {
 }
 
 func TestWritePayloadGzip(t *testing.T) {
-	body := jsonBody(httpx.GzipMinSize + 1)
+	body := jsonBody(1025)
 	tests := []struct {
 		acceptEncoding []string
 		gzip           bool
