@@ -152,8 +152,8 @@ func TestVarnish(t *testing.T) {
 			t.Fatalf("snapshot: got %d Surrogate-Key %q", r.status, r.header.Get("Surrogate-Key"))
 		}
 		// A plain client's Range on the gzip-cached object: the service
-		// answers it from its gzip members (the edge could only gunzip
-		// the whole file and ignore the Range).
+		// answers it from its full-flush index (the edge could only
+		// gunzip the whole file and ignore the Range).
 		req, _ := http.NewRequest(http.MethodGet, u, nil)
 		req.Header.Set("Range", "bytes=0-9")
 		resp, err := (&http.Client{Transport: &http.Transport{DisableCompression: true}}).Do(req)
@@ -312,7 +312,8 @@ func freePort(tb testing.TB) string {
 // startVarnish runs varnishd in the foreground with the shipped VCL,
 // listening on the named sockets (name -> port) and with its backend
 // ports replaced (shipped port -> test port); stopped when the test ends.
-func startVarnish(tb testing.TB, varnishd string, sockets, backends map[string]string) {
+// It returns varnishd's working directory, for varnishlog -n.
+func startVarnish(tb testing.TB, varnishd string, sockets, backends map[string]string) string {
 	tb.Helper()
 	vcl, err := os.ReadFile(filepath.Join("..", "..", "deploy", "varnish", "catalog.vcl"))
 	if err != nil {
@@ -344,7 +345,8 @@ func startVarnish(tb testing.TB, varnishd string, sockets, backends map[string]s
 		tb.Fatalf("varnishd -C: %v\n%s", err, out)
 	}
 	var log lockedBuffer
-	args := []string{"-F", "-j", "none", "-n", filepath.Join(dir, "work"), "-f", vclPath, "-s", "malloc,32m", "-T", "none"}
+	work := filepath.Join(dir, "work")
+	args := []string{"-F", "-j", "none", "-n", work, "-f", vclPath, "-s", "malloc,32m", "-T", "none"}
 	for name, port := range sockets {
 		args = append(args, "-a", name+"=127.0.0.1:"+port)
 	}
@@ -376,7 +378,7 @@ func startVarnish(tb testing.TB, varnishd string, sockets, backends map[string]s
 			c.Close()
 		}
 		if ready {
-			return
+			return work
 		}
 		if time.Now().After(deadline) {
 			tb.Fatalf("varnishd did not listen within 60 s:\n%s", log.String())
