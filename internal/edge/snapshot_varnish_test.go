@@ -16,6 +16,7 @@ import (
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
 	"catalog/internal/testdb"
+	"catalog/internal/testenv"
 )
 
 // TestVarnishSnapshot fetches a snapshot of several MiB through varnishd
@@ -26,7 +27,7 @@ import (
 func TestVarnishSnapshot(t *testing.T) {
 	varnishd, err := exec.LookPath("varnishd")
 	if err != nil {
-		t.Skip("varnishd not installed (apt-get install varnish varnish-modules); skipping the Varnish snapshot test")
+		testenv.SkipOrFail(t, "varnishd not installed (apt-get install varnish varnish-modules); skipping the Varnish snapshot test")
 	}
 	ctx := context.Background()
 	st := testdb.Open(t)

@@ -14,6 +14,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"catalog/internal/testenv"
 )
 
 // TestIndexedGzipWriter checks the file layout: exactly one gzip member,
@@ -119,7 +121,7 @@ func TestOneGzipMember(t *testing.T) {
 	t.Run("curl --compressed", func(t *testing.T) {
 		curl, err := exec.LookPath("curl")
 		if err != nil {
-			t.Skip("curl not installed; skipping the curl client test")
+			testenv.SkipOrFail(t, "curl not installed; skipping the curl client test")
 		}
 		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if err := s.Serve(w, r); err != nil {
