@@ -48,8 +48,15 @@ var utf8BOM = []byte("\xef\xbb\xbf")
 
 // decodeJSONLines reads one JSON object per line; blank lines are skipped.
 func decodeJSONLines(r io.Reader, _ []string, emit func(record) error, _ func(int, string)) error {
-	sc := bufio.NewScanner(r)
+	src := &failReader{r: r}
+	sc := bufio.NewScanner(src)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if atEOF && src.failed && len(data) > 0 && bytes.IndexByte(data, '\n') < 0 {
+			return len(data), nil, nil // the line an input that broke off cut short
+		}
+		return bufio.ScanLines(data, atEOF)
+	})
 	line := 0
 	for sc.Scan() {
 		line++
@@ -71,10 +78,25 @@ func decodeJSONLines(r io.Reader, _ []string, emit func(record) error, _ func(in
 	return sc.Err()
 }
 
+// failReader remembers whether its reader failed (other than io.EOF).
+type failReader struct {
+	r      io.Reader
+	failed bool
+}
+
+func (f *failReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err != nil && err != io.EOF {
+		f.failed = true
+	}
+	return n, err
+}
+
 // decodeJSONArray reads a JSON array of objects, streaming, and reports
 // each element at the line where it starts.
 func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func(int, string)) error {
-	lines := &lineTracker{r: skipBOM(r), line: 1}
+	src := &failReader{r: r}
+	lines := &lineTracker{r: skipBOM(src), line: 1}
 	dec := json.NewDecoder(lines)
 	// Token turns a number into a float64 and fails on one out of its
 	// range (a bare 1e999 instead of the array); json.Number keeps it a
@@ -83,6 +105,8 @@ func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func
 	syntax := func(err error) error {
 		var se *json.SyntaxError
 		switch {
+		case src.failed:
+			return err // the input broke off: not a fault of the file
 		case errors.As(err, &se):
 			fail(lines.lineAt(se.Offset), "invalid JSON: "+se.Error()+"; the rest of the file was not read")
 			return nil
