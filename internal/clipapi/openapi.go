@@ -38,6 +38,7 @@ func (s *server) docVars() apidoc.Vars {
 		"MaxURLBytes":         catalog.MaxURLBytes,
 		"MaxClipBody":         catalog.MaxClipBody,
 		"MaxUpload":           importer.MaxUpload,
+		"MaxRecord":           importer.MaxRecord,
 		"UploadMinBytes":      httpx.UploadMinBytes,
 		"UploadWindowSeconds": int(httpx.UploadWindow / time.Second),
 		"ScopeClipsWrite":     catalog.ScopeClipsWrite,
