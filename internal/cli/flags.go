@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -212,4 +213,23 @@ func parsePlatforms(cmd, s string) (*catalog.Platforms, error) {
 		return nil, usagef("%s: --platforms: %s", cmd, message(err))
 	}
 	return pl, nil
+}
+
+// logConfig is serve's --log-format and --log-level.
+type logConfig struct {
+	format string // json, text or auto
+	level  slog.Level
+}
+
+func (c *logConfig) parse(format, level string) error {
+	switch format {
+	case "json", "text", "auto":
+		c.format = format
+	default:
+		return usagef("serve: --log-format must be json, text or auto, got %q", format)
+	}
+	if err := c.level.UnmarshalText([]byte(level)); err != nil || strings.ContainsAny(level, "+-") {
+		return usagef("serve: --log-level must be debug, info, warn or error, got %q", level)
+	}
+	return nil
 }
