@@ -31,12 +31,20 @@ func (p *Program) migrate(ctx context.Context, args []string) error {
 	if err := db.check("migrate"); err != nil {
 		return err
 	}
-	st, err := openStore(ctx, db)
+	db.create = true
+	st, applied, err := migrateStore(ctx, db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	_, err = fmt.Fprintln(p.Stdout, "database schema is up to date")
+	if len(applied) == 0 {
+		_, err = fmt.Fprintln(p.Stdout, "database schema is up to date: nothing to apply")
+		return err
+	}
+	for _, name := range applied {
+		fmt.Fprintln(p.Stdout, "applied", name)
+	}
+	_, err = fmt.Fprintf(p.Stdout, "database schema migrated: %d applied\n", len(applied))
 	return err
 }
 
@@ -310,6 +318,8 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	f.platformsFlag(&platformList)
 	var purgeURL string
 	f.purgeFlag(&purgeURL)
+	var force bool
+	f.boolVar(&force, "force", "", false, "add the synthetic records to a database that already holds records")
 	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
@@ -337,11 +347,9 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	}
 	defer opened.Close()
 	st := edge.Announcing(opened, purger)
-	// Continue the numbering after what is there, so that id_codes and
-	// slugs stay unique and seeding twice adds rather than overwrites.
-	existing, err := st.CountMovies(ctx)
+	existing, err := refuseFilled(ctx, st, force)
 	if err != nil {
-		return fmt.Errorf("seed: %s", message(err))
+		return err
 	}
 	start := time.Now()
 	g := demo.NewGenerator(uint64(start.UnixNano()), platforms, start.Add(-time.Duration(clips)*time.Second), time.Second, int(existing))
@@ -365,6 +373,27 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 		fmt.Fprintf(p.Stdout, "seeded %d movies in %s\n", movies, time.Since(t).Round(time.Millisecond))
 	}
 	return nil
+}
+
+// refuseFilled returns the number of movies in st, or an error when st
+// holds any clip or movie and force is not set: synthetic records mixed
+// into a real catalog are hard to pick out again. With force, the
+// numbering continues after what is there, so that id_codes and slugs
+// stay unique and seeding twice adds rather than overwrites.
+func refuseFilled(ctx context.Context, st catalog.Store, force bool) (int64, error) {
+	movies, err := st.CountMovies(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("seed: %s", message(err))
+	}
+	_, clips, err := st.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
+	if err != nil {
+		return 0, fmt.Errorf("seed: %s", message(err))
+	}
+	if (movies > 0 || clips > 0) && !force {
+		return 0, fmt.Errorf("seed: the database already holds %d movies and %d clips; seed fills empty databases "+
+			"for demos and load tests (give --force to add synthetic records anyway)", movies, clips)
+	}
+	return movies, nil
 }
 
 func (p *Program) snapshot(ctx context.Context, args []string) error {

@@ -162,6 +162,14 @@ func (f *flags) parse(args []string, p *Program) ([]string, error) {
 	return positional, nil
 }
 
+// isSet reports whether the flag name was given, on the command line or
+// by its environment variable.
+func (f *flags) isSet(name string) bool {
+	set := false
+	f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
+}
+
 func (f *flags) usage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: catalog %s\n\n%s\n", strings.TrimSpace(f.name+" [flags] "+f.synopsis), f.about)
 	has := false
@@ -181,6 +189,8 @@ type dbConfig struct {
 	// statementTimeout bounds every PostgreSQL statement (0: none); set
 	// by serve, not a flag.
 	statementTimeout time.Duration
+	// create lets a missing SQLite file be created (serve, migrate).
+	create bool
 }
 
 func (f *flags) dbFlags(c *dbConfig) {

@@ -147,6 +147,10 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	if err := c.db.check("serve"); err != nil {
 		return nil, err
 	}
+	if c.demo && f.isSet("db") {
+		return nil, usagef("serve: --demo serves a temporary database of its own; drop --db (or CATALOG_DB) or drop --demo")
+	}
+	c.db.create = true
 	if err := c.log.parse(c.log.format, logLevel); err != nil {
 		return nil, err
 	}
@@ -208,7 +212,7 @@ func (s *serveState) openStore(ctx context.Context) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 		s.onClose(func() { os.RemoveAll(dir) })
-		s.c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: s.c.db.maxConns, statementTimeout: s.c.db.statementTimeout}
+		s.c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: s.c.db.maxConns, statementTimeout: s.c.db.statementTimeout, create: true}
 		s.c.snapshotDir = filepath.Join(dir, "snapshots")
 	}
 	// The database first: a path that cannot be opened must not leave a

@@ -13,7 +13,7 @@ import (
 var secretPattern = regexp.MustCompile(`^catalog_[0-9a-f]{64}\n$`)
 
 func TestTokenCommands(t *testing.T) {
-	env := map[string]string{"CATALOG_DB": filepath.Join(t.TempDir(), "tokens.db")}
+	env := map[string]string{"CATALOG_DB": migrated(t, filepath.Join(t.TempDir(), "tokens.db"))}
 
 	bad := []struct {
 		name string
@@ -74,7 +74,7 @@ func TestTokenCommands(t *testing.T) {
 func TestTokenIDsNeverReused(t *testing.T) {
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
-			env := map[string]string{"CATALOG_DB": filepath.Join(t.TempDir(), "ids.db")}
+			env := map[string]string{"CATALOG_DB": migrated(t, filepath.Join(t.TempDir(), "ids.db"))}
 			if engine == "postgres" {
 				env["CATALOG_DB"] = pgtest.EmptyDSN(t)
 			}

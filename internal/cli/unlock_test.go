@@ -26,7 +26,7 @@ func TestAdminUnlock(t *testing.T) {
 			if engine == "postgres" {
 				dsn = pgtest.EmptyDSN(t)
 			} else {
-				dsn = filepath.Join(t.TempDir(), "catalog.db")
+				dsn = migrated(t, filepath.Join(t.TempDir(), "catalog.db"))
 			}
 			env := map[string]string{"CATALOG_DB": dsn}
 			wantExit(t, run(t, env, "a long enough password\n", "admin", "create", "--username", "alice"), 0)
@@ -88,7 +88,7 @@ func TestAdminUnlock(t *testing.T) {
 }
 
 func TestAdminUnlockUsage(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "catalog.db")
+	db := migrated(t, filepath.Join(t.TempDir(), "catalog.db"))
 	for _, tc := range []struct {
 		name string
 		args []string
