@@ -51,7 +51,11 @@ func New(t testing.TB) DB {
 	t.Helper()
 	switch e := Engine(); e {
 	case SQLite:
-		return DB{engine: e, dsn: filepath.Join(t.TempDir(), "test.db")}
+		// The file exists and is migrated, as a service's database is:
+		// commands other than serve and migrate refuse a missing one.
+		d := DB{engine: e, dsn: filepath.Join(t.TempDir(), "test.db")}
+		d.Open(t).Close()
+		return d
 	case Postgres:
 		return DB{engine: e, dsn: pgtest.EmptyDSN(t)}
 	default:
