@@ -151,6 +151,7 @@ func (m *Movie) Normalize() error {
 		fe.Add("id", msg)
 	}
 	m.normalizeFields(fe)
+	m.checkFormats(fe)
 	if m.Name == "" {
 		fe.Add("name", "is required")
 	}

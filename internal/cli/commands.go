@@ -36,8 +36,10 @@ func (p *Program) migrate(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	_, err = fmt.Fprintln(p.Stdout, "database schema is up to date")
-	return err
+	if _, err := fmt.Fprintln(p.Stdout, "database schema is up to date"); err != nil {
+		return err
+	}
+	return reportInvalidRows(ctx, st, p.Stdout)
 }
 
 // bcryptMaxBytes is the longest password bcrypt accepts.
