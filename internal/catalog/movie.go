@@ -130,6 +130,7 @@ type Movie struct {
 	IDCode     string
 	Release    string // YYYY-MM-DD or ""
 	LinkEmbed  string
+	Episodes   []Server  // play sources (contract 9); nil when none
 	UpdatedAt  time.Time // added or last changed, for /api/jav?h=
 }
 
@@ -151,6 +152,7 @@ func (m *Movie) Normalize() error {
 		fe.Add("id", "must be a positive integer")
 	}
 	m.normalizeFields(fe)
+	m.normalizeEpisodes(fe)
 	if m.Name == "" {
 		fe.Add("name", "is required")
 	}

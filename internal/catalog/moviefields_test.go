@@ -1,6 +1,7 @@
 package catalog_test
 
 import (
+	"reflect"
 	"slices"
 	"testing"
 
@@ -76,7 +77,7 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 		*c.Dest(&out).(*string) = c.Value(&in).(string)
 	}
 	out.ID, out.UpdatedAt = in.ID, in.UpdatedAt
-	if out != in {
+	if !reflect.DeepEqual(out, in) {
 		t.Errorf("written and read back:\n got %+v\nwant %+v", out, in)
 	}
 	var empty catalog.Movie
