@@ -37,6 +37,19 @@ type Source struct {
 	CreatedAt time.Time
 	// LastRun is the newest recorded run; zero Started when none.
 	LastRun SourceRun
+	// LastSuccess is when the newest run that read every page finished;
+	// zero when none did. Hours apply only after it: until one run has
+	// read everything, every run reads everything.
+	LastSuccess time.Time
+}
+
+// RunHours is the h of the next scheduled run: Hours once a run has
+// read everything, else 0 (everything).
+func (s Source) RunHours() int {
+	if s.LastSuccess.IsZero() {
+		return 0
+	}
+	return s.Hours
 }
 
 // SourceRun is what one collection run did.

@@ -23,8 +23,8 @@ type vod struct {
 
 // sourcePage is one decoded answer.
 type sourcePage struct {
-	Page, PageCount int
-	Records         []vod
+	Page, PageCount, Total int
+	Records                []vod
 }
 
 // text takes any JSON scalar as text: sources send numbers as strings
@@ -76,6 +76,7 @@ func decodeJSON(body []byte) (sourcePage, error) {
 		Msg       text      `json:"msg"`
 		Page      text      `json:"page"`
 		PageCount text      `json:"pagecount"`
+		Total     text      `json:"total"`
 		List      []jsonVod `json:"list"`
 	}
 	if err := json.Unmarshal(body, &env); err != nil {
@@ -89,7 +90,7 @@ func decodeJSON(body []byte) (sourcePage, error) {
 	}
 	p := sourcePage{Records: make([]vod, len(env.List))}
 	var err error
-	if p.Page, p.PageCount, err = pageNumbers(string(env.Page), string(env.PageCount)); err != nil {
+	if p.Page, p.PageCount, p.Total, err = pageNumbers(string(env.Page), string(env.PageCount), string(env.Total)); err != nil {
 		return p, err
 	}
 	for i, v := range env.List {
@@ -140,6 +141,7 @@ func decodeXML(body []byte) (sourcePage, error) {
 		List    *struct {
 			Page      string     `xml:"page,attr"`
 			PageCount string     `xml:"pagecount,attr"`
+			Total     string     `xml:"recordcount,attr"`
 			Videos    []xmlVideo `xml:"video"`
 		} `xml:"list"`
 	}
@@ -153,7 +155,7 @@ func decodeXML(body []byte) (sourcePage, error) {
 	}
 	p := sourcePage{Records: make([]vod, len(doc.List.Videos))}
 	var err error
-	if p.Page, p.PageCount, err = pageNumbers(doc.List.Page, doc.List.PageCount); err != nil {
+	if p.Page, p.PageCount, p.Total, err = pageNumbers(doc.List.Page, doc.List.PageCount, doc.List.Total); err != nil {
 		return p, err
 	}
 	for i, v := range doc.List.Videos {
@@ -170,26 +172,25 @@ func decodeXML(body []byte) (sourcePage, error) {
 	return p, nil
 }
 
-// pageNumbers reads page and pagecount; a missing pagecount is 0 (the
-// run stops after this page).
-func pageNumbers(page, count string) (int, int, error) {
-	num := func(what, s string) (int, error) {
-		s = strings.TrimSpace(s)
+// pageNumbers reads page, pagecount and the total; a missing one is 0
+// (without a pagecount the run stops after this page).
+func pageNumbers(page, count, total string) (p, c, t int, err error) {
+	for _, f := range []struct {
+		what string
+		s    string
+		n    *int
+	}{{"page", page, &p}, {"pagecount", count, &c}, {"total", total, &t}} {
+		s := strings.TrimSpace(f.s)
 		if s == "" {
-			return 0, nil
+			continue
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
-			return 0, fmt.Errorf("%s is %q, not a page number", what, clip(s))
+			return 0, 0, 0, fmt.Errorf("%s is %q, not a count", f.what, clip(s))
 		}
-		return n, nil
+		*f.n = n
 	}
-	p, err := num("page", page)
-	if err != nil {
-		return 0, 0, err
-	}
-	c, err := num("pagecount", count)
-	return p, c, err
+	return p, c, t, nil
 }
 
 // looksLike names what an answer that is not the expected format is,

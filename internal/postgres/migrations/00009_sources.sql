@@ -5,11 +5,11 @@
 -- +goose Up
 
 CREATE TABLE sources (
-    name       text        PRIMARY KEY,
-    url        text        NOT NULL,
-    every      interval    NOT NULL, -- 0: only on request
-    hours      integer     NOT NULL, -- 0: every run reads everything
-    created_at timestamptz NOT NULL
+    name          text        PRIMARY KEY,
+    url           text        NOT NULL,
+    every_seconds bigint      NOT NULL, -- 0: only on request
+    hours         integer     NOT NULL, -- 0: every run reads everything
+    created_at    timestamptz NOT NULL
 );
 
 -- Runs outlive their source (an address collected without a name has

@@ -1,0 +1,155 @@
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/importer"
+)
+
+// Options describe one run.
+type Options struct {
+	// Source is the name the records are remembered under (identity)
+	// and the run is recorded under.
+	Source string
+	URL    string
+	// Hours > 0 reads only what changed in the last Hours hours (h).
+	Hours int
+	// Pages > 0 reads at most that many pages and ends without error
+	// (--pages); the limit of Limits.MaxPages still holds.
+	Pages  int
+	Limits Limits
+	// Progress, when set, hears of every page written, on the run's
+	// goroutine.
+	Progress func(Progress)
+	// Now is the clock of the recorded times; nil means time.Now.
+	Now func() time.Time
+}
+
+// Progress is how far a run got.
+type Progress struct {
+	Page      int // pages written
+	PageCount int // the source's pagecount, as its last page said
+	Total     int // the source's total, as its last page said
+	Read      int
+	Written   int
+	Rejected  int
+}
+
+// Store is what a run writes to.
+type Store interface {
+	CollectMovies(ctx context.Context, source string, page []catalog.CollectedMovie) error
+	RecordRun(ctx context.Context, r catalog.SourceRun) error
+}
+
+// Run collects from one source: every page of ac=detail in turn, each
+// written in one transaction, until the source's last page. It records
+// the run (catalog.SourceRun) in st, even when ctx is cancelled, and
+// returns it with the report of rejected records (Line: the record's
+// number in the run). The error is the reason the run stopped early,
+// with the page it stopped at; the pages before it stay written.
+func Run(ctx context.Context, st Store, opts Options) (catalog.SourceRun, importer.Summary, error) {
+	now := opts.Now
+	if now == nil {
+		now = time.Now
+	}
+	run := catalog.SourceRun{Source: opts.Source, Started: catalog.StoredTime(now())}
+	sum := importer.Summary{Name: opts.Source}
+	err := collectPages(ctx, st, opts, &run, &sum)
+	run.Finished = catalog.StoredTime(now())
+	if err != nil {
+		run.Err = err.Error()
+	}
+	if rerr := st.RecordRun(context.WithoutCancel(ctx), run); rerr != nil {
+		err = errors.Join(err, fmt.Errorf("recording the run: %s", catalog.ErrorMessage(rerr)))
+	}
+	return run, sum, err
+}
+
+// collectPages reads and writes the pages of one run.
+func collectPages(ctx context.Context, st Store, opts Options, run *catalog.SourceRun, sum *importer.Summary) error {
+	c, err := newClient(opts.URL, opts.Limits)
+	if err != nil {
+		return err
+	}
+	var prog Progress
+	for page := 1; ; page++ {
+		if opts.Pages > 0 && page > opts.Pages {
+			return nil
+		}
+		sp, err := c.page(ctx, page, opts.Hours)
+		if err != nil {
+			return fmt.Errorf("page %d: %w", page, err)
+		}
+		written, err := writePage(ctx, st, opts.Source, sp.Records, run.Read, sum)
+		if err != nil {
+			return fmt.Errorf("page %d: writing: %s", page, catalog.ErrorMessage(err))
+		}
+		run.Pages++
+		run.Read += len(sp.Records)
+		run.Written += written
+		run.Rejected = sum.Rejected
+		sum.Read, sum.Imported = run.Read, run.Written
+		if opts.Progress != nil {
+			prog = Progress{Page: page, PageCount: sp.PageCount, Total: sp.Total, Read: run.Read, Written: run.Written, Rejected: run.Rejected}
+			opts.Progress(prog)
+		}
+		if len(sp.Records) == 0 || page >= sp.PageCount {
+			return nil
+		}
+		if page >= c.limits.MaxPages {
+			return fmt.Errorf("stopped after %d pages, the most a run reads; the source has %d", page, sp.PageCount)
+		}
+	}
+}
+
+// page fetches and decodes one page.
+func (c *client) page(ctx context.Context, page, hours int) (sourcePage, error) {
+	body, err := c.fetch(ctx, page, hours)
+	if err != nil {
+		return sourcePage{}, err
+	}
+	if c.xml {
+		return decodeXML(body)
+	}
+	return decodeJSON(body)
+}
+
+// writePage maps the records of one page, reports those that fail
+// validation, and writes the others in one transaction. seen is how
+// many records the run read before this page. It returns how many it
+// wrote.
+func writePage(ctx context.Context, st Store, source string, records []vod, seen int, sum *importer.Summary) (int, error) {
+	valid := make([]catalog.CollectedMovie, 0, len(records))
+	lines := make([]int, 0, len(records))
+	for i := range records {
+		cm, fe := toMovie(&records[i])
+		if len(fe) > 0 {
+			sum.Reject(seen+i+1, vodLabel(records[i].ID)+fe.Describe(": "))
+			continue
+		}
+		valid = append(valid, cm)
+		lines = append(lines, seen+i+1)
+	}
+	if len(valid) == 0 {
+		return 0, nil
+	}
+	if err := st.CollectMovies(ctx, source, valid); err != nil {
+		return 0, err
+	}
+	written := 0
+	for i := range valid {
+		if valid[i].Err != "" {
+			sum.Reject(lines[i], vodLabel(strconv.FormatInt(valid[i].VodID, 10))+valid[i].Err)
+			continue
+		}
+		written++
+	}
+	return written, nil
+}
+
+func vodLabel(id string) string { return "vod_id " + strconv.Quote(clip(id)) + ": " }
