@@ -20,6 +20,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
+	"catalog/internal/collect"
 	"catalog/internal/demo"
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
@@ -94,6 +95,7 @@ type serveState struct {
 	m                 *metrics.Registry // nil: metrics off
 	metricsAddr       net.Addr
 	purger            *edge.Purger
+	collector         *collect.Runner
 	st                store
 	demoPassword      string
 	// runCtx is the context of the background work (snapshot builds,
@@ -257,6 +259,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch,
 	}), s.proxies)), log)
 	s.servers[0].srv, s.servers[1].srv = clips, movies
+	s.collector = newCollector(s.st, writes, m, log)
 	return snapshots
 }
 
@@ -267,6 +270,7 @@ func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Se
 	log := s.log
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(s.runCtx) })
+	wg.Go(func() { s.collector.Run(s.runCtx) })
 	serveErr := make(chan error, len(s.servers))
 	for _, sv := range s.servers {
 		wg.Go(func() {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/url"
 	"strings"
 	"text/tabwriter"
@@ -12,6 +13,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/collect"
 	"catalog/internal/edge"
+	"catalog/internal/metrics"
 	"catalog/internal/progress"
 )
 
@@ -236,4 +238,15 @@ func (p *Program) runCollect(ctx context.Context, st collect.Store, opts collect
 		return &rejectedError{rejected: sum.Rejected}
 	}
 	return nil
+}
+
+// collectLockKey is the advisory lock that keeps instances sharing a
+// PostgreSQL database from collecting at the same time.
+const collectLockKey int64 = 0x636f6c6c656374 // "collect"
+
+// newCollector is serve's background collector: due sources one at a
+// time, writing through writes (which announce purges), counted in m.
+func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger) *collect.Runner {
+	return collect.NewRunner(collect.RunnerConfig{Store: writes, Lock: advisoryLock(st, collectLockKey),
+		Logger: log.With("component", "collect"), Observe: m.Collect})
 }
