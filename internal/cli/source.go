@@ -120,7 +120,7 @@ func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error
 	tw := tabwriter.NewWriter(p.Stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tURL\tEVERY\tHOURS\tLAST RUN\tPAGES\tREAD\tWRITTEN\tREJECTED\tERROR")
 	for _, s := range list {
-		every, last := "on request", "never"
+		every, last := "-", "never"
 		if s.Every > 0 {
 			every = s.Every.String()
 		}
