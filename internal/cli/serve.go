@@ -250,16 +250,17 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	s.onClose(s.stopRun)
 	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log)
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
+	s.collector = newCollector(s.st, writes, m, log)
 	clips := httpx.NewServer(m.Service("clips", loginRoute, behindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,
+		Collector: s.collector,
 	}), s.proxies)), log)
 	movies := httpx.NewServer(m.Service("movies", "", behindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
 		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch,
 	}), s.proxies)), log)
 	s.servers[0].srv, s.servers[1].srv = clips, movies
-	s.collector = newCollector(s.st, writes, m, log)
 	return snapshots
 }
 
