@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -325,4 +326,65 @@ func VodRemarks(servers []Server) string {
 	default:
 		return "Ep " + strconv.Itoa(n)
 	}
+}
+
+// episodesDest is the scan destination of the stored episodes column:
+// their JSON form, parsed into the movie.
+type episodesDest struct{ m *Movie }
+
+// Scan implements sql.Scanner.
+func (d episodesDest) Scan(src any) error {
+	var text []byte
+	switch v := src.(type) {
+	case nil:
+	case string:
+		text = []byte(v)
+	case []byte:
+		text = v
+	default:
+		return fmt.Errorf("episodes: cannot scan %T", src)
+	}
+	if string(text) == "[]" {
+		d.m.Episodes = nil
+		return nil
+	}
+	servers, err := ParseEpisodes(text)
+	d.m.Episodes = servers
+	return err
+}
+
+// The bits of PlayKinds.
+const (
+	PlayKindIframe = 1 << iota // some episode has an embed link
+	PlayKindM3U8               // some episode has an HLS link
+)
+
+// PlayKinds says which play groups servers have, as PlayKindIframe and
+// PlayKindM3U8 bits: the engines store it so that from=CODE (contract
+// 6) is a filter on one integer column.
+func PlayKinds(servers []Server) int64 {
+	var k int64
+	for _, s := range servers {
+		for _, e := range s.Episodes {
+			if e.LinkEmbed != "" {
+				k |= PlayKindIframe
+			}
+			if e.LinkM3U8 != "" {
+				k |= PlayKindM3U8
+			}
+		}
+	}
+	return k
+}
+
+// PlayKindOf is the PlayKinds bit of a play group code, 0 for a code
+// no group has.
+func PlayKindOf(from string) int64 {
+	switch from {
+	case PlayFromIframe:
+		return PlayKindIframe
+	case PlayFromM3U8:
+		return PlayKindM3U8
+	}
+	return 0
 }

@@ -138,33 +138,6 @@ func Blurb(synopsis string) string {
 	return synopsis
 }
 
-// PlayFrom is the one play source a movie with a player link has.
-const PlayFrom = "embed"
-
-// PlayURL is vod_play_url for a player link: one episode named "Full".
-// MacCMS splits play lists on "$$$" (sources), "#" (episodes) and "$"
-// (name and address), so those characters in the link are
-// percent-encoded (contract 6) and the collector gets the link whole.
-func PlayURL(link string) string {
-	if link == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.Grow(len("Full$") + len(link) + 8)
-	b.WriteString("Full$")
-	for i := 0; i < len(link); i++ {
-		switch c := link[i]; c {
-		case '$':
-			b.WriteString("%24")
-		case '#':
-			b.WriteString("%23")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
 // Items returns the items of a stored list, read from its JSON form.
 func (l List) Items() []string {
 	if l.JSON == "" || l.JSON == "[]" {

@@ -30,6 +30,7 @@ const (
 	FieldSynopsis
 	FieldIDCode
 	FieldRelease
+	FieldEpisodes
 	FieldURLPlayer // legacy /api/jav only
 	numMovieFields
 )
@@ -128,8 +129,7 @@ type Movie struct {
 	Lists      [NumLists]List
 	Synopsis   string
 	IDCode     string
-	Release    string // YYYY-MM-DD or ""
-	LinkEmbed  string
+	Release    string    // YYYY-MM-DD or ""
 	Episodes   []Server  // play sources (contract 9); nil when none
 	UpdatedAt  time.Time // added or last changed, for /api/jav?h=
 }
@@ -229,14 +229,14 @@ func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 			} else {
 				b = append(b, m.Lists[spec.list].jsonOrEmpty()...)
 			}
+		case kindEpisodes:
+			b = AppendEpisodesJSON(b, m.Episodes)
+		case kindPlayer:
+			b = append(b, `{"server_data":{"link_embed":`...)
+			b = AppendJSONString(b, FirstEmbed(m.Episodes))
+			b = append(b, "}}"...)
 		default:
-			if spec.legacy {
-				b = append(b, `{"server_data":{"link_embed":`...)
-				b = AppendJSONString(b, *spec.text(m))
-				b = append(b, "}}"...)
-			} else {
-				b = AppendJSONString(b, *spec.text(m))
-			}
+			b = AppendJSONString(b, *spec.text(m))
 		}
 	}
 	return append(b, '}')

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -139,7 +140,7 @@ func wantSameCatalog(t *testing.T, a, b catalog.Store) {
 				}
 			}
 		}
-		if got != want {
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("movie %d:\n got %+v\nwant %+v", want.ID, got, want)
 		}
 		for _, legacy := range []bool{false, true} {

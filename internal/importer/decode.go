@@ -21,7 +21,8 @@ const (
 	kindString
 	kindNumber
 	kindList
-	kindOther // bool, object, or an array holding something other than strings
+	kindRaw   // an array of objects, kept as its JSON text (episodes)
+	kindOther // bool, object, or an array holding something other than strings or objects
 )
 
 // member is one field of a record, whatever the input format.
@@ -30,6 +31,7 @@ type member struct {
 	kind valueKind
 	text string   // kindString, kindNumber (the literal)
 	list []string // kindList
+	raw  []byte   // kindRaw
 }
 
 // record is one input record.
@@ -213,6 +215,8 @@ func jsonMember(name string, v json.RawMessage) member {
 	case '[':
 		if json.Unmarshal(v, &m.list) == nil {
 			m.kind = kindList
+		} else if bytes.HasPrefix(bytes.TrimLeft(v[1:], " \t\r\n"), []byte("{")) {
+			m.kind, m.raw = kindRaw, v
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		m.kind, m.text = kindNumber, string(v)

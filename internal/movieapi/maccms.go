@@ -32,6 +32,7 @@ const xmlContentType = "text/xml; charset=utf-8"
 type vodQuery struct {
 	full   bool // ac=videolist or ac=detail
 	xml    bool
+	from   string // from=CODE: only that play group ("" = every group)
 	filter catalog.VodFilter
 }
 

@@ -32,7 +32,7 @@ var dawn = movieInput{
 	Movie: catalog.Movie{
 		ID: 1, Name: "Dawn", Year: "2019", Poster1URL: "https://img.example/1.jpg", Poster2URL: "https://img.example/2.jpg",
 		Synopsis: thaiSynopsis, IDCode: "ABC-1", Release: "2019-05-01",
-		LinkEmbed: "https://player.example/e/1?a=$b#t", UpdatedAt: vodChanged,
+		Episodes: catalog.ShorthandEpisodes("https://player.example/e/1?a=$b#t", ""), UpdatedAt: vodChanged,
 	},
 	lists: [catalog.NumLists][]string{{"Drama", "Thai"}, {"A One", "A Two"}, {"Dee Rector"}, {"S"}, {"Romance", "War"}, {"TH", "JP"}},
 }
@@ -208,7 +208,7 @@ func TestVodXML(t *testing.T) {
 	for i, name := range hard {
 		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: name, Synopsis: name + "\n" + name,
 			IDCode: name, Year: "2020", Poster1URL: "https://img.example/p.jpg?a=1&b=2",
-			LinkEmbed: "https://player.example/e?x=1&y=]]>", UpdatedAt: vodChanged.Add(time.Duration(i) * time.Minute)},
+			Episodes: catalog.ShorthandEpisodes("https://player.example/e?x=1&y=]]>", ""), UpdatedAt: vodChanged.Add(time.Duration(i) * time.Minute)},
 			lists: [catalog.NumLists][]string{{name, "<&>"}, {name}, {name}, nil, nil, {name}}}
 	}
 	addMovies(t, store, in...)
@@ -502,7 +502,7 @@ func TestVodDeepPagesMatchOffsetPages(t *testing.T) {
 	store := newTestStore(t)
 	in := make([]movieInput, 700)
 	for i := range in {
-		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: fmt.Sprintf("Movie %d", i+1), LinkEmbed: "https://p.example/e",
+		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: fmt.Sprintf("Movie %d", i+1), Episodes: catalog.ShorthandEpisodes("https://p.example/e", ""),
 			UpdatedAt: vodChanged.Add(time.Duration(i%13) * time.Minute)}, lists: [catalog.NumLists][]string{{fmt.Sprintf("C%d", i%4)}}}
 	}
 	addMovies(t, store, in...)

@@ -21,7 +21,7 @@ var sunrise = movieInput{
 	Movie: catalog.Movie{
 		ID: 1, Name: "Sunrise", Year: "2019", Poster1URL: "https://img.example/1.jpg",
 		Synopsis: "Line\n\"quoted\"", IDCode: "ABC-1", Release: "2019-05-01",
-		LinkEmbed: "https://player.example/e/1",
+		Episodes: catalog.ShorthandEpisodes("https://player.example/e/1", ""),
 	},
 	lists: [catalog.NumLists][]string{{"Drama", "Thai"}, {"A One", " A Two "}, nil, {"S"}, {}, {"TH"}},
 }
