@@ -147,11 +147,6 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 	r.mu.Lock()
 	r.current = Current{Source: src.Name, Started: time.Now()}
 	r.mu.Unlock()
-	defer func() {
-		r.mu.Lock()
-		r.current = Current{}
-		r.mu.Unlock()
-	}()
 	opts := Options{Source: src.Name, URL: src.URL, Hours: src.RunHours(), Limits: r.cfg.Limits,
 		Progress: func(p Progress) {
 			r.mu.Lock()
@@ -159,6 +154,9 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 			r.mu.Unlock()
 		}}
 	run, _, err := Run(ctx, r.cfg.Store, opts)
+	r.mu.Lock()
+	r.current = Current{}
+	r.mu.Unlock()
 	if r.cfg.Observe != nil {
 		r.cfg.Observe(run)
 	}
