@@ -96,7 +96,7 @@ func TestCollectFromCatalog(t *testing.T) {
 	ctx := context.Background()
 	srcDB, dstDB := testdb.New(t), testdb.New(t)
 	src := srcDB.Open(t)
-	movies := sourceMovies(t, 45)
+	movies := sourceMovies(t, 250)
 	if err := src.UpsertMovies(ctx, movies); err != nil {
 		t.Fatal(err)
 	}
@@ -108,14 +108,14 @@ func TestCollectFromCatalog(t *testing.T) {
 	wantExit(t, run(t, dstEnv, "", "source", "add", "peer", source+"/api.php/provide/vod/", "--hours", "1"), 0)
 	r := run(t, dstEnv, "", "collect", "peer", "--quiet")
 	wantExit(t, r, 0)
-	if want := "peer: 3 pages, 45 read, 45 written, 0 rejected\n"; r.stdout != want {
+	if want := "peer: 3 pages, 250 read, 250 written, 0 rejected\n"; r.stdout != want {
 		t.Errorf("first run: got %q, want %q", r.stdout, want)
 	}
 	collected := "http://" + startServe(t, dstEnv, serveArgs()...).addrs.Movies.String()
 	wantSameMovies(t, "first run", moviesBySlug(t, collected), moviesBySlug(t, source))
 
 	// Two movies change on the source; the next run reads only them.
-	edits := []catalog.Movie{movies[3], movies[30]}
+	edits := []catalog.Movie{movies[3], movies[230]}
 	edits[0].Synopsis, edits[0].UpdatedAt = "Rewritten.", time.Time{}
 	edits[1].Episodes, edits[1].UpdatedAt = edits[1].Episodes[:1], time.Time{}
 	if err := src.UpsertMovies(ctx, edits); err != nil {

@@ -114,13 +114,22 @@ func namesXML(u *url.URL) bool {
 	return false
 }
 
+// PageSize is the pagesize a run asks for when the address names none:
+// the most the provide API serves (contract 6). Sources that ignore it
+// page in their own size, which pagecount follows.
+const PageSize = 100
+
 // pageURL is the address of one detail page: the source's address with
-// ac=detail, pg and, when hours > 0, h.
+// ac=detail, pg, pagesize unless the address sets it and, when
+// hours > 0, h.
 func (c *client) pageURL(page, hours int) string {
 	u := *c.base
 	q := u.Query()
 	q.Set("ac", "detail")
 	q.Set("pg", strconv.Itoa(page))
+	if q.Get("pagesize") == "" {
+		q.Set("pagesize", strconv.Itoa(PageSize))
+	}
 	if hours > 0 {
 		q.Set("h", strconv.Itoa(hours))
 	} else {

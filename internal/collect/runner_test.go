@@ -22,7 +22,11 @@ func TestRunnerDueThenRequested(t *testing.T) {
 	var hs []string
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
-		hs = append(hs, r.URL.Query().Get("h"))
+		q := r.URL.Query()
+		hs = append(hs, q.Get("h"))
+		if q.Get("ac") != "detail" || q.Get("pg") != "1" || q.Get("pagesize") != "100" {
+			t.Errorf("query %q: want ac=detail, pg=1, pagesize=100", r.URL.RawQuery)
+		}
 		mu.Unlock()
 		fmt.Fprint(w, vodPage(1, 1, 1, 3))
 	}))
