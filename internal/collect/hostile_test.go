@@ -268,3 +268,26 @@ func TestUnreachable(t *testing.T) {
 		t.Fatalf("got %v, want page 1 refused", err)
 	}
 }
+
+// A run cancelled midway (serve stopping) ends with an error, recorded,
+// and keeps the pages it wrote.
+func TestCancelledRun(t *testing.T) {
+	h := newHostile(t, func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("pg") != "1" {
+			wait(r)
+			return
+		}
+		fmt.Fprint(w, vodPage(1, 3, 1, 2))
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	limits := collect.Limits{PageTimeout: time.Minute}
+	run, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/vod", Limits: limits,
+		Progress: func(collect.Progress) { cancel() }})
+	if err == nil || !strings.Contains(err.Error(), "context canceled") || run.Pages != 1 || run.Written != 2 {
+		t.Fatalf("got %+v, %v; want 1 page written, then cancelled", run, err)
+	}
+	if src, _ := h.st.SourceByName(context.Background(), "bad"); src.LastRun.Err != err.Error() {
+		t.Errorf("recorded: %q, want %q", src.LastRun.Err, err.Error())
+	}
+}

@@ -76,18 +76,18 @@ func collectPages(ctx context.Context, st Store, opts Options, run *catalog.Sour
 	if err != nil {
 		return err
 	}
-	var prog Progress
-	for page := 1; ; page++ {
-		if opts.Pages > 0 && page > opts.Pages {
-			return nil
+	readCtx, cancel := context.WithCancel(ctx)
+	defer cancel() // stops the reader when a write fails
+	pages := make(chan fetched, 1)
+	go c.readPages(readCtx, opts, pages)
+	for f := range pages {
+		if f.err != nil {
+			return f.err
 		}
-		sp, err := c.page(ctx, page, opts.Hours)
-		if err != nil {
-			return fmt.Errorf("page %d: %w", page, err)
-		}
+		sp := f.page
 		written, err := writePage(ctx, st, opts.Source, sp.Records, run.Read, sum)
 		if err != nil {
-			return fmt.Errorf("page %d: writing: %s", page, catalog.ErrorMessage(err))
+			return fmt.Errorf("page %d: writing: %s", f.number, catalog.ErrorMessage(err))
 		}
 		run.Pages++
 		run.Read += len(sp.Records)
@@ -95,14 +95,49 @@ func collectPages(ctx context.Context, st Store, opts Options, run *catalog.Sour
 		run.Rejected = sum.Rejected
 		sum.Read, sum.Imported = run.Read, run.Written
 		if opts.Progress != nil {
-			prog = Progress{Page: page, PageCount: sp.PageCount, Total: sp.Total, Read: run.Read, Written: run.Written, Rejected: run.Rejected}
-			opts.Progress(prog)
+			opts.Progress(Progress{Page: f.number, PageCount: sp.PageCount, Total: sp.Total, Read: run.Read, Written: run.Written, Rejected: run.Rejected})
 		}
-		if len(sp.Records) == 0 || page >= sp.PageCount {
-			return nil
+	}
+	if err := ctx.Err(); err != nil {
+		// The reader stops without a word when the run is cancelled.
+		return fmt.Errorf("stopped after %d pages: %w", run.Pages, err)
+	}
+	return nil
+}
+
+// fetched is one page read, or the error that ends the run there.
+type fetched struct {
+	number int
+	page   sourcePage
+	err    error
+}
+
+// readPages reads the pages of a run in order into out, one page ahead
+// of the writes, so that the source and the database work at the same
+// time; it closes out after the last page, after an error (sent as the
+// last value), or when ctx is done.
+func (c *client) readPages(ctx context.Context, opts Options, out chan<- fetched) {
+	defer close(out)
+	send := func(f fetched) bool {
+		select {
+		case out <- f:
+			return true
+		case <-ctx.Done():
+			return false
 		}
-		if page >= c.limits.MaxPages {
-			return fmt.Errorf("stopped after %d pages, the most a run reads; the source has %d", page, sp.PageCount)
+	}
+	for n := 1; opts.Pages <= 0 || n <= opts.Pages; n++ {
+		sp, err := c.page(ctx, n, opts.Hours)
+		if err != nil {
+			send(fetched{err: fmt.Errorf("page %d: %w", n, err)})
+			return
+		}
+		if !send(fetched{number: n, page: sp}) || len(sp.Records) == 0 || n >= sp.PageCount {
+			return
+		}
+		if n >= c.limits.MaxPages {
+			send(fetched{err: fmt.Errorf("stopped after %d pages, the most a run reads; the source has %d", n, sp.PageCount)})
+			return
 		}
 	}
 }
