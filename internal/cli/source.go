@@ -73,6 +73,12 @@ func (p *Program) source(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
+	return p.sourceDo(ctx, st, sub, positional, src)
+}
+
+// sourceDo runs a checked source subcommand on the open store.
+func (p *Program) sourceDo(ctx context.Context, st catalog.SourceStore, sub string, positional []string, src catalog.Source) error {
+	var err error
 	switch sub {
 	case "add":
 		if err := st.AddSource(ctx, &src); err != nil {

@@ -191,8 +191,7 @@ func TestMalformed(t *testing.T) {
 			`page 1: answer is not the JSON of a provide API (broken JSON at byte 1): an HTML page titled "Site under maintenance"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var h *hostile
-			h = newHostile(t, func(w http.ResponseWriter, r *http.Request) {
+			h := newHostile(t, func(w http.ResponseWriter, r *http.Request) {
 				w.Header().Set("Content-Type", tc.contentType)
 				fmt.Fprint(w, tc.body)
 			})

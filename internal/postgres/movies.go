@@ -142,42 +142,14 @@ func lockMovies(ctx context.Context, tx pgx.Tx) error {
 // upsertMovies is UpsertMovies inside tx, which holds lockMovies; its
 // writes are stamped with stamp.
 func upsertMovies(ctx context.Context, tx pgx.Tx, stamp time.Time, movies []catalog.Movie) error {
-	stored, err := storedKeys(ctx, tx, movies)
-	if err != nil {
+	if err := assignIDs(ctx, tx, movies); err != nil {
 		return err
 	}
-	seq, err := readSequence(ctx, tx, "movies_id_seq")
-	if err != nil {
-		return err
-	}
-	// Records are resolved in order, as if upserted one by one: a
-	// key an earlier record of the batch used matches its movie.
-	seen := make(map[movieKey]int64)
-	for i := range movies {
-		m := &movies[i]
-		if m.ID != 0 {
-			seq.skipPast(m.ID)
-		} else if id, ok := seen[keyOf(m)]; ok {
-			m.ID = id
-		} else if id, ok := stored[keyOf(m)]; ok {
-			m.ID = id
-		} else {
-			m.ID = seq.take()
-		}
-		if m.IDCode != "" {
-			seen[movieKey{byCode: true, value: m.IDCode}] = m.ID
-		}
-		seen[movieKey{value: m.Slug}] = m.ID
-	}
-	if err := seq.save(ctx, tx); err != nil {
-		return err
-	}
-
 	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE movie_import (LIKE movies INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP`); err != nil {
 		return err
 	}
 	columns := append([]string{"seq", "id", "updated_at"}, movieDataColumns...)
-	_, err = tx.CopyFrom(ctx, pgx.Identifier{"movie_import"}, columns,
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"movie_import"}, columns,
 		pgx.CopyFromSlice(len(movies), func(i int) ([]any, error) {
 			m := &movies[i]
 			updated := catalog.StoredTimeOr(m.UpdatedAt, stamp)
@@ -208,6 +180,39 @@ func upsertMovies(ctx context.Context, tx pgx.Tx, stamp time.Time, movies []cata
 		movies[i].UpdatedAt = updated[movies[i].ID]
 	}
 	return nil
+}
+
+// assignIDs gives each movie without an id the id of the stored movie
+// its key matches, else a new one from the sequence.
+func assignIDs(ctx context.Context, tx pgx.Tx, movies []catalog.Movie) error {
+	stored, err := storedKeys(ctx, tx, movies)
+	if err != nil {
+		return err
+	}
+	seq, err := readSequence(ctx, tx, "movies_id_seq")
+	if err != nil {
+		return err
+	}
+	// Records are resolved in order, as if upserted one by one: a
+	// key an earlier record of the batch used matches its movie.
+	seen := make(map[movieKey]int64)
+	for i := range movies {
+		m := &movies[i]
+		if m.ID != 0 {
+			seq.skipPast(m.ID)
+		} else if id, ok := seen[keyOf(m)]; ok {
+			m.ID = id
+		} else if id, ok := stored[keyOf(m)]; ok {
+			m.ID = id
+		} else {
+			m.ID = seq.take()
+		}
+		if m.IDCode != "" {
+			seen[movieKey{byCode: true, value: m.IDCode}] = m.ID
+		}
+		seen[movieKey{value: m.Slug}] = m.ID
+	}
+	return seq.save(ctx, tx)
 }
 
 // storedKeys finds the stored movies that the id-less records match,
