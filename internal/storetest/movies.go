@@ -114,6 +114,28 @@ func runMovies(t *testing.T, open func(t *testing.T) catalog.Store) {
 		noErr(t, s.UpsertMovies(ctx, nil), "UpsertMovies(nil)")
 	})
 
+	t.Run("LongSeries", func(t *testing.T) {
+		// 2,000 episodes on one server, and a second server of one:
+		// written and read back whole, in order.
+		s := open(t)
+		m := newMovie(t, "Long series", "LONG-1")
+		main := catalog.Server{Name: "Main"}
+		for i := 1; i <= 2000; i++ {
+			main.Episodes = append(main.Episodes, catalog.Episode{Name: fmt.Sprintf("Ep %d", i),
+				LinkEmbed: fmt.Sprintf("https://p.example/e/%d", i), LinkM3U8: fmt.Sprintf("https://cdn.example/%d/index.m3u8", i)})
+		}
+		m.Episodes = []catalog.Server{main, {Name: "Other", Episodes: []catalog.Episode{{Name: "Full", LinkM3U8: "https://o.example/1.m3u8"}}}}
+		noErr(t, m.Normalize(), "Normalize")
+		upsert(t, s, &m)
+		if got := getMovie(t, s, m.ID); !sameMovie(got, m) {
+			t.Fatalf("2,000 episodes read back differ: %d servers, %d episodes", len(got.Episodes), len(got.Episodes[0].Episodes))
+		}
+		m.Episodes = nil
+		upsert(t, s, &m)
+		if got := getMovie(t, s, m.ID); got.Episodes != nil {
+			t.Fatalf("episodes removed: read back %d servers", len(got.Episodes))
+		}
+	})
 	t.Run("UpsertKeys", func(t *testing.T) {
 		tests := []struct {
 			name  string
