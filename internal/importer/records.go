@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strconv"
@@ -34,32 +35,80 @@ var clipColumns = slices.Concat([]string{"id", "created_at"}, catalog.ClipFields
 // movieFromRecord builds and normalises a movie (contract 4.6).
 func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 	var mv catalog.Movie
+	fe := applyMovie(&mv, rec)
+	return mv, fe
+}
+
+// mergedMovie is movieFromRecord over the stored movie the record names
+// (by id, else id_code, else slug), so that only the members the record
+// gives change (Options.Merge). The lookup reads the database as it is
+// before the batch is written, so two records for one movie in one
+// import each merge into the stored version and the later one wins.
+func mergedMovie(ctx context.Context, store catalog.MovieStore, rec record) (catalog.Movie, catalog.FieldErrors) {
+	fe := catalog.FieldErrors{}
+	var id int64
+	var idCode, slug string
+	for _, m := range rec.members {
+		switch m.name {
+		case "id":
+			id = m.id(fe)
+		case "id_code":
+			idCode = catalog.CleanText(m.str(fe))
+		case "slug":
+			slug = catalog.CleanText(m.str(fe))
+		}
+	}
+	if len(fe) > 0 {
+		return catalog.Movie{}, fe
+	}
+	var err error
+	if id == 0 && (idCode != "" || slug != "") {
+		id, err = store.MovieIDByKey(ctx, idCode, slug)
+	}
+	var mv catalog.Movie
+	if err == nil && id != 0 {
+		mv, err = store.GetMovie(ctx, id)
+	}
+	switch code := catalog.ErrorCode(err); {
+	case code == catalog.ENOTFOUND:
+		mv = catalog.Movie{}
+	case err != nil:
+		fe.Add("id", "the stored movie could not be read: "+catalog.ErrorMessage(err))
+		return mv, fe
+	}
+	return mv, applyMovie(&mv, rec)
+}
+
+// applyMovie sets the members rec gives on mv and normalises it.
+func applyMovie(mv *catalog.Movie, rec record) catalog.FieldErrors {
 	fe := catalog.FieldErrors{}
 	var title string
+	gaveName := false
 	for _, m := range rec.members {
 		if m.name == "title" {
 			title = m.str(fe)
 			continue
 		}
+		gaveName = gaveName || m.name == "name"
 		switch catalog.MovieMemberKind(m.name) {
 		case catalog.MemberID:
 			mv.ID = m.id(fe)
 		case catalog.MemberText:
-			*catalog.MovieText(&mv, m.name) = m.str(fe)
+			*catalog.MovieText(mv, m.name) = m.str(fe)
 		case catalog.MemberList:
-			*catalog.MovieList(&mv, m.name) = catalog.NewList(m.items(fe, rec.csv))
+			*catalog.MovieList(mv, m.name) = catalog.NewList(m.items(fe, rec.csv))
 		default:
 			fe.Add(m.name, "is not a known field")
 		}
 	}
 	switch {
-	case strings.TrimSpace(mv.Name) == "":
+	case strings.TrimSpace(mv.Name) == "", !gaveName && strings.TrimSpace(title) != "":
 		mv.Name = title
 	case strings.TrimSpace(title) != "" && catalog.CleanText(title) != catalog.CleanText(mv.Name):
 		fe.Add("title", "differs from name; give only one of them")
 	}
 	mergeErr(fe, mv.Normalize())
-	return mv, fe
+	return fe
 }
 
 // clipFromRecord builds a clip with the rules of POST /api/clips.
