@@ -6,7 +6,8 @@
 //	CATALOG_TEST_ENGINE=postgres go test ./internal/clipapi/...
 //
 // PostgreSQL tests also need CATALOG_TEST_POSTGRES (see pgtest) and skip
-// with a message that says how to run them when it is unset.
+// with a message that says how to run them when it is unset (under CI they
+// fail instead: see testenv).
 package testdb
 
 import (
