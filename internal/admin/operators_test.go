@@ -177,8 +177,11 @@ func TestConsoleTokens(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("revoke: got %d", res.StatusCode)
 	}
-	if list, _ := c.store.ListTokens(context.Background()); len(list) != 0 {
-		t.Errorf("after revoke: %+v", list)
+	if list, _ := c.store.ListTokens(context.Background()); len(list) != 1 || list[0].RevokedAt.IsZero() {
+		t.Errorf("after revoke: %+v, want the token kept with its revocation time", list)
+	}
+	if _, body := c.get("/admin/tokens"); !strings.Contains(body, "data-revoked") || strings.Contains(body, "/revoke\"") {
+		t.Errorf("tokens page after revoke: want the revocation time and no revoke button")
 	}
 }
 

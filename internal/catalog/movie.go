@@ -148,8 +148,8 @@ const (
 // reported by field name.
 func (m *Movie) Normalize() error {
 	fe := FieldErrors{}
-	if m.ID < 0 {
-		fe.Add("id", "must be a positive integer")
+	if msg := CheckID(m.ID); msg != "" {
+		fe.Add("id", msg)
 	}
 	m.normalizeFields(fe)
 	m.normalizeEpisodes(fe)

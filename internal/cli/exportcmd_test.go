@@ -39,7 +39,7 @@ const roundTripClips = `{"id": 2, "created_at": "2024-01-02T03:04:05Z", "title":
 // every API answer built from it, is the same (contract 1: export).
 func TestExportRoundTrip(t *testing.T) {
 	engines := map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return filepath.Join(t.TempDir(), "db.sqlite") },
+		"sqlite":   func(t *testing.T) string { return migrated(t, filepath.Join(t.TempDir(), "db.sqlite")) },
 		"postgres": func(t *testing.T) string { return pgtest.EmptyDSN(t) },
 	}
 	for engine, newDSN := range engines {
@@ -178,7 +178,7 @@ func wantSameCatalog(t *testing.T, a, b catalog.Store) {
 // header and the list cells the importer reads.
 func TestExportForms(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "db.sqlite")
+	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	file := filepath.Join(dir, "m.jsonl")
 	if err := os.WriteFile(file, []byte(roundTripMovies), 0o644); err != nil {
 		t.Fatal(err)
@@ -259,7 +259,7 @@ func equalIDs(a, b []int64) bool {
 // anything is written, and a failed export leaves no file behind.
 func TestExportFile(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "db.sqlite")
+	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	wantExit(t, run(t, nil, "", "seed", "--db", db, "--movies", "2000", "--quiet"), 0)
 
 	out := filepath.Join(dir, "m.csv")

@@ -157,6 +157,10 @@ var (
 	codePrefix = []string{"ABC", "DEF", "GHI", "JKL", "MNO", "PQR", "STU", "VWX"}
 )
 
+// DemoCodePrefix begins every generated id_code: real catalogs' codes
+// are studio letters and a number (ABC-123), never this word.
+const DemoCodePrefix = "DEMO-"
+
 // pickN returns 1..max distinct values from list.
 func (g *Generator) pickN(list []string, maxItems int) []string {
 	n := 1 + g.rng.IntN(maxItems)
@@ -172,9 +176,11 @@ func (g *Generator) pickN(list []string, maxItems int) []string {
 func (g *Generator) Movie() catalog.Movie {
 	n := g.movies
 	g.movies++
-	// id_code "ABC-123": the prefix and number run through n, so codes
-	// never repeat (8 prefixes x 1000 numbers, then a longer number).
-	code := codePrefix[n%len(codePrefix)] + "-" + fmt.Sprintf("%03d", n/len(codePrefix))
+	// id_code "DEMO-ABC-123": the prefix and number run through n, so
+	// codes never repeat (8 prefixes x 1000 numbers, then a longer
+	// number). DemoCodePrefix keeps them apart from real codes such as
+	// DEF-045, which a seed would otherwise overwrite.
+	code := DemoCodePrefix + codePrefix[n%len(codePrefix)] + "-" + fmt.Sprintf("%03d", n/len(codePrefix))
 	name := movieNames[n%len(movieNames)]
 	if n >= len(movieNames) {
 		name += " " + strconv.Itoa(n/len(movieNames)+1)

@@ -171,8 +171,17 @@ func (m member) id(fe catalog.FieldErrors) int64 {
 		return 0
 	}
 	if m.kind == kindNumber || m.kind == kindString {
-		if n, err := strconv.ParseInt(strings.TrimSpace(m.text), 10, 64); err == nil && n > 0 {
+		n, err := strconv.ParseInt(strings.TrimSpace(m.text), 10, 64)
+		if err == nil && n > 0 {
+			if msg := catalog.CheckID(n); msg != "" {
+				fe.Add(m.name, msg)
+				return 0
+			}
 			return n
+		}
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(m.text), "-") {
+			fe.Add(m.name, catalog.CheckID(catalog.MaxID+1))
+			return 0
 		}
 	}
 	fe.Add(m.name, "must be a positive integer")
