@@ -302,3 +302,33 @@ func MovieMemberSpecs() []MemberSpec {
 	}
 	return out
 }
+
+// movieColumnFields names, for each of movieColumns, the field whose
+// member it stores (a list's joined and JSON forms both belong to the
+// list); -1 for a column no field serves (the folded name).
+var movieColumnFields = func() []int {
+	owners := make([]int, len(movieColumns))
+	for i, c := range movieColumns {
+		owners[i] = -1
+		for f, s := range movieSpecs {
+			if c.Name == s.member || c.Name == s.member+"_json" {
+				owners[i] = f
+			}
+		}
+	}
+	return owners
+}()
+
+// MovieFieldColumns returns the stored columns a read must scan to serve
+// fields, in MovieReadColumns' order: exactly the columns of those
+// fields, derived from the field table, so that a new field needs no
+// edit in the engines' keyed reads.
+func MovieFieldColumns(fields FieldSet) []MovieColumn {
+	var cols []MovieColumn
+	for i, c := range movieColumns {
+		if f := movieColumnFields[i]; c.Dest != nil && f >= 0 && fields.Has(MovieField(f)) {
+			cols = append(cols, c)
+		}
+	}
+	return cols
+}

@@ -32,7 +32,6 @@ func Run(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("Admins", func(t *testing.T) { runAdmins(t, open) })
 	t.Run("Tokens", func(t *testing.T) { runTokens(t, open) })
 	t.Run("DataVersion", func(t *testing.T) { runDataVersion(t, open) })
-	t.Run("Keyset", func(t *testing.T) { runKeyset(t, open) })
 	t.Run("Export", func(t *testing.T) { runExport(t, open) })
 	t.Run("Deadline", func(t *testing.T) { runDeadline(t, open) })
 }

@@ -11,14 +11,10 @@ import (
 )
 
 // Start builds the index of kind over store, kept current until the test
-// ends, and waits until it answers; nil when store keeps no search log.
+// ends, and waits until it answers.
 func Start(t testing.TB, store catalog.Store, kind catalog.SearchKind) *search.Live {
 	t.Helper()
-	sl, ok := store.(catalog.SearchLog)
-	if !ok {
-		return nil
-	}
-	l := search.NewLive(sl, kind, nil)
+	l := search.NewLive(store, kind, nil)
 	l.Start(t.Context())
 	for deadline := time.Now().Add(30 * time.Second); !l.Ready(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
