@@ -28,7 +28,7 @@ type movieSpec struct {
 	json      string    // key on /api/movies and /api/jav
 	member    string    // import member, export column and stored column (a list's joined form; its JSON form is member+"_json")
 	kind      fieldKind //
-	long      bool      // a long stored value: ShortFieldsOnly pages skip it
+	long      bool      // a long stored value (Column.Long)
 	legacy    bool      // served on /api/jav only, as {"server_data":{"link_embed":...}}
 	maxRunes  int       // kindText
 	multiline bool      // kindText: newlines and tabs allowed
@@ -77,17 +77,6 @@ var (
 	legacyFields = func() (set FieldSet) {
 		for f, s := range movieSpecs {
 			if s.legacy {
-				set |= 1 << f
-			}
-		}
-		return set
-	}()
-	// longFields are the movie fields with long stored values (the
-	// synopsis and the list fields in both forms): a page that serves
-	// none of them need not read them.
-	longFields = func() (set FieldSet) {
-		for f, s := range movieSpecs {
-			if s.long {
 				set |= 1 << f
 			}
 		}
@@ -263,11 +252,11 @@ func (m *Movie) normalizeFields(fe FieldErrors) {
 }
 
 // MovieReadColumns returns the stored columns a read scans (those with
-// a Dest), without the long ones when short (see ShortFieldsOnly).
-func MovieReadColumns(short bool) []MovieColumn {
+// a Dest).
+func MovieReadColumns() []MovieColumn {
 	var cols []MovieColumn
 	for _, c := range movieColumns {
-		if c.Dest != nil && !(short && c.Long) {
+		if c.Dest != nil {
 			cols = append(cols, c)
 		}
 	}

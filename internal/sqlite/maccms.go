@@ -64,7 +64,7 @@ LEFT JOIN movie_types ON movie_types.name = movies.type_name`
 
 // newVodScan scans rows of vodSelect's columns, reusing one movieScan.
 func newVodScan() func(scanner, *catalog.Vod) error {
-	ms := newMovieScan(false)
+	ms := newMovieScan()
 	var typeID int64
 	var typeName string
 	ms.dest = append(ms.dest, &typeID, &typeName)
