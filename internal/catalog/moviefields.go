@@ -16,11 +16,13 @@ import (
 type fieldKind uint8
 
 const (
-	kindID   fieldKind = iota // Movie.ID: a JSON number
-	kindText                  // cleaned text, checked against maxRunes
-	kindURL                   // an absolute http(s) URL or ""
-	kindDate                  // YYYY-MM-DD or ""
-	kindList                  // a List: a JSON array on /api/movies, joined on /api/jav
+	kindID       fieldKind = iota // Movie.ID: a JSON number
+	kindText                      // cleaned text, checked against maxRunes
+	kindURL                       // an absolute http(s) URL or ""
+	kindDate                      // YYYY-MM-DD or ""
+	kindList                      // a List: a JSON array on /api/movies, joined on /api/jav
+	kindEpisodes                  // Movie.Episodes: servers and episodes (contract 9), stored as their JSON form
+	kindPlayer                    // URL_player: derived from the episodes, served on /api/jav only
 )
 
 // movieSpec is one row of the table.
@@ -29,7 +31,7 @@ type movieSpec struct {
 	member    string    // import member, export column and stored column (a list's joined form; its JSON form is member+"_json")
 	kind      fieldKind //
 	long      bool      // a long stored value (Column.Long)
-	legacy    bool      // served on /api/jav only, as {"server_data":{"link_embed":...}}
+	legacy    bool      // served on /api/jav only
 	maxRunes  int       // kindText
 	multiline bool      // kindText: newlines and tabs allowed
 	text      func(m *Movie) *string
@@ -54,7 +56,9 @@ var movieSpecs = [numMovieFields]movieSpec{
 	FieldSynopsis:   {json: "synopsis", member: "synopsis", kind: kindText, long: true, maxRunes: MaxSynopsisRunes, multiline: true, text: func(m *Movie) *string { return &m.Synopsis }},
 	FieldIDCode:     {json: "id_code", member: "id_code", kind: kindText, maxRunes: MaxShortRunes, text: func(m *Movie) *string { return &m.IDCode }},
 	FieldRelease:    {json: "release", member: "release", kind: kindDate, text: func(m *Movie) *string { return &m.Release }},
-	FieldURLPlayer:  {json: "URL_player", member: "link_embed", kind: kindURL, legacy: true, text: func(m *Movie) *string { return &m.LinkEmbed }},
+	FieldEpisodes:   {json: "episodes", member: "episodes", kind: kindEpisodes, long: true},
+	// URL_player is read from the episodes, so it is as long as they are.
+	FieldURLPlayer: {json: "URL_player", kind: kindPlayer, long: true, legacy: true},
 }
 
 // Derived from the table at init.
@@ -85,7 +89,9 @@ var (
 	movieMembers = func() map[string]*movieSpec {
 		members := make(map[string]*movieSpec, len(movieSpecs))
 		for i := range movieSpecs {
-			members[movieSpecs[i].member] = &movieSpecs[i]
+			if movieSpecs[i].member != "" {
+				members[movieSpecs[i].member] = &movieSpecs[i]
+			}
 		}
 		return members
 	}()
@@ -93,8 +99,17 @@ var (
 		var cols []MovieColumn
 		for _, s := range movieSpecs {
 			switch s.kind {
-			case kindID:
-				continue // the engines write the key themselves
+			case kindID, kindPlayer:
+				continue // the engines write the key themselves; URL_player is not stored
+			case kindEpisodes:
+				cols = append(cols,
+					MovieColumn{Name: s.member, Long: s.long,
+						Dest:  func(m *Movie) any { return episodesDest{m} },
+						Value: func(m *Movie) any { return EpisodesJSON(m.Episodes) }},
+					// play_kinds says which MacCMS play groups the movie
+					// has (from=CODE), derived and never read back.
+					MovieColumn{Name: "play_kinds", Value: func(m *Movie) any { return PlayKinds(m.Episodes) }})
+				continue
 			case kindList:
 				i := s.list
 				cols = append(cols,
@@ -148,35 +163,49 @@ type MovieColumn = Column[Movie]
 func MovieColumns() []MovieColumn { return slices.Clone(movieColumns) }
 
 // MovieMembers returns the members of a movie record in import and
-// export files, in canonical order (contract 4.6).
+// export files, in canonical order (contract 4.6); the link_embed and
+// link_m3u8 shorthand (ShorthandMembers) is read but never written.
 func MovieMembers() []string {
-	members := make([]string, len(movieSpecs))
-	for f, s := range movieSpecs {
-		members[f] = s.member
+	var members []string
+	for _, s := range movieSpecs {
+		if s.member != "" {
+			members = append(members, s.member)
+		}
 	}
 	return members
 }
+
+// ShorthandMembers are the import members that stand for one server
+// Main with one episode Full (contract 9): the embed link, then the HLS
+// link.
+var ShorthandMembers = [2]string{"link_embed", "link_m3u8"}
 
 // MemberKind says how an import reads a movie member.
 type MemberKind uint8
 
 const (
-	MemberUnknown MemberKind = iota
-	MemberID                 // a positive integer: Movie.ID
-	MemberText               // text: MovieText
-	MemberList               // a list of items: MovieList
+	MemberUnknown   MemberKind = iota
+	MemberID                   // a positive integer: Movie.ID
+	MemberText                 // text: MovieText
+	MemberList                 // a list of items: MovieList
+	MemberEpisodes             // servers and episodes: Movie.Episodes, ParseEpisodes
+	MemberShorthand            // link_embed or link_m3u8: ShorthandEpisodes
 )
 
 // MovieMemberKind is the kind of the movie member name.
 func MovieMemberKind(name string) MemberKind {
 	s, ok := movieMembers[name]
 	switch {
+	case name == ShorthandMembers[0] || name == ShorthandMembers[1]:
+		return MemberShorthand
 	case !ok:
 		return MemberUnknown
 	case s.kind == kindID:
 		return MemberID
 	case s.kind == kindList:
 		return MemberList
+	case s.kind == kindEpisodes:
+		return MemberEpisodes
 	}
 	return MemberText
 }
@@ -199,16 +228,26 @@ func MovieList(m *Movie, name string) *List {
 	return nil
 }
 
+// MemberValue is the value of one member of a movie, by its kind.
+type MemberValue struct {
+	Kind     MemberKind
+	Text     string   // MemberText
+	List     *List    // MemberList
+	Episodes []Server // MemberEpisodes
+}
+
 // EachMovieMember calls fn with every member of m after the id, in
-// canonical order: the text of a text member, the list of a list member.
-func EachMovieMember(m *Movie, fn func(name, text string, list *List)) {
+// canonical order (MovieMembers).
+func EachMovieMember(m *Movie, fn func(name string, v MemberValue)) {
 	for _, s := range movieSpecs {
 		switch s.kind {
-		case kindID:
+		case kindID, kindPlayer:
 		case kindList:
-			fn(s.member, "", &m.Lists[s.list])
+			fn(s.member, MemberValue{Kind: MemberList, List: &m.Lists[s.list]})
+		case kindEpisodes:
+			fn(s.member, MemberValue{Kind: MemberEpisodes, Episodes: m.Episodes})
 		default:
-			fn(s.member, *s.text(m), nil)
+			fn(s.member, MemberValue{Kind: MemberText, Text: *s.text(m)})
 		}
 	}
 }
@@ -279,7 +318,7 @@ type MemberSpec struct {
 func MovieMemberSpecs() []MemberSpec {
 	var out []MemberSpec
 	for _, s := range movieSpecs {
-		if s.kind == kindID {
+		if s.kind == kindID || s.kind == kindPlayer {
 			continue
 		}
 		spec := MemberSpec{Name: s.member, Kind: MovieMemberKind(s.member), MaxRunes: s.maxRunes, Multiline: s.multiline,
@@ -292,20 +331,31 @@ func MovieMemberSpecs() []MemberSpec {
 	return out
 }
 
-// movieColumnFields names, for each of movieColumns, the field whose
-// member it stores (a list's joined and JSON forms both belong to the
-// list); -1 for a column no field serves (the folded name).
-var movieColumnFields = func() []int {
-	owners := make([]int, len(movieColumns))
+// movieColumnFields is, for each of movieColumns, the fields served
+// from it: the field whose member it stores (a list's joined and JSON
+// forms both belong to the list), and for the episodes also URL_player,
+// which is derived from them. Empty for a column no field reads (the
+// folded name, the play kinds).
+var movieColumnFields = func() []FieldSet {
+	var player FieldSet
+	for f, s := range movieSpecs {
+		if s.kind == kindPlayer {
+			player |= 1 << f
+		}
+	}
+	sets := make([]FieldSet, len(movieColumns))
 	for i, c := range movieColumns {
-		owners[i] = -1
 		for f, s := range movieSpecs {
-			if c.Name == s.member || c.Name == s.member+"_json" {
-				owners[i] = f
+			if s.member == "" || (c.Name != s.member && c.Name != s.member+"_json") {
+				continue
+			}
+			sets[i] |= 1 << f
+			if s.kind == kindEpisodes {
+				sets[i] |= player
 			}
 		}
 	}
-	return owners
+	return sets
 }()
 
 // MovieFieldColumns returns the stored columns a read must scan to serve
@@ -315,7 +365,7 @@ var movieColumnFields = func() []int {
 func MovieFieldColumns(fields FieldSet) []MovieColumn {
 	var cols []MovieColumn
 	for i, c := range movieColumns {
-		if f := movieColumnFields[i]; c.Dest != nil && f >= 0 && fields.Has(MovieField(f)) {
+		if c.Dest != nil && movieColumnFields[i]&fields != 0 {
 			cols = append(cols, c)
 		}
 	}

@@ -76,15 +76,22 @@ Commands:
   serve [--demo]                     run both services (migrates the database first)
   migrate                            bring the database schema up to date
   admin create --username NAME       create an administrator (password on stdin)
+  admin password --username NAME     set a new password (stdin) and end their sessions
+  admin list                         list the administrators
+  admin delete --username NAME       delete an administrator and end their sessions
   admin unlock --username NAME       clear an administrator's failed-login counts
   import movies|clips [--dry-run] FILE...
                                      import .jsonl, .json or .csv files; - is JSON Lines on stdin
-  seed --clips N --movies N          insert synthetic sample records
+  seed --clips N --movies N [--force]
+                                     insert synthetic sample records into an empty database
   snapshot --out FILE                write one movie snapshot
   export movies|clips [--out FILE] [--format jsonl|csv]
                                      write every record in import form
   backup --out FILE                  copy a live SQLite database consistently
   token create|list|revoke           API tokens for scripts (create --name NAME --scope SCOPES)
+  source add|list|remove             MacCMS sources to collect movies from (add NAME URL [--every D] [--hours N])
+  collect NAME|URL [--hours N] [--pages N]
+                                     collect movies from one source now
   version                            print the version
 
 Run "catalog COMMAND -h" for the flags of a command; every flag can also
@@ -122,6 +129,10 @@ func (p *Program) Run(ctx context.Context, args []string) error {
 		err = p.backup(ctx, rest)
 	case "token":
 		err = p.token(ctx, rest)
+	case "source":
+		err = p.source(ctx, rest)
+	case "collect":
+		err = p.collectCmd(ctx, rest)
 	case "version", "-version", "--version":
 		err = p.version(rest)
 	default:

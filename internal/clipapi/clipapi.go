@@ -10,12 +10,14 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"catalog/internal/admin"
 	"catalog/internal/auth"
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/collect"
 	"catalog/internal/html"
 	"catalog/internal/httpx"
 	"catalog/internal/importer"
@@ -48,6 +50,8 @@ type Config struct {
 	// every list, started by the caller; nil: New makes one over Store,
 	// started on its first use and kept until the process ends.
 	Search *search.Live
+	// Collector, when set, runs the console's "Collect now".
+	Collector *collect.Runner
 }
 
 // server holds the dependencies of the clip handlers.
@@ -110,6 +114,7 @@ func New(cfg Config) http.Handler {
 		Imports:   s.imports,
 		Imported:  cfg.Imported,
 		Snapshots: cfg.Snapshots,
+		Collector: cfg.Collector,
 		Store:     cfg.Store,
 		Platforms: s.platforms,
 		Logger:    s.log,
@@ -126,7 +131,9 @@ func New(cfg Config) http.Handler {
 }
 
 // crossOrigin refuses cross-origin browser requests that change state,
-// unless they carry no cookie (an API token's requests).
+// unless they are an API token's requests to the JSON API: a well-formed
+// Bearer token and no cookie. The console's forms (/admin/login
+// included) are always checked.
 func (s *server) crossOrigin(routes http.Handler) http.Handler {
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -134,7 +141,7 @@ func (s *server) crossOrigin(routes http.Handler) http.Handler {
 	}))
 	protected := csrf.Handler(routes)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if auth.TokenOnly(r) {
+		if strings.HasPrefix(r.URL.Path, "/api/") && auth.TokenOnly(r) {
 			routes.ServeHTTP(w, r) // no cookie: nothing a forger could borrow
 			return
 		}

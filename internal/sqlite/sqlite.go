@@ -25,6 +25,7 @@ import (
 
 	"catalog/internal/budget"
 	"catalog/internal/catalog"
+	"catalog/internal/schema"
 )
 
 //go:embed migrations/*.sql
@@ -83,6 +84,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("sqlite: %q: give a plain file path (two connection pools cannot share a memory database)", path)
 	}
 	if err := checkPath(path); err != nil {
+		return nil, err
+	}
+	if err := createPrivate(path); err != nil {
 		return nil, err
 	}
 	base := "file:" + escapePath(path) + "?" + pragmas
@@ -148,6 +152,22 @@ func checkPath(path string) error {
 	return nil
 }
 
+// createPrivate creates the database file, when it does not exist yet,
+// readable by its owner only: it holds the administrators' password
+// hashes and the session and token hashes. SQLite gives the -wal and
+// -shm files it creates beside it the database file's permissions. An
+// existing file keeps the permissions its operator gave it.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: cannot create database file %s: %s", path, oneLine(err))
+	}
+	return f.Close()
+}
+
 // escapePath makes path safe inside a file: URI; SQLite decodes %XX.
 func escapePath(path string) string {
 	return strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(path)
@@ -158,20 +178,31 @@ func oneLine(err error) string {
 }
 
 // Migrate brings the schema up to date. Each migration runs in its own
-// transaction; running it again is a no-op.
+// transaction; running it again is a no-op. A schema newer than this
+// binary knows is refused (internal/schema).
 func (s *Store) Migrate(ctx context.Context) error {
+	_, err := s.MigrateApplied(ctx)
+	return err
+}
+
+// MigrateApplied is Migrate, returning the migrations it applied.
+func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
-		return fmt.Errorf("sqlite: migrations: %w", err)
+		return nil, fmt.Errorf("sqlite: migrations: %w", err)
 	}
 	p, err := goose.NewProvider(goose.DialectSQLite3, s.writer, fsys, goose.WithDisableGlobalRegistry(true))
 	if err != nil {
-		return fmt.Errorf("sqlite: migrations: %w", err)
+		return nil, fmt.Errorf("sqlite: migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
+	applied, err := schema.Up(ctx, p)
+	if catalog.ErrorCode(err) == catalog.EINVALID {
+		return nil, err
 	}
-	return s.writeTx(ctx, "catch up search index", func(tx *sql.Tx) error {
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
+	}
+	return applied, s.writeTx(ctx, "catch up search index", func(tx *sql.Tx) error {
 		if err := flushPending(ctx, tx, "clips", "title_fold"); err != nil {
 			return err
 		}
