@@ -132,3 +132,9 @@ func TestDocsPage(t *testing.T) {
 	apitest.CheckDocsPage(t, e.handler)
 	e.get("/api/docs/nope.js") // a 404 in the clip error shape, validated
 }
+
+// TestOpenAPIPatterns: every "pattern" of the served document compiles
+// as RE2, for the Go validators and generators that read it.
+func TestOpenAPIPatterns(t *testing.T) {
+	apitest.CheckPatterns(t, apitest.Document(t, newEnv(t).handler))
+}
