@@ -138,6 +138,8 @@ if [ "$have_node" = 1 ]; then
 	step "openapi: patterns as ECMA-262"
 	node .ci/openapi-patterns.mjs "$work/clips.openapi.json" "$work/movies.openapi.json"
 fi
+step "openapi: generated clients"
+bash .ci/clients.sh "$work/clips.openapi.json" "$work/movies.openapi.json"
 
 step "compose: compose-go"
 (cd .ci/composecheck && go run . ../../deploy/compose.yaml)
