@@ -38,7 +38,7 @@ sub vcl_recv {
         unset req.http.Cookie;
     }
     # A Range on the plain form of the snapshot goes to the service, which
-    # answers it from its gzip members at a constant cost; Varnish would
+    # answers it from its full-flush index at a constant cost; Varnish would
     # gunzip its gzip copy from the start (seconds for a large catalog).
     # Ranges on the gzip form are served from the cache.
     if (req.url ~ "^/api/movies/snapshot" && req.http.Range && req.http.Accept-Encoding !~ "gzip") {

@@ -1,12 +1,15 @@
 package admin
 
 import (
+	"context"
 	"errors"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"strings"
 
 	"catalog/internal/catalog"
+	"catalog/internal/httpx"
 	"catalog/internal/importer"
 )
 
@@ -81,6 +84,10 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.imports.Release()
 
+	// As on the API: a minimum transfer rate instead of ReadTimeout.
+	upload := httpx.NewUploadBody(w, r)
+	defer upload.Answer()
+	r.Body = upload
 	mr, err := r.MultipartReader()
 	if err != nil {
 		failed(http.StatusBadRequest, "Send the form as multipart/form-data with a kind and a file.")
@@ -105,37 +112,51 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		case "file":
-			name := part.FileName()
-			if name == "" {
-				failed(http.StatusBadRequest, "Choose a file to import.")
-				return
-			}
-			if err := importer.CheckName(name); err != nil {
-				failed(http.StatusUnsupportedMediaType, catalog.ErrorMessage(err))
-				return
-			}
-			body := &limitedPart{r: part, n: importer.MaxUpload}
-			var sum importer.Summary
-			if page.Kind == "clips" {
-				sum, err = importer.Clips(r.Context(), s.store, s.platforms, name, body, importer.Options{})
-			} else {
-				sum, err = importer.Movies(r.Context(), s.store, name, body, importer.Options{})
-			}
-			s.imported.Observe(page.Kind, sum)
-			page.Report = &importReport{Kind: page.Kind, File: name, Summary: sum, Unreported: sum.Rejected - len(sum.Rejects)}
-			switch {
-			case errors.Is(err, errUploadTooLarge):
-				failed(http.StatusRequestEntityTooLarge, "The file is larger than 256 MiB; the records before the limit that were complete are counted below.")
-			case err != nil && catalog.ErrorCode(err) != catalog.EINTERNAL:
-				failed(http.StatusBadRequest, catalog.ErrorMessage(err))
-			case err != nil:
-				s.fail(w, r, sess, err)
-			default:
-				s.log.Info("import uploaded", "kind", page.Kind, "file", name, "read", sum.Read, "imported", sum.Imported,
-					"rejected", sum.Rejected, "admin", sess.Username)
-				s.render(w, r, http.StatusOK, "import", page)
-			}
+			s.importFile(w, r, sess, &page, part)
 			return
 		}
+	}
+}
+
+// importFile streams the file part of an upload through the importer
+// and answers with the report, also when the upload stopped early.
+func (s *Service) importFile(w http.ResponseWriter, r *http.Request, sess catalog.Session, page *importPage, part *multipart.Part) {
+	failed := func(status int, msg string) {
+		page.Message = msg
+		s.render(w, r, status, "import", *page)
+	}
+	name := part.FileName()
+	if name == "" {
+		failed(http.StatusBadRequest, "Choose a file to import.")
+		return
+	}
+	if err := importer.CheckName(name); err != nil {
+		failed(http.StatusUnsupportedMediaType, catalog.ErrorMessage(err))
+		return
+	}
+	body := &limitedPart{r: part, n: importer.MaxUpload}
+	// As on the API: a cut upload stops reading, the batch in flight
+	// still commits.
+	ctx := context.WithoutCancel(r.Context())
+	var sum importer.Summary
+	var err error
+	if page.Kind == "clips" {
+		sum, err = importer.Clips(ctx, s.store, s.platforms, name, body, importer.Options{})
+	} else {
+		sum, err = importer.Movies(ctx, s.store, name, body, importer.Options{})
+	}
+	s.imported.Observe(page.Kind, sum)
+	page.Report = &importReport{Kind: page.Kind, File: name, Summary: sum, Unreported: sum.Rejected - len(sum.Rejects)}
+	switch {
+	case errors.Is(err, errUploadTooLarge):
+		failed(http.StatusRequestEntityTooLarge, "The file is larger than 256 MiB; the records before the limit that were complete are counted below.")
+	case err != nil && catalog.ErrorCode(err) != catalog.EINTERNAL:
+		failed(httpx.ErrorStatus(err), catalog.ErrorMessage(err))
+	case err != nil:
+		s.fail(w, r, sess, err)
+	default:
+		s.log.Info("import uploaded", "kind", page.Kind, "file", name, "read", sum.Read, "imported", sum.Imported,
+			"rejected", sum.Rejected, "admin", sess.Username)
+		s.render(w, r, http.StatusOK, "import", *page)
 	}
 }

@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"strconv"
@@ -16,8 +15,9 @@ import (
 // disagree. Lists are edited as one value per line.
 
 // maxMovieForm bounds a posted movie form: a full synopsis and six full
-// lists in UTF-8 fit with room to spare.
-const maxMovieForm = 256 << 10
+// lists in UTF-8 fit with room to spare, and so do episodes as large as
+// a movie may hold, even with every byte of their URLs percent-encoded.
+const maxMovieForm = 256<<10 + 3*catalog.MaxEpisodesBytes
 
 type movieFormPage struct {
 	chrome
@@ -36,7 +36,7 @@ var (
 	movieLabels = map[string]string{
 		"name": "Name", "slug": "Slug", "year": "Year", "poster1_url": "Poster URL", "poster2_url": "Second poster URL",
 		"categories": "Categories", "actor": "Actors", "director": "Directors", "studio": "Studios", "genre": "Genres",
-		"country": "Countries", "synopsis": "Synopsis", "id_code": "Code", "release": "Release date", "link_embed": "Player URL",
+		"country": "Countries", "synopsis": "Synopsis", "id_code": "Code", "release": "Release date",
 	}
 	movieHints = map[string]string{
 		"slug":    "Leave empty to derive it from the name.",
@@ -50,6 +50,10 @@ var (
 func movieForm(values, fieldErrors map[string]string) []formField {
 	var fields []formField
 	for _, spec := range catalog.MovieMemberSpecs() {
+		if spec.Kind == catalog.MemberEpisodes {
+			fields = append(fields, episodesForm(values, fieldErrors)...)
+			continue
+		}
 		f := formField{Name: spec.Name, Label: movieLabels[spec.Name], Hint: movieHints[spec.Name], Type: "text", Max: spec.MaxRunes,
 			Required: spec.Name == "name", Value: values[spec.Name], Error: fieldErrors[spec.Name]}
 		if f.Label == "" {
@@ -71,14 +75,15 @@ func movieForm(values, fieldErrors map[string]string) []formField {
 // movieValues are the form values of a stored movie.
 func movieValues(m catalog.Movie) map[string]string {
 	v := map[string]string{}
-	catalog.EachMovieMember(&m, func(name, text string, list *catalog.List) {
-		if list == nil {
-			v[name] = text
-			return
+	catalog.EachMovieMember(&m, func(name string, mv catalog.MemberValue) {
+		switch mv.Kind {
+		case catalog.MemberList:
+			v[name] = strings.Join(mv.List.Items(), "\n")
+		case catalog.MemberEpisodes:
+			episodesValues(v, mv.Episodes)
+		default:
+			v[name] = mv.Text
 		}
-		var items []string
-		json.Unmarshal([]byte(list.JSON), &items) // the store's own JSON array
-		v[name] = strings.Join(items, "\n")
 	})
 	return v
 }
@@ -91,12 +96,17 @@ func readMovieForm(w http.ResponseWriter, r *http.Request) (catalog.Movie, map[s
 	if err := r.ParseForm(); err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return m, nil, catalog.Errorf(catalog.ETOOLARGE, "the form is larger than 256 KiB")
+			return m, nil, catalog.Errorf(catalog.ETOOLARGE, "the form is larger than %d KiB", maxMovieForm>>10)
 		}
 		return m, nil, catalog.Errorf(catalog.EINVALID, "the form could not be read")
 	}
 	values := map[string]string{}
+	var at []serverAt
 	for _, spec := range catalog.MovieMemberSpecs() {
+		if spec.Kind == catalog.MemberEpisodes {
+			m.Episodes, at = readEpisodesForm(r, values)
+			continue
+		}
 		value := r.PostFormValue(spec.Name)
 		values[spec.Name] = value
 		if list := catalog.MovieList(&m, spec.Name); list != nil {
@@ -105,7 +115,12 @@ func readMovieForm(w http.ResponseWriter, r *http.Request) (catalog.Movie, map[s
 			*text = value
 		}
 	}
-	return m, values, m.Normalize()
+	err := m.Normalize()
+	var e *catalog.Error
+	if errors.As(err, &e) && e.Fields != nil {
+		episodeFormErrors(e.Fields, at)
+	}
+	return m, values, err
 }
 
 func (s *Service) movieFormPage(sess catalog.Session, id int64, values, fieldErrors map[string]string, message string) movieFormPage {

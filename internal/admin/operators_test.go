@@ -34,6 +34,9 @@ func TestConsoleMovies(t *testing.T) {
 	// The form is derived from the field table: every member but the id
 	// has its input, so a new field needs no edit here.
 	for _, member := range catalog.MovieMembers()[1:] {
+		if member == "episodes" {
+			member = "server_data.0" // one block per server
+		}
 		if !strings.Contains(body, `name="`+member+`"`) {
 			t.Errorf("add form has no input for %s", member)
 		}
@@ -42,7 +45,7 @@ func TestConsoleMovies(t *testing.T) {
 	form := url.Values{
 		"name": {"  Nuit   d’été "}, "id_code": {"CON-1"}, "year": {"2021"}, "release": {"2021-07-14"},
 		"categories": {"Drama\r\nRomance\r\n\r\nDrama"}, "actor": {"Ann\nนักแสดง"}, "synopsis": {"Line one\r\nLine two"},
-		"link_embed": {"https://player.example.com/e/1"},
+		"server_name.0": {"Main"}, "server_data.0": {"Full | https://player.example.com/e/1 |"},
 	}
 	res, _ = c.post("/admin/movies", form)
 	if res.StatusCode != http.StatusSeeOther || !strings.HasPrefix(res.Header.Get("Location"), "/admin/movies?added=") {
@@ -174,8 +177,11 @@ func TestConsoleTokens(t *testing.T) {
 	if res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("revoke: got %d", res.StatusCode)
 	}
-	if list, _ := c.store.ListTokens(context.Background()); len(list) != 0 {
-		t.Errorf("after revoke: %+v", list)
+	if list, _ := c.store.ListTokens(context.Background()); len(list) != 1 || list[0].RevokedAt.IsZero() {
+		t.Errorf("after revoke: %+v, want the token kept with its revocation time", list)
+	}
+	if _, body := c.get("/admin/tokens"); !strings.Contains(body, "data-revoked") || strings.Contains(body, "/revoke\"") {
+		t.Errorf("tokens page after revoke: want the revocation time and no revoke button")
 	}
 }
 

@@ -61,13 +61,16 @@ func HasBearer(r *http.Request) bool {
 	return r.Header.Get("Authorization") != ""
 }
 
-// TokenOnly reports whether the request authenticates by token and
-// carries no cookie. Browsers attach cookies, never Authorization
-// headers, on their own, so such a request cannot be a cross-site
-// forgery and skips the cross-origin check (contract 8); with a cookie
-// present the check still applies.
+// TokenOnly reports whether the request carries a well-formed API
+// token ("Bearer catalog_" and 64 hex digits) and no cookie. A browser
+// never attaches such a header by itself, so the request cannot be a
+// cross-site forgery and may skip the cross-origin check (contract 8).
+// Any other Authorization header does not count: browsers attach Basic
+// and Negotiate credentials to cross-site form posts on their own. With
+// a cookie present the check still applies.
 func TokenOnly(r *http.Request) bool {
-	return HasBearer(r) && r.Header.Get("Cookie") == ""
+	_, ok := bearer(r.Header.Get("Authorization"))
+	return ok && r.Header.Get("Cookie") == ""
 }
 
 // Tokens checks bearer tokens against a store.
@@ -122,6 +125,9 @@ func bearer(header string) (string, bool) {
 	}
 	secret = strings.TrimSpace(secret)
 	if !strings.HasPrefix(secret, Prefix) || len(secret) != len(Prefix)+2*secretBytes {
+		return "", false
+	}
+	if _, err := hex.DecodeString(secret[len(Prefix):]); err != nil {
 		return "", false
 	}
 	return secret, true

@@ -18,6 +18,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/testdb"
+	"catalog/internal/testenv"
 )
 
 const (
@@ -52,7 +53,7 @@ func start(t *testing.T) *browser {
 	t.Helper()
 	chromium := findChromium()
 	if chromium == "" {
-		t.Skip("no Chromium found: install it (apt-get install chromium) or set CATALOG_CHROMIUM to its path to run the browser tests")
+		testenv.SkipOrFail(t, "no Chromium found: install it (apt-get install chromium) or set CATALOG_CHROMIUM to its path to run the browser tests")
 	}
 	ctx := context.Background()
 	store := testdb.Open(t)

@@ -22,7 +22,25 @@ type VodFilter struct {
 	TypeID       int64     // when non-zero, only movies of this type
 	ChangedSince time.Time // when non-zero, only movies changed at or after
 	Years        YearRange // when set, only movies whose year lies in it
+	PlayKind     int64     // when non-zero, only movies with this PlayKinds bit (from=CODE)
+	Ascending    bool      // first change first (sort_direction=asc)
 	Paging       Paging
+}
+
+// Filtered reports whether f selects fewer than every movie.
+func (f VodFilter) Filtered() bool {
+	return len(f.Terms) > 0 || len(f.IDs) > 0 || f.TypeID != 0 || !f.ChangedSince.IsZero() || !f.Years.IsZero() || f.PlayKind != 0
+}
+
+// Order is the SQL order of the filter's pages over a table alias (its
+// dot included): last change first, or first change first when
+// Ascending, ties broken by id in the same direction.
+func (f VodFilter) Order(alias string) string {
+	dir := " DESC"
+	if f.Ascending {
+		dir = " ASC"
+	}
+	return alias + "updated_at" + dir + ", " + alias + "id" + dir
 }
 
 // YearRange is an inclusive range of four-digit years; the zero value
@@ -68,10 +86,10 @@ type VodStore interface {
 // ParseVodPaging reads pg (the page) and pagesize, or its alias limit,
 // with the rules of contract 2 for page and limit. MacCMS collectors
 // send every parameter even when they have no value (pg=&t=&h=), so an
-// empty value is an absent one.
+// empty value is an absent one, and so is 0, as Provide.php reads it.
 func ParseVodPaging(q url.Values) (Paging, error) {
 	p := Paging{Page: 1, Limit: DefaultLimit}
-	if v := q.Get("pg"); v != "" {
+	if v := VodParam(q, "pg"); v != "" {
 		n, err := ParseID(v)
 		if err != nil {
 			return p, Errorf(EINVALID, "pg must be a positive integer no larger than %d", int64(math.MaxInt64))
@@ -79,7 +97,7 @@ func ParseVodPaging(q url.Values) (Paging, error) {
 		p.Page = n
 	}
 	for _, key := range []string{"pagesize", "limit"} {
-		if v := q.Get(key); v != "" {
+		if v := VodParam(q, key); v != "" {
 			n, ok := parsePositive(v)
 			if !ok {
 				return p, Errorf(EINVALID, "%s must be a positive integer (at most %d is used)", key, MaxLimit)
@@ -89,6 +107,15 @@ func ParseVodPaging(q url.Values) (Paging, error) {
 		}
 	}
 	return p, nil
+}
+
+// VodParam is a parameter of the resource API as MacCMS's Provide.php
+// reads it: "" when absent, empty or 0.
+func VodParam(q url.Values, key string) string {
+	if v := q.Get(key); v != "0" {
+		return v
+	}
+	return ""
 }
 
 // ParseYearRange reads the year parameter: YYYY or YYYY-YYYY. A
@@ -136,33 +163,6 @@ func Blurb(synopsis string) string {
 		n++
 	}
 	return synopsis
-}
-
-// PlayFrom is the one play source a movie with a player link has.
-const PlayFrom = "embed"
-
-// PlayURL is vod_play_url for a player link: one episode named "Full".
-// MacCMS splits play lists on "$$$" (sources), "#" (episodes) and "$"
-// (name and address), so those characters in the link are
-// percent-encoded (contract 6) and the collector gets the link whole.
-func PlayURL(link string) string {
-	if link == "" {
-		return ""
-	}
-	var b strings.Builder
-	b.Grow(len("Full$") + len(link) + 8)
-	b.WriteString("Full$")
-	for i := 0; i < len(link); i++ {
-		switch c := link[i]; c {
-		case '$':
-			b.WriteString("%24")
-		case '#':
-			b.WriteString("%23")
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // Items returns the items of a stored list, read from its JSON form.

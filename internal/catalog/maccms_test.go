@@ -24,24 +24,6 @@ func TestBlurb(t *testing.T) {
 	}
 }
 
-func TestPlayURL(t *testing.T) {
-	tests := []struct{ in, want string }{
-		{"", ""},
-		{"https://p.example/e/1", "Full$https://p.example/e/1"},
-		{"https://p.example/e?a=$$$b#c$d", "Full$https://p.example/e?a=%24%24%24b%23c%24d"},
-	}
-	for _, tt := range tests {
-		got := catalog.PlayURL(tt.in)
-		if got != tt.want {
-			t.Errorf("PlayURL(%q): got %q, want %q", tt.in, got, tt.want)
-		}
-		// MacCMS splits sources on $$$, episodes on #, name and link on $.
-		if got != "" && (strings.Contains(got, "$$$") || strings.Contains(got, "#") || strings.Count(got, "$") != 1) {
-			t.Errorf("PlayURL(%q) = %q does not split into one episode", tt.in, got)
-		}
-	}
-}
-
 func TestParseYearRange(t *testing.T) {
 	tests := []struct {
 		in       string

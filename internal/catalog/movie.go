@@ -30,6 +30,7 @@ const (
 	FieldSynopsis
 	FieldIDCode
 	FieldRelease
+	FieldEpisodes
 	FieldURLPlayer // legacy /api/jav only
 	numMovieFields
 )
@@ -128,8 +129,8 @@ type Movie struct {
 	Lists      [NumLists]List
 	Synopsis   string
 	IDCode     string
-	Release    string // YYYY-MM-DD or ""
-	LinkEmbed  string
+	Release    string    // YYYY-MM-DD or ""
+	Episodes   []Server  // play sources (contract 9); nil when none
 	UpdatedAt  time.Time // added or last changed, for /api/jav?h=
 }
 
@@ -147,10 +148,11 @@ const (
 // reported by field name.
 func (m *Movie) Normalize() error {
 	fe := FieldErrors{}
-	if m.ID < 0 {
-		fe.Add("id", "must be a positive integer")
+	if msg := CheckID(m.ID); msg != "" {
+		fe.Add("id", msg)
 	}
 	m.normalizeFields(fe)
+	m.normalizeEpisodes(fe)
 	if m.Name == "" {
 		fe.Add("name", "is required")
 	}
@@ -227,14 +229,14 @@ func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 			} else {
 				b = append(b, m.Lists[spec.list].jsonOrEmpty()...)
 			}
+		case kindEpisodes:
+			b = AppendEpisodesJSON(b, m.Episodes)
+		case kindPlayer:
+			b = append(b, `{"server_data":{"link_embed":`...)
+			b = AppendJSONString(b, FirstEmbed(m.Episodes))
+			b = append(b, "}}"...)
 		default:
-			if spec.legacy {
-				b = append(b, `{"server_data":{"link_embed":`...)
-				b = AppendJSONString(b, *spec.text(m))
-				b = append(b, "}}"...)
-			} else {
-				b = AppendJSONString(b, *spec.text(m))
-			}
+			b = AppendJSONString(b, *spec.text(m))
 		}
 	}
 	return append(b, '}')

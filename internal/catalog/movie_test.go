@@ -12,7 +12,7 @@ import (
 )
 
 var canonicalFields = []string{"id", "title", "slug", "year", "poster1_url", "poster2_url",
-	"categories", "actor", "director", "studio", "genre", "country", "synopsis", "id_code", "release"}
+	"categories", "actor", "director", "studio", "genre", "country", "synopsis", "id_code", "release", "episodes"}
 
 // fieldNames lists the names in fs in canonical order.
 func fieldNames(fs catalog.FieldSet) []string {
@@ -82,7 +82,8 @@ func TestParseFields(t *testing.T) {
 func testMovie() catalog.Movie {
 	m := catalog.Movie{ID: 42, Name: `The "Best" Movie`, Slug: "the-best-movie", Year: "2019",
 		Poster1URL: "https://img.example/1.jpg", Synopsis: "Line one\nline two </script>",
-		IDCode: "ABC-123", Release: "2019-05-01", LinkEmbed: "https://player.example/e/1"}
+		IDCode: "ABC-123", Release: "2019-05-01",
+		Episodes: catalog.ShorthandEpisodes("https://player.example/e/1", "")}
 	m.Lists[0] = catalog.NewList([]string{"Drama", "Thriller"})
 	m.Lists[1] = catalog.NewList([]string{"Ann", "คุณสมชาย"})
 	m.Lists[5] = catalog.NewList([]string{"TH"})
@@ -178,11 +179,11 @@ func TestMovieAppendJSON(t *testing.T) {
 	})
 	t.Run("zero movie", func(t *testing.T) {
 		var zero catalog.Movie
-		want := `{"id":0,"title":"","slug":"","year":"","poster1_url":"","poster2_url":"","categories":[],"actor":[],"director":[],"studio":[],"genre":[],"country":[],"synopsis":"","id_code":"","release":""}`
+		want := `{"id":0,"title":"","slug":"","year":"","poster1_url":"","poster2_url":"","categories":[],"actor":[],"director":[],"studio":[],"genre":[],"country":[],"synopsis":"","id_code":"","release":"","episodes":[]}`
 		if got := string(zero.AppendJSON(nil, catalog.AllFields(false), false)); got != want {
 			t.Errorf("got  %s\nwant %s", got, want)
 		}
-		wantLegacy := `{"id":0,"title":"","slug":"","year":"","poster1_url":"","poster2_url":"","categories":"","actor":"","director":"","studio":"","genre":"","country":"","synopsis":"","id_code":"","release":"","URL_player":{"server_data":{"link_embed":""}}}`
+		wantLegacy := `{"id":0,"title":"","slug":"","year":"","poster1_url":"","poster2_url":"","categories":"","actor":"","director":"","studio":"","genre":"","country":"","synopsis":"","id_code":"","release":"","episodes":[],"URL_player":{"server_data":{"link_embed":""}}}`
 		if got := string(zero.AppendJSON(nil, catalog.AllFields(true), true)); got != wantLegacy {
 			t.Errorf("got  %s\nwant %s", got, wantLegacy)
 		}
@@ -237,7 +238,7 @@ func TestNewList(t *testing.T) {
 func TestMovieNormalize(t *testing.T) {
 	valid := func() catalog.Movie {
 		return catalog.Movie{Name: "  Hello, World!  ", Year: " 2019 ", Release: " 2019-05-01 ",
-			Poster1URL: " https://img.example/p.jpg ", LinkEmbed: "http://player.example/e/1", Synopsis: "a\r\nb"}
+			Poster1URL: " https://img.example/p.jpg ", Episodes: catalog.ShorthandEpisodes("http://player.example/e/1", ""), Synopsis: "a\r\nb"}
 	}
 	t.Run("cleans and derives slug", func(t *testing.T) {
 		m := valid()
@@ -280,11 +281,11 @@ func TestMovieNormalize(t *testing.T) {
 		{"release not leap", func(m *catalog.Movie) { m.Release = "2019-02-29" }, []string{"release"}},
 		{"javascript poster", func(m *catalog.Movie) { m.Poster1URL = "javascript:alert(1)" }, []string{"poster1_url"}},
 		{"relative poster", func(m *catalog.Movie) { m.Poster2URL = "/p.jpg" }, []string{"poster2_url"}},
-		{"ftp link", func(m *catalog.Movie) { m.LinkEmbed = "ftp://x.example/v" }, []string{"link_embed"}},
+		{"ftp link", func(m *catalog.Movie) { m.Episodes[0].Episodes[0].LinkEmbed = "ftp://x.example/v" }, []string{"episodes[0].server_data[0].link_embed"}},
 		{"control character in name", func(m *catalog.Movie) { m.Name = "a\x00b" }, []string{"name"}},
 		{"everything", func(m *catalog.Movie) {
-			m.Name, m.Release, m.Poster1URL, m.LinkEmbed = "", "2019-02-30", "javascript:x", "x"
-		}, []string{"link_embed", "name", "poster1_url", "release"}},
+			m.Name, m.Release, m.Poster1URL, m.Episodes[0].Episodes[0].LinkEmbed = "", "2019-02-30", "javascript:x", "x"
+		}, []string{"episodes[0].server_data[0].link_embed", "name", "poster1_url", "release"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -16,11 +16,13 @@ import (
 type fieldKind uint8
 
 const (
-	kindID   fieldKind = iota // Movie.ID: a JSON number
-	kindText                  // cleaned text, checked against maxRunes
-	kindURL                   // an absolute http(s) URL or ""
-	kindDate                  // YYYY-MM-DD or ""
-	kindList                  // a List: a JSON array on /api/movies, joined on /api/jav
+	kindID       fieldKind = iota // Movie.ID: a JSON number
+	kindText                      // cleaned text, checked against maxRunes
+	kindURL                       // an absolute http(s) URL or ""
+	kindDate                      // YYYY-MM-DD or ""
+	kindList                      // a List: a JSON array on /api/movies, joined on /api/jav
+	kindEpisodes                  // Movie.Episodes: servers and episodes (contract 9), stored as their JSON form
+	kindPlayer                    // URL_player: derived from the episodes, served on /api/jav only
 )
 
 // movieSpec is one row of the table.
@@ -29,7 +31,7 @@ type movieSpec struct {
 	member    string    // import member, export column and stored column (a list's joined form; its JSON form is member+"_json")
 	kind      fieldKind //
 	long      bool      // a long stored value: ShortFieldsOnly pages skip it
-	legacy    bool      // served on /api/jav only, as {"server_data":{"link_embed":...}}
+	legacy    bool      // served on /api/jav only
 	maxRunes  int       // kindText
 	multiline bool      // kindText: newlines and tabs allowed
 	text      func(m *Movie) *string
@@ -54,7 +56,9 @@ var movieSpecs = [numMovieFields]movieSpec{
 	FieldSynopsis:   {json: "synopsis", member: "synopsis", kind: kindText, long: true, maxRunes: MaxSynopsisRunes, multiline: true, text: func(m *Movie) *string { return &m.Synopsis }},
 	FieldIDCode:     {json: "id_code", member: "id_code", kind: kindText, maxRunes: MaxShortRunes, text: func(m *Movie) *string { return &m.IDCode }},
 	FieldRelease:    {json: "release", member: "release", kind: kindDate, text: func(m *Movie) *string { return &m.Release }},
-	FieldURLPlayer:  {json: "URL_player", member: "link_embed", kind: kindURL, legacy: true, text: func(m *Movie) *string { return &m.LinkEmbed }},
+	FieldEpisodes:   {json: "episodes", member: "episodes", kind: kindEpisodes, long: true},
+	// URL_player is read from the episodes, so it is as long as they are.
+	FieldURLPlayer: {json: "URL_player", kind: kindPlayer, long: true, legacy: true},
 }
 
 // Derived from the table at init.
@@ -96,7 +100,9 @@ var (
 	movieMembers = func() map[string]*movieSpec {
 		members := make(map[string]*movieSpec, len(movieSpecs))
 		for i := range movieSpecs {
-			members[movieSpecs[i].member] = &movieSpecs[i]
+			if movieSpecs[i].member != "" {
+				members[movieSpecs[i].member] = &movieSpecs[i]
+			}
 		}
 		return members
 	}()
@@ -104,8 +110,17 @@ var (
 		var cols []MovieColumn
 		for _, s := range movieSpecs {
 			switch s.kind {
-			case kindID:
-				continue // the engines write the key themselves
+			case kindID, kindPlayer:
+				continue // the engines write the key themselves; URL_player is not stored
+			case kindEpisodes:
+				cols = append(cols,
+					MovieColumn{Name: s.member, Long: s.long,
+						Dest:  func(m *Movie) any { return episodesDest{m} },
+						Value: func(m *Movie) any { return EpisodesJSON(m.Episodes) }},
+					// play_kinds says which MacCMS play groups the movie
+					// has (from=CODE), derived and never read back.
+					MovieColumn{Name: "play_kinds", Value: func(m *Movie) any { return PlayKinds(m.Episodes) }})
+				continue
 			case kindList:
 				i := s.list
 				cols = append(cols,
@@ -159,35 +174,49 @@ type MovieColumn = Column[Movie]
 func MovieColumns() []MovieColumn { return slices.Clone(movieColumns) }
 
 // MovieMembers returns the members of a movie record in import and
-// export files, in canonical order (contract 4.6).
+// export files, in canonical order (contract 4.6); the link_embed and
+// link_m3u8 shorthand (ShorthandMembers) is read but never written.
 func MovieMembers() []string {
-	members := make([]string, len(movieSpecs))
-	for f, s := range movieSpecs {
-		members[f] = s.member
+	var members []string
+	for _, s := range movieSpecs {
+		if s.member != "" {
+			members = append(members, s.member)
+		}
 	}
 	return members
 }
+
+// ShorthandMembers are the import members that stand for one server
+// Main with one episode Full (contract 9): the embed link, then the HLS
+// link.
+var ShorthandMembers = [2]string{"link_embed", "link_m3u8"}
 
 // MemberKind says how an import reads a movie member.
 type MemberKind uint8
 
 const (
-	MemberUnknown MemberKind = iota
-	MemberID                 // a positive integer: Movie.ID
-	MemberText               // text: MovieText
-	MemberList               // a list of items: MovieList
+	MemberUnknown   MemberKind = iota
+	MemberID                   // a positive integer: Movie.ID
+	MemberText                 // text: MovieText
+	MemberList                 // a list of items: MovieList
+	MemberEpisodes             // servers and episodes: Movie.Episodes, ParseEpisodes
+	MemberShorthand            // link_embed or link_m3u8: ShorthandEpisodes
 )
 
 // MovieMemberKind is the kind of the movie member name.
 func MovieMemberKind(name string) MemberKind {
 	s, ok := movieMembers[name]
 	switch {
+	case name == ShorthandMembers[0] || name == ShorthandMembers[1]:
+		return MemberShorthand
 	case !ok:
 		return MemberUnknown
 	case s.kind == kindID:
 		return MemberID
 	case s.kind == kindList:
 		return MemberList
+	case s.kind == kindEpisodes:
+		return MemberEpisodes
 	}
 	return MemberText
 }
@@ -210,16 +239,26 @@ func MovieList(m *Movie, name string) *List {
 	return nil
 }
 
+// MemberValue is the value of one member of a movie, by its kind.
+type MemberValue struct {
+	Kind     MemberKind
+	Text     string   // MemberText
+	List     *List    // MemberList
+	Episodes []Server // MemberEpisodes
+}
+
 // EachMovieMember calls fn with every member of m after the id, in
-// canonical order: the text of a text member, the list of a list member.
-func EachMovieMember(m *Movie, fn func(name, text string, list *List)) {
+// canonical order (MovieMembers).
+func EachMovieMember(m *Movie, fn func(name string, v MemberValue)) {
 	for _, s := range movieSpecs {
 		switch s.kind {
-		case kindID:
+		case kindID, kindPlayer:
 		case kindList:
-			fn(s.member, "", &m.Lists[s.list])
+			fn(s.member, MemberValue{Kind: MemberList, List: &m.Lists[s.list]})
+		case kindEpisodes:
+			fn(s.member, MemberValue{Kind: MemberEpisodes, Episodes: m.Episodes})
 		default:
-			fn(s.member, *s.text(m), nil)
+			fn(s.member, MemberValue{Kind: MemberText, Text: *s.text(m)})
 		}
 	}
 }
@@ -290,7 +329,7 @@ type MemberSpec struct {
 func MovieMemberSpecs() []MemberSpec {
 	var out []MemberSpec
 	for _, s := range movieSpecs {
-		if s.kind == kindID {
+		if s.kind == kindID || s.kind == kindPlayer {
 			continue
 		}
 		spec := MemberSpec{Name: s.member, Kind: MovieMemberKind(s.member), MaxRunes: s.maxRunes, Multiline: s.multiline,

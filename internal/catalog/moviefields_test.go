@@ -1,6 +1,8 @@
 package catalog_test
 
 import (
+	"database/sql"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -13,7 +15,7 @@ import (
 func TestMovieFieldTable(t *testing.T) {
 	wantMembers := []string{"id", "name", "slug", "year", "poster1_url", "poster2_url",
 		"categories", "actor", "director", "studio", "genre", "country",
-		"synopsis", "id_code", "release", "link_embed"}
+		"synopsis", "id_code", "release", "episodes"}
 	if got := catalog.MovieMembers(); !slices.Equal(got, wantMembers) {
 		t.Errorf("MovieMembers() = %q, want %q", got, wantMembers)
 	}
@@ -24,19 +26,19 @@ func TestMovieFieldTable(t *testing.T) {
 		if c.Long {
 			long = append(long, c.Name)
 		}
-		if (c.Dest == nil) != (c.Name == "name_fold") {
-			t.Errorf("column %s: Dest nil = %v; only name_fold is written and never read", c.Name, c.Dest == nil)
+		if (c.Dest == nil) != (c.Name == "name_fold" || c.Name == "play_kinds") {
+			t.Errorf("column %s: Dest nil = %v; only name_fold and play_kinds are written and never read", c.Name, c.Dest == nil)
 		}
 	}
 	wantColumns := []string{"name", "name_fold", "slug", "year", "poster1_url", "poster2_url",
 		"categories_json", "categories", "actor_json", "actor", "director_json", "director",
 		"studio_json", "studio", "genre_json", "genre", "country_json", "country",
-		"synopsis", "id_code", "release", "link_embed"}
+		"synopsis", "id_code", "release", "episodes", "play_kinds"}
 	if !slices.Equal(names, wantColumns) {
 		t.Errorf("MovieColumns() = %q, want %q", names, wantColumns)
 	}
 	wantLong := []string{"categories_json", "categories", "actor_json", "actor", "director_json", "director",
-		"studio_json", "studio", "genre_json", "genre", "country_json", "country", "synopsis"}
+		"studio_json", "studio", "genre_json", "genre", "country_json", "country", "synopsis", "episodes"}
 	if !slices.Equal(long, wantLong) {
 		t.Errorf("long columns = %q, want %q", long, wantLong)
 	}
@@ -44,7 +46,7 @@ func TestMovieFieldTable(t *testing.T) {
 	for _, c := range catalog.MovieReadColumns(true) {
 		short = append(short, c.Name)
 	}
-	if want := []string{"name", "slug", "year", "poster1_url", "poster2_url", "id_code", "release", "link_embed"}; !slices.Equal(short, want) {
+	if want := []string{"name", "slug", "year", "poster1_url", "poster2_url", "id_code", "release"}; !slices.Equal(short, want) {
 		t.Errorf("MovieReadColumns(true) = %q, want %q", short, want)
 	}
 	if want := [6]string{"categories", "actor", "director", "studio", "genre", "country"}; catalog.ListNames != want {
@@ -57,6 +59,7 @@ func TestMovieFieldTable(t *testing.T) {
 func TestMovieColumnsRoundTrip(t *testing.T) {
 	var in catalog.Movie
 	in.Name = "Ä title"
+	in.Episodes = []catalog.Server{{Name: "Main", Episodes: []catalog.Episode{{Name: "Ep 1", Slug: "ep-1", LinkM3U8: "https://cdn.example/1.m3u8"}}}}
 	for i, c := range catalog.MovieColumns() {
 		if c.Dest == nil {
 			continue
@@ -67,22 +70,36 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 	}
 	var out catalog.Movie
 	for _, c := range catalog.MovieColumns() {
-		if c.Dest == nil {
+		switch {
+		case c.Name == "play_kinds":
+			if got := c.Value(&in); got != int64(catalog.PlayKindM3U8) {
+				t.Errorf("%s = %v, want the m3u8 bit", c.Name, got)
+			}
+		case c.Dest == nil:
 			if got := c.Value(&in); got != catalog.Fold(in.Name) {
 				t.Errorf("%s = %v, want Fold(name)", c.Name, got)
 			}
-			continue
+		default:
+			switch d := c.Dest(&out).(type) {
+			case *string:
+				*d = c.Value(&in).(string)
+			case sql.Scanner:
+				if err := d.Scan(c.Value(&in)); err != nil {
+					t.Errorf("%s: %v", c.Name, err)
+				}
+			default:
+				t.Errorf("%s: Dest is a %T", c.Name, d)
+			}
 		}
-		*c.Dest(&out).(*string) = c.Value(&in).(string)
 	}
 	out.ID, out.UpdatedAt = in.ID, in.UpdatedAt
-	if out != in {
+	if !reflect.DeepEqual(out, in) {
 		t.Errorf("written and read back:\n got %+v\nwant %+v", out, in)
 	}
 	var empty catalog.Movie
 	for _, c := range catalog.MovieColumns() {
-		if c.Name == "actor_json" && c.Value(&empty) != "[]" {
-			t.Errorf("an empty list's JSON form is stored as %v, want []", c.Value(&empty))
+		if (c.Name == "actor_json" || c.Name == "episodes") && c.Value(&empty) != "[]" {
+			t.Errorf("an empty %s is stored as %v, want []", c.Name, c.Value(&empty))
 		}
 	}
 }

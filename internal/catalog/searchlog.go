@@ -3,6 +3,8 @@ package catalog
 import (
 	"context"
 	"errors"
+	"log/slog"
+	"strconv"
 )
 
 // SearchKind names the records an in-process search index covers.
@@ -12,6 +14,20 @@ const (
 	SearchClips  SearchKind = 1
 	SearchMovies SearchKind = 2
 )
+
+// String names the kind: "clips" or "movies".
+func (k SearchKind) String() string {
+	switch k {
+	case SearchClips:
+		return "clips"
+	case SearchMovies:
+		return "movies"
+	}
+	return "kind " + strconv.Itoa(int(k))
+}
+
+// LogValue logs the kind by its name, never its number.
+func (k SearchKind) LogValue() slog.Value { return slog.StringValue(k.String()) }
 
 // SearchDoc is what a search index keeps of a record: the folded title
 // (clip title, movie name) and the clip's platform (Group; "" for

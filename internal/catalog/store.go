@@ -76,6 +76,16 @@ type AdminStore interface {
 	CreateAdmin(ctx context.Context, a *Admin) error
 	// AdminByUsername returns ENOTFOUND when there is none.
 	AdminByUsername(ctx context.Context, username string) (Admin, error)
+	// ListAdmins returns every administrator (without password
+	// hashes), oldest first.
+	ListAdmins(ctx context.Context) ([]Admin, error)
+	// DeleteAdmin removes the administrator and ends every session of
+	// theirs, at once on every instance; ENOTFOUND when there is none.
+	DeleteAdmin(ctx context.Context, username string) error
+	// SetAdminPassword replaces the administrator's password hash and
+	// ends every session of theirs in the same transaction, returning
+	// how many it ended; ENOTFOUND when there is none.
+	SetAdminPassword(ctx context.Context, username, passwordHash string) (int64, error)
 	CreateSession(ctx context.Context, s Session) error
 	// SessionByTokenHash returns ENOTFOUND for unknown tokens; it does
 	// not check expiry.

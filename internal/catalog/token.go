@@ -30,6 +30,7 @@ type APIToken struct {
 	TokenHash string   // hex SHA-256 of the secret
 	CreatedAt time.Time
 	LastUsed  time.Time // zero: never used
+	RevokedAt time.Time // zero: live; a revoked token stays listed
 }
 
 // Allows reports whether the token carries scope.
@@ -78,12 +79,16 @@ func NewAPIToken(name, scopes string) (APIToken, error) {
 type TokenStore interface {
 	// CreateToken assigns t.ID and t.CreatedAt (UTC, whole seconds).
 	CreateToken(ctx context.Context, t *APIToken) error
-	// ListTokens returns every live token, oldest first.
+	// ListTokens returns every token, revoked ones included (with
+	// RevokedAt), oldest first.
 	ListTokens(ctx context.Context) ([]APIToken, error)
 	// TokenByHash returns ENOTFOUND for unknown or revoked tokens.
 	TokenByHash(ctx context.Context, tokenHash string) (APIToken, error)
 	// TouchToken records a use of the token.
 	TouchToken(ctx context.Context, id int64, at time.Time) error
-	// RevokeToken deletes the token; ENOTFOUND when there is none.
+	// RevokeToken records the token's revocation, after which
+	// TokenByHash no longer finds it; ENOTFOUND when there is no live
+	// token with that id. Ids are never reused, so a stale id can only
+	// miss, never revoke a newer token.
 	RevokeToken(ctx context.Context, id int64) error
 }

@@ -139,7 +139,7 @@ func wantNoTemp(t *testing.T, dir string) {
 // exits 2 pointing to pg_dump.
 func TestBackupRefusals(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "src.db")
+	db := migrated(t, filepath.Join(dir, "src.db"))
 	wantExit(t, run(t, nil, "", "seed", "--db", db, "--movies", "20", "--clips", "5", "--quiet"), 0)
 	existing := filepath.Join(dir, "existing.db")
 	if err := os.WriteFile(existing, []byte("keep me"), 0o644); err != nil {

@@ -76,10 +76,14 @@ Commands:
   serve [--demo]                     run both services (migrates the database first)
   migrate                            bring the database schema up to date
   admin create --username NAME       create an administrator (password on stdin)
+  admin password --username NAME     set a new password (stdin) and end their sessions
+  admin list                         list the administrators
+  admin delete --username NAME       delete an administrator and end their sessions
   admin unlock --username NAME       clear an administrator's failed-login counts
   import movies|clips [--dry-run] FILE...
                                      import .jsonl, .json or .csv files; - is JSON Lines on stdin
-  seed --clips N --movies N          insert synthetic sample records
+  seed --clips N --movies N [--force]
+                                     insert synthetic sample records into an empty database
   snapshot --out FILE                write one movie snapshot
   export movies|clips [--out FILE] [--format jsonl|csv]
                                      write every record in import form

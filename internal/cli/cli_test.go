@@ -61,6 +61,15 @@ func run(tb testing.TB, env map[string]string, stdin string, args ...string) res
 	return result{err: err, stdout: stdout.String(), stderr: stderr.String()}
 }
 
+// migrated runs "catalog migrate" on the SQLite file path, which
+// creates it, as an operator does before the other commands, and
+// returns path.
+func migrated(tb testing.TB, path string) string {
+	tb.Helper()
+	wantExit(tb, run(tb, nil, "", "migrate", "--db", path), 0)
+	return path
+}
+
 func wantExit(tb testing.TB, r result, code int) {
 	tb.Helper()
 	if got := cli.ExitCode(r.err); got != code {
@@ -455,7 +464,7 @@ func TestSeedAndSnapshot(t *testing.T) {
 	tdb := testdb.New(t)
 	db := tdb.DSN()
 	wantExit(t, run(t, nil, "", "seed", "--db", db, "--clips", "30", "--movies", "25"), 0)
-	wantExit(t, run(t, map[string]string{"CATALOG_SEED_MOVIES": "5"}, "", "seed", "--db", db), 0)
+	wantExit(t, run(t, map[string]string{"CATALOG_SEED_MOVIES": "5"}, "", "seed", "--db", db, "--force"), 0)
 	out := filepath.Join(dir, "snap.json")
 	r := run(t, nil, "", "snapshot", "--db", db, "--out", out)
 	wantExit(t, r, 0)
@@ -482,6 +491,47 @@ func TestSeedAndSnapshot(t *testing.T) {
 	s := tdb.Open(t)
 	if _, total, err := s.ListClips(context.Background(), catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}}); err != nil || total != 30 {
 		t.Errorf("seeded clips: got %d, %v; want 30", total, err)
+	}
+}
+
+// seed refuses a database that holds records unless given --force, and
+// its codes never take a real one's: with --force, the shipped examples
+// (DEF-045, GHI-007) keep their records.
+func TestSeedKeepsRealRecords(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			dsn := filepath.Join(t.TempDir(), "real.db")
+			if engine == "postgres" {
+				dsn = pgtest.EmptyDSN(t)
+			} else {
+				migrated(t, dsn)
+			}
+			env := map[string]string{"CATALOG_DB": dsn}
+			wantExit(t, run(t, env, "", "import", "movies", filepath.Join("..", "..", "examples", "movies.jsonl")), 0)
+			before := run(t, env, "", "export", "movies")
+			wantExit(t, before, 0)
+
+			r := run(t, env, "", "seed", "--movies", "50")
+			wantExit(t, r, 1)
+			if !strings.Contains(r.err.Error(), "already holds 3 movies and 0 clips") || !strings.Contains(r.err.Error(), "--force") {
+				t.Errorf("seed on a filled database: error %q, want the counts and --force", r.err)
+			}
+			if after := run(t, env, "", "export", "movies"); after.stdout != before.stdout {
+				t.Fatalf("a refused seed changed the movies")
+			}
+
+			wantExit(t, run(t, env, "", "seed", "--movies", "50", "--force", "--quiet"), 0)
+			after := run(t, env, "", "export", "movies")
+			wantExit(t, after, 0)
+			if !strings.HasPrefix(after.stdout, before.stdout) {
+				t.Errorf("seed --force changed the imported movies:\nbefore %s\nafter %s", before.stdout, after.stdout[:len(before.stdout)])
+			}
+			for _, line := range strings.Split(strings.TrimSpace(after.stdout), "\n")[3:] {
+				if !strings.Contains(line, `"id_code":"DEMO-`) {
+					t.Fatalf("seeded movie %s: want an id_code starting DEMO-", line)
+				}
+			}
+		})
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/crypto/bcrypt"
 	"golang.org/x/term"
 
 	"catalog/internal/catalog"
@@ -31,86 +32,132 @@ func (p *Program) migrate(ctx context.Context, args []string) error {
 	if err := db.check("migrate"); err != nil {
 		return err
 	}
-	st, err := openStore(ctx, db)
+	db.create = true
+	st, applied, err := migrateStore(ctx, db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	_, err = fmt.Fprintln(p.Stdout, "database schema is up to date")
+	if len(applied) == 0 {
+		_, err = fmt.Fprintln(p.Stdout, "database schema is up to date: nothing to apply")
+		return err
+	}
+	for _, name := range applied {
+		fmt.Fprintln(p.Stdout, "applied", name)
+	}
+	_, err = fmt.Fprintf(p.Stdout, "database schema migrated: %d applied\n", len(applied))
 	return err
 }
 
 // bcryptMaxBytes is the longest password bcrypt accepts.
 const bcryptMaxBytes = 72
 
+const adminUsage = `Usage: catalog admin create --username NAME     (password on standard input)
+       catalog admin password --username NAME   (new password on standard input; ends their sessions)
+       catalog admin list
+       catalog admin delete --username NAME     (ends their sessions)
+       catalog admin unlock --username NAME     (clear failed-login counts)`
+
 func (p *Program) admin(ctx context.Context, args []string) error {
-	if len(args) > 0 && args[0] == "unlock" {
+	if len(args) == 0 {
+		return usagef("admin: say what to do: create, password, list, delete or unlock")
+	}
+	switch args[0] {
+	case "create", "password":
+		return p.adminPassword(ctx, args[0], args[1:])
+	case "list":
+		return p.adminList(ctx, args[1:])
+	case "delete":
+		return p.adminDelete(ctx, args[1:])
+	case "unlock":
 		return p.adminUnlock(ctx, args[1:])
+	case "-h", "--help", "help":
+		fmt.Fprintln(p.Stdout, adminUsage)
+		return errHelp
 	}
-	if len(args) == 0 || args[0] != "create" {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintln(p.Stdout, "Usage: catalog admin create --username NAME   (password on standard input)")
-			fmt.Fprintln(p.Stdout, "       catalog admin unlock --username NAME   (clear failed-login counts)")
-			return errHelp
-		}
-		return usagef("admin: the subcommands are \"create\" and \"unlock\": catalog admin create|unlock --username NAME")
-	}
+	return usagef("admin: unknown subcommand %q; use create, password, list, delete or unlock", args[0])
+}
+
+// adminPassword is "admin create" (a new administrator) and "admin
+// password" (a new password for one, which ends every session of
+// theirs, so that whoever held the old password is logged out).
+func (p *Program) adminPassword(ctx context.Context, sub string, args []string) error {
+	name := "admin " + sub
 	var db dbConfig
 	var username string
-	f := newFlags("admin create", "",
-		"Creates an administrator. The password is the first line of standard input,\n"+
-			"or is asked for when standard input is a terminal; at least 12 characters.")
+	about := "Creates an administrator. The password is the first line of standard input,\n" +
+		"or is asked for when standard input is a terminal; at least 12 characters."
+	if sub == "password" {
+		about = "Sets a new password for an administrator and ends every session of theirs.\n" +
+			"The password is read as for admin create; at least 12 characters."
+	}
+	f := newFlags(name, "", about)
 	f.dbFlags(&db)
 	f.stringVar(&username, "username", "CATALOG_ADMIN_USERNAME", "", "the administrator's login name (required)")
-	if _, err := f.parse(args[1:], p); err != nil {
+	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
-	if err := db.check("admin create"); err != nil {
+	if err := db.check(name); err != nil {
 		return err
 	}
 	username = strings.TrimSpace(username)
-	if err := checkUsername(username); err != nil {
+	if err := checkUsername(name, username); err != nil {
 		return err
 	}
-	password, err := p.readPassword()
+	password, err := p.readPassword(name)
 	if err != nil {
 		return err
 	}
 	if n := utf8.RuneCountInString(password); n < catalog.MinPasswordRunes {
-		return fmt.Errorf("admin create: the password must have at least %d characters, got %d", catalog.MinPasswordRunes, n)
+		return fmt.Errorf("%s: the password must have at least %d characters, got %d", name, catalog.MinPasswordRunes, n)
 	}
 	if len(password) > bcryptMaxBytes {
-		return fmt.Errorf("admin create: the password must be at most %d bytes", bcryptMaxBytes)
+		return fmt.Errorf("%s: the password must be at most %d bytes", name, bcryptMaxBytes)
 	}
 	st, err := openStore(ctx, db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := createAdmin(ctx, st, username, password); err != nil {
-		return fmt.Errorf("admin create: %w", err)
+	if sub == "create" {
+		if err := createAdmin(ctx, st, username, password); err != nil {
+			return fmt.Errorf("admin create: %w", err)
+		}
+		_, err = fmt.Fprintf(p.Stdout, "administrator %q created\n", username)
+		return err
 	}
-	_, err = fmt.Fprintf(p.Stdout, "administrator %q created\n", username)
+	hash, err := bcrypt.GenerateFromPassword([]byte(password), bcrypt.DefaultCost)
+	if err != nil {
+		return fmt.Errorf("admin password: hash password: %w", err)
+	}
+	ended, err := st.SetAdminPassword(ctx, username, string(hash))
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		return fmt.Errorf("admin password: there is no administrator %q (catalog admin list shows them)", username)
+	}
+	if err != nil {
+		return fmt.Errorf("admin password: %s", message(err))
+	}
+	_, err = fmt.Fprintf(p.Stdout, "password of administrator %q changed; %d sessions ended\n", username, ended)
 	return err
 }
 
-func checkUsername(name string) error {
+func checkUsername(cmd, name string) error {
 	switch {
 	case name == "":
-		return usagef("admin create: --username is required")
+		return usagef("%s: --username is required", cmd)
 	case len(name) > catalog.MaxUsernameBytes: // a longer name could never log in
-		return usagef("admin create: --username must be at most %d bytes", catalog.MaxUsernameBytes)
+		return usagef("%s: --username must be at most %d bytes", cmd, catalog.MaxUsernameBytes)
 	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
-		return usagef("admin create: --username must not contain spaces or control characters")
+		return usagef("%s: --username must not contain spaces or control characters", cmd)
 	case !utf8.ValidString(name):
-		return usagef("admin create: --username must be valid UTF-8")
+		return usagef("%s: --username must be valid UTF-8", cmd)
 	}
 	return nil
 }
 
 // readPassword prompts twice without echo on a terminal; otherwise it
 // reads the first line of standard input.
-func (p *Program) readPassword() (string, error) {
+func (p *Program) readPassword(cmd string) (string, error) {
 	if f, ok := p.Stdin.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		read := func(prompt string) (string, error) {
 			fmt.Fprint(p.Stderr, prompt)
@@ -120,27 +167,27 @@ func (p *Program) readPassword() (string, error) {
 		}
 		pw, err := read("Password: ")
 		if err != nil {
-			return "", fmt.Errorf("admin create: read password: %w", err)
+			return "", fmt.Errorf("%s: read password: %w", cmd, err)
 		}
 		again, err := read("Repeat password: ")
 		if err != nil {
-			return "", fmt.Errorf("admin create: read password: %w", err)
+			return "", fmt.Errorf("%s: read password: %w", cmd, err)
 		}
 		if pw != again {
-			return "", errors.New("admin create: the passwords do not match")
+			return "", fmt.Errorf("%s: the passwords do not match", cmd)
 		}
 		return pw, nil
 	}
 	if p.Stdin == nil {
-		return "", errors.New("admin create: give the password on standard input")
+		return "", fmt.Errorf("%s: give the password on standard input", cmd)
 	}
 	line, err := bufio.NewReader(p.Stdin).ReadString('\n')
 	if err != nil && !errors.Is(err, io.EOF) {
-		return "", fmt.Errorf("admin create: read password: %w", err)
+		return "", fmt.Errorf("%s: read password: %w", cmd, err)
 	}
 	line = strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r")
 	if line == "" {
-		return "", errors.New("admin create: no password on standard input (give it as the first line)")
+		return "", fmt.Errorf("%s: no password on standard input (give it as the first line)", cmd)
 	}
 	return line, nil
 }
@@ -310,6 +357,8 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	f.platformsFlag(&platformList)
 	var purgeURL string
 	f.purgeFlag(&purgeURL)
+	var force bool
+	f.boolVar(&force, "force", "", false, "add the synthetic records to a database that already holds records")
 	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
@@ -337,11 +386,9 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 	}
 	defer opened.Close()
 	st := edge.Announcing(opened, purger)
-	// Continue the numbering after what is there, so that id_codes and
-	// slugs stay unique and seeding twice adds rather than overwrites.
-	existing, err := st.CountMovies(ctx)
+	existing, err := refuseFilled(ctx, st, force)
 	if err != nil {
-		return fmt.Errorf("seed: %s", message(err))
+		return err
 	}
 	start := time.Now()
 	g := demo.NewGenerator(uint64(start.UnixNano()), platforms, start.Add(-time.Duration(clips)*time.Second), time.Second, int(existing))
@@ -365,6 +412,27 @@ func (p *Program) seed(ctx context.Context, args []string) error {
 		fmt.Fprintf(p.Stdout, "seeded %d movies in %s\n", movies, time.Since(t).Round(time.Millisecond))
 	}
 	return nil
+}
+
+// refuseFilled returns the number of movies in st, or an error when st
+// holds any clip or movie and force is not set: synthetic records mixed
+// into a real catalog are hard to pick out again. With force, the
+// numbering continues after what is there, so that id_codes and slugs
+// stay unique and seeding twice adds rather than overwrites.
+func refuseFilled(ctx context.Context, st catalog.Store, force bool) (int64, error) {
+	movies, err := st.CountMovies(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("seed: %s", message(err))
+	}
+	_, clips, err := st.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
+	if err != nil {
+		return 0, fmt.Errorf("seed: %s", message(err))
+	}
+	if (movies > 0 || clips > 0) && !force {
+		return 0, fmt.Errorf("seed: the database already holds %d movies and %d clips; seed fills empty databases "+
+			"for demos and load tests (give --force to add synthetic records anyway)", movies, clips)
+	}
+	return movies, nil
 }
 
 func (p *Program) snapshot(ctx context.Context, args []string) error {

@@ -17,7 +17,7 @@ import (
 // pipe afterwards and have received the output.
 func TestOutToAPipeWritesInPlace(t *testing.T) {
 	dir := t.TempDir()
-	env := map[string]string{"CATALOG_DB": filepath.Join(dir, "c.db")}
+	env := map[string]string{"CATALOG_DB": migrated(t, filepath.Join(dir, "c.db"))}
 	wantExit(t, run(t, env, "", "seed", "--movies", "3", "--clips", "2"), 0)
 	for _, tt := range []struct {
 		name string

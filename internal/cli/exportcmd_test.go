@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -25,7 +26,7 @@ import (
 const roundTripMovies = `{"id": 3, "name": "รักแท้ \"ไม่มี\" จริง", "year": "2019", "categories": ["ดราม่า", "Action, Thriller", "Comedy"], "actor": ["สมชาย ใจดี", "Aiko \"A\" Tanaka"], "director": ["Smith, John"], "studio": ["a|b", "c"], "genre": ["[Uncut]", "Drama"], "country": ["TH"], "synopsis": "Line one, with a comma.\nLine \"two\" | piped\n\n\tTabbed, C:\\path\\ and ✓", "id_code": "ABC-001", "release": "2019-05-01", "poster1_url": "https://img.example.com/p.jpg?a=1,2&b=\"3\"", "poster2_url": "https://img.example.com/p2.jpg", "link_embed": "https://player.example.com/e/1?x=a|b"}
 {"id": 10, "name": "Bare"}
 {"id": 11, "name": "Quote, comma | pipe", "slug": "custom-slug", "categories": ["One, only"], "actor": ["x|y"], "director": ["[not json"], "studio": ["[\"x\"]"], "genre": ["Drama", "[Uncut]"], "synopsis": ""}
-{"id": 1000000, "name": "日本語のタイトル", "categories": [], "actor": [], "country": ["JP", "TH"], "year": "", "release": ""}
+{"id": 1000000, "name": "日本語のタイトル", "categories": [], "actor": [], "country": ["JP", "TH"], "year": "", "release": "", "episodes": [{"server_name": "Main \"1\", | ตอน", "server_data": [{"name": "Ep 1 $#", "link_embed": "https://p.example/e/1?a=$b#c", "link_m3u8": "https://cdn.example/1/index.m3u8"}, {"name": "ตอนที่ 2", "slug": "two", "link_m3u8": "https://cdn.example/2.m3u8?x=a|b,c"}]}, {"server_name": "Backup", "server_data": [{"name": "Ep 1", "link_embed": "https://b.example/1"}]}]}
 `
 
 const roundTripClips = `{"id": 2, "created_at": "2024-01-02T03:04:05Z", "title": "คลิป \"ทดสอบ\", หนึ่ง | สอง", "iframe_url": "https://www.youtube.com/embed/dQw4w9WgXcQ", "platform": "คลิปหลุด", "notes": "line one\nline, two\t\"tab\"\n|"}
@@ -38,7 +39,7 @@ const roundTripClips = `{"id": 2, "created_at": "2024-01-02T03:04:05Z", "title":
 // every API answer built from it, is the same (contract 1: export).
 func TestExportRoundTrip(t *testing.T) {
 	engines := map[string]func(t *testing.T) string{
-		"sqlite":   func(t *testing.T) string { return filepath.Join(t.TempDir(), "db.sqlite") },
+		"sqlite":   func(t *testing.T) string { return migrated(t, filepath.Join(t.TempDir(), "db.sqlite")) },
 		"postgres": func(t *testing.T) string { return pgtest.EmptyDSN(t) },
 	}
 	for engine, newDSN := range engines {
@@ -63,6 +64,15 @@ func TestExportRoundTrip(t *testing.T) {
 							t.Errorf("export %s wrote on stderr off a terminal with nothing to report: %q", kind, r.stderr)
 						}
 						wantExit(t, run(t, nil, "", "import", kind, "--db", dst, out), 0)
+						// Exported again, the imported catalog gives the
+						// same bytes.
+						again := filepath.Join(dir, engine+"-"+kind+"-again."+format)
+						wantExit(t, run(t, nil, "", "export", kind, "--db", dst, "--out", again), 0)
+						first, err1 := os.ReadFile(out)
+						second, err2 := os.ReadFile(again)
+						if err1 != nil || err2 != nil || !bytes.Equal(first, second) {
+							t.Errorf("export, import, export of %s: the two exports differ (%v, %v):\n%s\n%s", kind, err1, err2, first, second)
+						}
 					}
 					wantSameCatalog(t, openDSN(t, src), openDSN(t, dst))
 				})
@@ -139,7 +149,7 @@ func wantSameCatalog(t *testing.T, a, b catalog.Store) {
 				}
 			}
 		}
-		if got != want {
+		if !reflect.DeepEqual(got, want) {
 			t.Errorf("movie %d:\n got %+v\nwant %+v", want.ID, got, want)
 		}
 		for _, legacy := range []bool{false, true} {
@@ -168,7 +178,7 @@ func wantSameCatalog(t *testing.T, a, b catalog.Store) {
 // header and the list cells the importer reads.
 func TestExportForms(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "db.sqlite")
+	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	file := filepath.Join(dir, "m.jsonl")
 	if err := os.WriteFile(file, []byte(roundTripMovies), 0o644); err != nil {
 		t.Fatal(err)
@@ -181,7 +191,7 @@ func TestExportForms(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("JSON Lines on stdout: got %d lines, want 4:\n%s", len(lines), r.stdout)
 	}
-	if want := `{"id":10,"name":"Bare","slug":"bare","year":"","poster1_url":"","poster2_url":"","categories":[],"actor":[],"director":[],"studio":[],"genre":[],"country":[],"synopsis":"","id_code":"","release":"","link_embed":""}`; lines[1] != want {
+	if want := `{"id":10,"name":"Bare","slug":"bare","year":"","poster1_url":"","poster2_url":"","categories":[],"actor":[],"director":[],"studio":[],"genre":[],"country":[],"synopsis":"","id_code":"","release":"","episodes":[]}`; lines[1] != want {
 		t.Errorf("record 2:\n got %s\nwant %s", lines[1], want)
 	}
 	var ids []int64
@@ -205,13 +215,14 @@ func TestExportForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHeader := "id,name,slug,year,poster1_url,poster2_url,categories,actor,director,studio,genre,country,synopsis,id_code,release,link_embed"
+	wantHeader := "id,name,slug,year,poster1_url,poster2_url,categories,actor,director,studio,genre,country,synopsis,id_code,release,episodes"
 	if got := strings.Join(rows[0], ","); got != wantHeader {
 		t.Errorf("CSV header:\n got %s\nwant %s", got, wantHeader)
 	}
 	cells := map[string]string{
 		"categories 3": rows[1][6], "studio 3": rows[1][9], "genre 3": rows[1][10], "director 3": rows[1][8],
 		"categories 11": rows[3][6], "genre 11": rows[3][10], "director 11": rows[3][8], "actor 10": rows[2][7],
+		"episodes 10": rows[2][15], "episodes 3": rows[1][15],
 	}
 	for name, want := range map[string]string{
 		"categories 3":  "ดราม่า|Action, Thriller|Comedy",
@@ -222,6 +233,8 @@ func TestExportForms(t *testing.T) {
 		"genre 11":      "Drama|[Uncut]",
 		"director 11":   `["[not json"]`,
 		"actor 10":      "",
+		"episodes 10":   "",
+		"episodes 3":    `[{"server_name":"Main","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example.com/e/1?x=a|b","link_m3u8":""}]}]`,
 	} {
 		if cells[name] != want {
 			t.Errorf("CSV %s: got %q, want %q", name, cells[name], want)
@@ -246,7 +259,7 @@ func equalIDs(a, b []int64) bool {
 // anything is written, and a failed export leaves no file behind.
 func TestExportFile(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "db.sqlite")
+	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	wantExit(t, run(t, nil, "", "seed", "--db", db, "--movies", "2000", "--quiet"), 0)
 
 	out := filepath.Join(dir, "m.csv")

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -161,6 +162,14 @@ func (f *flags) parse(args []string, p *Program) ([]string, error) {
 	return positional, nil
 }
 
+// isSet reports whether the flag name was given, on the command line or
+// by its environment variable.
+func (f *flags) isSet(name string) bool {
+	set := false
+	f.fs.Visit(func(fl *flag.Flag) { set = set || fl.Name == name })
+	return set
+}
+
 func (f *flags) usage(w io.Writer) {
 	fmt.Fprintf(w, "Usage: catalog %s\n\n%s\n", strings.TrimSpace(f.name+" [flags] "+f.synopsis), f.about)
 	has := false
@@ -180,6 +189,8 @@ type dbConfig struct {
 	// statementTimeout bounds every PostgreSQL statement (0: none); set
 	// by serve, not a flag.
 	statementTimeout time.Duration
+	// create lets a missing SQLite file be created (serve, migrate).
+	create bool
 }
 
 func (f *flags) dbFlags(c *dbConfig) {
@@ -212,4 +223,23 @@ func parsePlatforms(cmd, s string) (*catalog.Platforms, error) {
 		return nil, usagef("%s: --platforms: %s", cmd, message(err))
 	}
 	return pl, nil
+}
+
+// logConfig is serve's --log-format and --log-level.
+type logConfig struct {
+	format string // json, text or auto
+	level  slog.Level
+}
+
+func (c *logConfig) parse(format, level string) error {
+	switch format {
+	case "json", "text", "auto":
+		c.format = format
+	default:
+		return usagef("serve: --log-format must be json, text or auto, got %q", format)
+	}
+	if err := c.level.UnmarshalText([]byte(level)); err != nil || strings.ContainsAny(level, "+-") {
+		return usagef("serve: --log-level must be debug, info, warn or error, got %q", level)
+	}
+	return nil
 }

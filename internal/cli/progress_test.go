@@ -37,7 +37,7 @@ func writeMovies(t *testing.T, dir string, n int) string {
 // interval), and --quiet (or CATALOG_QUIET) leaves only the summary.
 func TestProgressLines(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "db.sqlite")
+	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	file := writeMovies(t, dir, 300)
 	size := progress.FormatBytes(fileSizeOf(t, file))
 	snap := filepath.Join(dir, "snap.json")
@@ -49,7 +49,7 @@ func TestProgressLines(t *testing.T) {
 		want []string // in the last progress line
 	}{
 		{"import", []string{"import", "movies", file}, []string{"import " + file + ": 300 records", "100% (" + size + " of " + size + ")"}},
-		{"seed", []string{"seed", "--clips", "10", "--movies", "20"}, []string{"seed movies: 20 of 20 records (100%)"}},
+		{"seed", []string{"seed", "--clips", "10", "--movies", "20", "--force"}, []string{"seed movies: 20 of 20 records (100%)"}},
 		{"snapshot", []string{"snapshot", "--out", snap}, []string{"snapshot: 360 of 360 records (100%)"}},
 		{"export", []string{"export", "movies", "--out", filepath.Join(dir, "out.jsonl")}, []string{"export movies: 360 of 360 records (100%)"}},
 	} {
@@ -111,7 +111,7 @@ func fileSizeOf(t *testing.T, file string) int64 {
 // a percentage and a rate, drawn with carriage returns.
 func TestProgressBarOnTerminal(t *testing.T) {
 	dir := t.TempDir()
-	db := filepath.Join(dir, "db.sqlite")
+	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	file := writeMovies(t, dir, 2000)
 	for _, tc := range []struct {
 		args []string

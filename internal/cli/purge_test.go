@@ -71,7 +71,7 @@ func TestServeSurrogateKeysAndPurges(t *testing.T) {
 	if got := purges.all(); len(got) != 1 || !strings.HasPrefix(got[0], "movies movie-1 ") {
 		t.Errorf("import of one batch: purges %q, want one naming movies and the movie keys", got)
 	}
-	wantExit(t, run(t, env, "", "seed", "--clips", "3"), 0)
+	wantExit(t, run(t, env, "", "seed", "--clips", "3", "--force"), 0)
 	if got := purges.all(); len(got) != 2 || got[1] != "clips clip-1 clip-2 clip-3" {
 		t.Errorf("seed of 3 clips: purges %q, want a second one naming the clips", got)
 	}

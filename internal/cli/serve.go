@@ -51,6 +51,7 @@ type serveConfig struct {
 	demo          bool
 	metricsAddr   string
 	purgeURL      string
+	log           logConfig
 }
 
 // serve runs both services until ctx is done, in named steps: the
@@ -62,7 +63,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	}
 	logs := newLogWriter(p.Stderr, logFlushEvery)
 	defer logs.Close() // runs last: what the shutdown logs reaches stderr
-	s.log = p.logger(logs)
+	s.log = p.loggerAs(logs, s.c.log)
 	if r := newRedactor(s.c.db.dsn); r.secret() {
 		s.log = slog.New(redactHandler{next: s.log.Handler(), r: r})
 	}
@@ -135,10 +136,21 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	f.stringVar(&c.metricsAddr, "metrics-addr", "CATALOG_METRICS_ADDR", "",
 		"listen address of the Prometheus metrics at /metrics (empty = off)")
 	f.purgeFlag(&c.purgeURL)
+	var logLevel string
+	f.stringVar(&c.log.format, "log-format", "CATALOG_LOG_FORMAT", "auto",
+		"log line format: json, text, or auto (text on a terminal, else JSON)")
+	f.stringVar(&logLevel, "log-level", "CATALOG_LOG_LEVEL", "info", "least level logged: debug, info, warn or error")
 	if _, err := f.parse(args, p); err != nil {
 		return nil, err
 	}
 	if err := c.db.check("serve"); err != nil {
+		return nil, err
+	}
+	if c.demo && f.isSet("db") {
+		return nil, usagef("serve: --demo serves a temporary database of its own; drop --db (or CATALOG_DB) or drop --demo")
+	}
+	c.db.create = true
+	if err := c.log.parse(c.log.format, logLevel); err != nil {
 		return nil, err
 	}
 	if c.snapshotEvery <= 0 {
@@ -199,7 +211,7 @@ func (s *serveState) openStore(ctx context.Context) error {
 			return fmt.Errorf("demo: %w", err)
 		}
 		s.onClose(func() { os.RemoveAll(dir) })
-		s.c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: s.c.db.maxConns, statementTimeout: s.c.db.statementTimeout}
+		s.c.db = dbConfig{dsn: filepath.Join(dir, "catalog.db"), maxConns: s.c.db.maxConns, statementTimeout: s.c.db.statementTimeout, create: true}
 		s.c.snapshotDir = filepath.Join(dir, "snapshots")
 	}
 	// The database first: a path that cannot be opened must not leave a
@@ -280,7 +292,7 @@ func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Se
 	var failed error
 	select {
 	case <-ctx.Done():
-		log.Info("shutting down", "timeout", ShutdownTimeout.String())
+		log.Info("shutting down", "timeout", ShutdownTimeout)
 	case err := <-serveErr:
 		failed = fmt.Errorf("serve: %w", err)
 		log.Error("server failed, shutting down", "err", err)
@@ -346,13 +358,20 @@ func listen(service, addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// logger writes to w: JSON for machines, text when stderr is a
-// terminal, for a person.
+// logger writes to w at level info: JSON for machines, text when
+// stderr is a terminal, for a person.
 func (p *Program) logger(w io.Writer) *slog.Logger {
-	if isTerminal(p.Stderr) {
-		return slog.New(slog.NewTextHandler(w, nil))
+	return p.loggerAs(w, logConfig{format: "auto", level: slog.LevelInfo})
+}
+
+// loggerAs writes to w in c's format from c's level on; every line of a
+// request carries its request id (httpx.LogHandler).
+func (p *Program) loggerAs(w io.Writer, c logConfig) *slog.Logger {
+	opts := httpx.LogOptions(c.level)
+	if c.format == "text" || (c.format == "auto" && isTerminal(p.Stderr)) {
+		return slog.New(httpx.LogHandler(slog.NewTextHandler(w, opts)))
 	}
-	return slog.New(slog.NewJSONHandler(w, nil))
+	return slog.New(httpx.LogHandler(slog.NewJSONHandler(w, opts)))
 }
 
 // fillDemo loads the sample catalog and creates the admin "admin" with

@@ -75,3 +75,57 @@ func TestServeLogsEveryRequestLine(t *testing.T) {
 		t.Errorf("last log line: got %v, want the shutdown's %q", last, "stopped")
 	}
 }
+
+// serve's log is read by people and machines: durations as duration_ms
+// numbers, kinds by name, a request id in the request line and the
+// response, and --log-level / --log-format choose what and how.
+func TestServeLogFormat(t *testing.T) {
+	db := testdb.New(t)
+	env := map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_LOG_LEVEL": "warn"}
+	srv := startServe(t, env, serveArgs()...)
+	c := &http.Client{Timeout: 10 * time.Second}
+	getJSON(t, c, "http://"+srv.addrs.Clips.String()+"/api/clips", nil)
+	if err := srv.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	if n := requestLines(t, srv.stderr.String(), "/api/clips"); n != 0 {
+		t.Errorf("--log-level warn: got %d INFO request lines, want none", n)
+	}
+
+	env["CATALOG_LOG_LEVEL"] = "info"
+	srv = startServe(t, env, serveArgs()...)
+	req, _ := http.NewRequest("GET", "http://"+srv.addrs.Movies.String()+"/api/movies", nil)
+	req.Header.Set("X-Request-Id", "edge-4f2a")
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("X-Request-Id"); got != "edge-4f2a" {
+		t.Errorf("X-Request-Id: got %q, want the sent edge-4f2a", got)
+	}
+	waitFor(t, func() bool { return strings.Contains(srv.stderr.String(), `"kind":"movies"`) })
+	if err := srv.stop(t); err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	var request map[string]any
+	for _, l := range logLines(t, srv.stderr.String()) {
+		if _, ok := l["duration"]; ok {
+			t.Errorf("line %v has a nanosecond duration", l)
+		}
+		if l["msg"] == "request" && l["path"] == "/api/movies" {
+			request = l
+		}
+		if l["msg"] == "shutting down" && l["timeout_ms"] != float64(10000) {
+			t.Errorf("shutdown line %v, want timeout_ms 10000", l)
+		}
+	}
+	if _, ok := request["duration_ms"].(float64); !ok || request["request_id"] != "edge-4f2a" {
+		t.Errorf("request line %v, want a numeric duration_ms and request_id edge-4f2a", request)
+	}
+
+	for _, bad := range [][]string{{"--log-level", "loud"}, {"--log-format", "xml"}, {"--log-level", "info+2"}} {
+		r := run(t, env, "", append([]string{"serve"}, bad...)...)
+		wantExit(t, r, 2)
+	}
+}

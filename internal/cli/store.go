@@ -2,7 +2,9 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 
 	"catalog/internal/catalog"
@@ -13,14 +15,29 @@ import (
 // store is a catalog.Store that can bring its schema up to date.
 type store interface {
 	catalog.Store
-	Migrate(ctx context.Context) error
+	MigrateApplied(ctx context.Context) ([]string, error)
 }
 
 func isPostgres(dsn string) bool { return postgres.IsDSN(dsn) }
 
 // openStore opens the database named by c and migrates it, so that
-// every command works on a fresh database.
+// every command works on an older schema; a newer one is refused.
 func openStore(ctx context.Context, c dbConfig) (store, error) {
+	s, _, err := migrateStore(ctx, c)
+	return s, err
+}
+
+// migrateStore is openStore, returning the migrations it applied. A
+// SQLite file that does not exist is created only when c.create is set
+// (serve, migrate): any other command on a mistyped --db would work on
+// a new empty database and report nothing wrong.
+func migrateStore(ctx context.Context, c dbConfig) (store, []string, error) {
+	if !c.create && !isPostgres(c.dsn) {
+		if _, err := os.Stat(c.dsn); errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("database file %s does not exist: give --db (or CATALOG_DB) the service's database; "+
+				"only serve and migrate create one", c.dsn)
+		}
+	}
 	var s store
 	var err error
 	if isPostgres(c.dsn) {
@@ -29,13 +46,14 @@ func openStore(ctx context.Context, c dbConfig) (store, error) {
 		s, err = sqlite.Open(ctx, c.dsn, sqlite.Options{MaxReadConns: c.maxConns})
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open database: %s", hideDSN(message(err), c.dsn))
+		return nil, nil, fmt.Errorf("open database: %s", hideDSN(message(err), c.dsn))
 	}
-	if err := s.Migrate(ctx); err != nil {
+	applied, err := s.MigrateApplied(ctx)
+	if err != nil {
 		s.Close()
-		return nil, fmt.Errorf("migrate database: %s", hideDSN(message(err), c.dsn))
+		return nil, nil, fmt.Errorf("migrate database: %s", hideDSN(message(err), c.dsn))
 	}
-	return s, nil
+	return s, applied, nil
 }
 
 // snapshotDir is where serve keeps the snapshot when --snapshot-dir is

@@ -36,7 +36,8 @@ func (p *Program) token(ctx context.Context, args []string) error {
 		f.stringVar(&tokenName, "name", "", "", "a label for people: what the token is for (required)")
 		f.stringVar(&scopes, "scope", "", "", "comma-separated scopes: "+strings.Join(catalog.Scopes(), ", ")+" (required)")
 	case "list":
-		f = newFlags(name, "", "Lists the API tokens with their scopes, creation and last use.")
+		f = newFlags(name, "", "Lists the API tokens with their scopes, creation, last use and, for revoked\n"+
+			"ones, the time of revocation. Ids are never reused.")
 	case "revoke":
 		f = newFlags(name, "ID", "Revokes an API token at once, on every instance sharing the database.")
 	default:
@@ -92,7 +93,7 @@ func (p *Program) token(ctx context.Context, args []string) error {
 	case "revoke":
 		err := st.RevokeToken(ctx, id)
 		if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-			return fmt.Errorf("token revoke: no token has ID %d (catalog token list shows them)", id)
+			return fmt.Errorf("token revoke: no live token has ID %d (catalog token list shows them)", id)
 		}
 		if err != nil {
 			return fmt.Errorf("token revoke: %w", err)
@@ -105,13 +106,18 @@ func (p *Program) token(ctx context.Context, args []string) error {
 		return fmt.Errorf("token list: %w", err)
 	}
 	tw := tabwriter.NewWriter(p.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tNAME\tSCOPES\tCREATED\tLAST USED")
+	fmt.Fprintln(tw, "ID\tNAME\tSCOPES\tCREATED\tLAST USED\tREVOKED")
 	for _, t := range list {
-		used := "never"
-		if !t.LastUsed.IsZero() {
-			used = t.LastUsed.Format(time.RFC3339)
-		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\n", t.ID, t.Name, strings.Join(t.Scopes, ","), t.CreatedAt.Format(time.RFC3339), used)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\n", t.ID, t.Name, strings.Join(t.Scopes, ","), t.CreatedAt.Format(time.RFC3339),
+			timeOr(t.LastUsed, "never"), timeOr(t.RevokedAt, "-"))
 	}
 	return tw.Flush()
+}
+
+// timeOr is t in RFC 3339, or zero when t is the zero time.
+func timeOr(t time.Time, zero string) string {
+	if t.IsZero() {
+		return zero
+	}
+	return t.Format(time.RFC3339)
 }

@@ -13,7 +13,7 @@ import (
 var secretPattern = regexp.MustCompile(`^catalog_[0-9a-f]{64}\n$`)
 
 func TestTokenCommands(t *testing.T) {
-	env := map[string]string{"CATALOG_DB": filepath.Join(t.TempDir(), "tokens.db")}
+	env := map[string]string{"CATALOG_DB": migrated(t, filepath.Join(t.TempDir(), "tokens.db"))}
 
 	bad := []struct {
 		name string
@@ -52,17 +52,48 @@ func TestTokenCommands(t *testing.T) {
 	wantExit(t, r, 0)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[1], "nightly import") || !strings.Contains(lines[1], "clips:write,movies:write") ||
-		!strings.HasSuffix(lines[1], "never") || strings.Contains(r.stdout, "catalog_") {
-		t.Errorf("list: got %q, want one token with its scopes in order, never used, and no secret", r.stdout)
+		!strings.HasSuffix(lines[1], "never      -") || strings.Contains(r.stdout, "catalog_") {
+		t.Errorf("list: got %q, want one token with its scopes in order, never used, not revoked, and no secret", r.stdout)
 	}
 	wantExit(t, run(t, env, "", "token", "revoke", "1"), 0)
 	r = run(t, env, "", "token", "revoke", "1")
 	wantExit(t, r, 1)
-	if !strings.Contains(r.err.Error(), "no token has ID 1") {
+	if !strings.Contains(r.err.Error(), "no live token has ID 1") {
 		t.Errorf("second revoke: %v", r.err)
 	}
-	if r := run(t, env, "", "token", "list"); strings.Contains(r.stdout, "nightly") {
-		t.Errorf("list after revoke still shows the token: %q", r.stdout)
+	r = run(t, env, "", "token", "list")
+	lines = strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], "REVOKED") || !strings.Contains(lines[1], "nightly import") ||
+		!regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$`).MatchString(lines[1]) {
+		t.Errorf("list after revoke: got %q, want the token still listed with its revocation time", r.stdout)
+	}
+}
+
+// Token ids are never reused: with tokens 1-3, revoking 2 and 3 and
+// creating another gives 4, so a stale "token revoke 3" misses it.
+func TestTokenIDsNeverReused(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			env := map[string]string{"CATALOG_DB": migrated(t, filepath.Join(t.TempDir(), "ids.db"))}
+			if engine == "postgres" {
+				env["CATALOG_DB"] = pgtest.EmptyDSN(t)
+			}
+			for range 3 {
+				wantExit(t, run(t, env, "", "token", "create", "--name", "n", "--scope", "clips:write"), 0)
+			}
+			wantExit(t, run(t, env, "", "token", "revoke", "2"), 0)
+			wantExit(t, run(t, env, "", "token", "revoke", "3"), 0)
+			r := run(t, env, "", "token", "create", "--name", "new", "--scope", "clips:write")
+			wantExit(t, r, 0)
+			if !strings.Contains(r.stderr, `token 4 "new" created`) {
+				t.Errorf("create after revoking 2 and 3: stderr %q, want token 4", r.stderr)
+			}
+			r = run(t, env, "", "token", "revoke", "3")
+			wantExit(t, r, 1)
+			if r := run(t, env, "", "token", "list"); !strings.Contains(r.stdout, "\n4 ") {
+				t.Errorf("token 4 should be live after a stale revoke 3: %q", r.stdout)
+			}
+		})
 	}
 }
 

@@ -8,10 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/crypto/bcrypt"
+
 	"catalog/internal/catalog"
 	"catalog/internal/postgres"
 	"catalog/internal/postgres/pgtest"
 	"catalog/internal/sqlite"
+	"catalog/internal/testdb"
 )
 
 // admin unlock clears an administrator's failed logins (contract 1 and
@@ -26,7 +29,7 @@ func TestAdminUnlock(t *testing.T) {
 			if engine == "postgres" {
 				dsn = pgtest.EmptyDSN(t)
 			} else {
-				dsn = filepath.Join(t.TempDir(), "catalog.db")
+				dsn = migrated(t, filepath.Join(t.TempDir(), "catalog.db"))
 			}
 			env := map[string]string{"CATALOG_DB": dsn}
 			wantExit(t, run(t, env, "a long enough password\n", "admin", "create", "--username", "alice"), 0)
@@ -88,7 +91,7 @@ func TestAdminUnlock(t *testing.T) {
 }
 
 func TestAdminUnlockUsage(t *testing.T) {
-	db := filepath.Join(t.TempDir(), "catalog.db")
+	db := migrated(t, filepath.Join(t.TempDir(), "catalog.db"))
 	for _, tc := range []struct {
 		name string
 		args []string
@@ -97,7 +100,7 @@ func TestAdminUnlockUsage(t *testing.T) {
 		{"no username", []string{"admin", "unlock", "--db", db}, "--username"},
 		{"blank username", []string{"admin", "unlock", "--db", db, "--username", " "}, "--username"},
 		{"stray argument", []string{"admin", "unlock", "--db", db, "--username", "alice", "bob"}, `"bob"`},
-		{"unknown subcommand", []string{"admin", "lock", "--db", db}, `"unlock"`},
+		{"unknown subcommand", []string{"admin", "lock", "--db", db}, `unknown subcommand "lock"`},
 		// A name over 64 bytes could never log in (contract 5).
 		{"65-byte name", []string{"admin", "create", "--db", db, "--username", strings.Repeat("a", 65)}, "64 bytes"},
 		{"33 two-byte letters", []string{"admin", "create", "--db", db, "--username", strings.Repeat("é", 33)}, "64 bytes"},
@@ -115,5 +118,59 @@ func TestAdminUnlockUsage(t *testing.T) {
 	wantExit(t, r, 0)
 	if !strings.Contains(r.stdout, "catalog admin unlock") {
 		t.Errorf("admin unlock -h: got %q", r.stdout)
+	}
+}
+
+// admin list, password and delete (issue: operators manage
+// administrators): a reset or a delete ends the administrator's
+// sessions at once.
+func TestAdminManage(t *testing.T) {
+	tdb := testdb.New(t)
+	env := map[string]string{"CATALOG_DB": tdb.DSN()}
+	wantExit(t, run(t, env, "a long enough password\n", "admin", "create", "--username", "alice"), 0)
+	wantExit(t, run(t, env, "another long password\n", "admin", "create", "--username", "bob"), 0)
+	r := run(t, env, "", "admin", "list")
+	wantExit(t, r, 0)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[1], "alice ") || !strings.HasPrefix(lines[2], "bob ") || strings.Contains(r.stdout, "$2") {
+		t.Errorf("admin list: got %q, want alice and bob and no hashes", r.stdout)
+	}
+
+	st := tdb.Open(t)
+	ctx := context.Background()
+	alice, err := st.AdminByUsername(ctx, "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if err := st.CreateSession(ctx, catalog.Session{TokenHash: "s1", AdminID: alice.ID, CreatedAt: now, LastSeen: now}); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, env, "short\n", "admin", "password", "--username", "alice")
+	wantExit(t, r, 1)
+	r = run(t, env, "a brand new password\n", "admin", "password", "--username", "alice")
+	wantExit(t, r, 0)
+	if !strings.Contains(r.stdout, "1 sessions ended") {
+		t.Errorf("admin password: stdout %q, want 1 session ended", r.stdout)
+	}
+	if _, err := st.SessionByTokenHash(ctx, "s1"); catalog.ErrorCode(err) != catalog.ENOTFOUND {
+		t.Errorf("alice's session after the reset: %v, want it gone", err)
+	}
+	alice, _ = st.AdminByUsername(ctx, "alice")
+	if bcrypt.CompareHashAndPassword([]byte(alice.PasswordHash), []byte("a brand new password")) != nil {
+		t.Errorf("the new password does not match the stored hash")
+	}
+	r = run(t, env, "a brand new password\n", "admin", "password", "--username", "carol")
+	wantExit(t, r, 1)
+	if !strings.Contains(r.err.Error(), `no administrator "carol"`) {
+		t.Errorf("password for a stranger: %v", r.err)
+	}
+
+	wantExit(t, run(t, env, "", "admin", "delete", "--username", "bob"), 0)
+	r = run(t, env, "", "admin", "delete", "--username", "bob")
+	wantExit(t, r, 1)
+	wantExit(t, run(t, env, "", "admin", "delete"), 2)
+	if r := run(t, env, "", "admin", "list"); strings.Contains(r.stdout, "bob") || !strings.Contains(r.stdout, "alice") {
+		t.Errorf("admin list after deleting bob: %q", r.stdout)
 	}
 }

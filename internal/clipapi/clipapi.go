@@ -9,6 +9,7 @@ package clipapi
 import (
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"catalog/internal/admin"
@@ -129,7 +130,9 @@ func New(cfg Config) http.Handler {
 }
 
 // crossOrigin refuses cross-origin browser requests that change state,
-// unless they carry no cookie (an API token's requests).
+// unless they are an API token's requests to the JSON API: a well-formed
+// Bearer token and no cookie. The console's forms (/admin/login
+// included) are always checked.
 func (s *server) crossOrigin(routes http.Handler) http.Handler {
 	csrf := http.NewCrossOriginProtection()
 	csrf.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -137,7 +140,7 @@ func (s *server) crossOrigin(routes http.Handler) http.Handler {
 	}))
 	protected := csrf.Handler(routes)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if auth.TokenOnly(r) {
+		if strings.HasPrefix(r.URL.Path, "/api/") && auth.TokenOnly(r) {
 			routes.ServeHTTP(w, r) // no cookie: nothing a forger could borrow
 			return
 		}

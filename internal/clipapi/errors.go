@@ -8,6 +8,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/importer"
 )
 
 // writeError is the one place a clip-service error becomes a response
@@ -42,6 +43,11 @@ func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 			b = catalog.AppendJSONString(b, fields[name])
 		}
 		b = append(b, '}')
+	}
+	var failed *importer.Failed
+	if errors.As(err, &failed) {
+		b = append(b, `,"report":`...)
+		b = failed.Report.AppendJSON(b)
 	}
 	b = append(b, "}}"...)
 

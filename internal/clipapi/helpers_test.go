@@ -217,7 +217,7 @@ func wantError(t testing.TB, w *httptest.ResponseRecorder, status int) errorBody
 	}
 	inner, _ := raw["error"].(map[string]any)
 	for k := range inner {
-		if k != "status" && k != "message" && k != "fields" {
+		if k != "status" && k != "message" && k != "fields" && k != "report" {
 			t.Errorf("error object has unexpected member %q", k)
 		}
 	}

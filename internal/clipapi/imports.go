@@ -1,6 +1,7 @@
 package clipapi
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -34,27 +35,36 @@ func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	defer s.imports.Release()
-	body := http.MaxBytesReader(w, r.Body, importer.MaxUpload)
+	// The body is read under a minimum transfer rate rather than the
+	// server's ReadTimeout, so a slow link finishes and a stalled one is
+	// cut; either way the answer reports what was committed.
+	upload := httpx.NewUploadBody(w, r)
+	defer upload.Answer()
+	body := http.MaxBytesReader(w, upload, importer.MaxUpload)
 	sum, err := s.runImport(r, kind, name, body)
 	s.imported.Observe(kind, sum)
 	var big *http.MaxBytesError
 	if errors.As(err, &big) {
-		return catalog.Errorf(catalog.ETOOLARGE, "the body must be at most %d bytes; %d records were imported before the limit",
+		err = catalog.Errorf(catalog.ETOOLARGE, "the body must be at most %d bytes; %d records were imported before the limit",
 			int64(importer.MaxUpload), sum.Imported)
 	}
 	if err != nil {
-		return err
+		return &importer.Failed{Err: err, Report: importer.NewReport(sum)}
 	}
 	w.Header().Set("Cache-Control", httpx.NoStore)
 	httpx.WriteJSON(w, r, http.StatusOK, importer.NewReport(sum).JSON())
 	return nil
 }
 
+// runImport imports body. A body that breaks off stops the import
+// (net/http also cancels the request's context then), but the batch
+// already being written still commits, so that the report is the truth.
 func (s *server) runImport(r *http.Request, kind, name string, body io.Reader) (importer.Summary, error) {
+	ctx := context.WithoutCancel(r.Context())
 	if kind == "clips" {
-		return importer.Clips(r.Context(), s.store, s.platforms, name, body, importer.Options{})
+		return importer.Clips(ctx, s.store, s.platforms, name, body, importer.Options{})
 	}
-	return importer.Movies(r.Context(), s.store, name, body, importer.Options{})
+	return importer.Movies(ctx, s.store, name, body, importer.Options{})
 }
 
 func tooLarge() error {

@@ -2,6 +2,7 @@ package clipapi
 
 import (
 	_ "embed"
+	"time"
 
 	"catalog/internal/apidoc"
 	"catalog/internal/auth"
@@ -25,22 +26,25 @@ func (s *server) docs() *apidoc.Docs {
 // docVars are the values of the document's placeholders.
 func (s *server) docVars() apidoc.Vars {
 	return apidoc.Vars{
-		"version":          s.version,
-		"platforms":        s.platforms.List(),
-		"platformsOrEmpty": append([]string{""}, s.platforms.List()...),
-		"SessionCookie":    auth.CookieName,
-		"DefaultLimit":     catalog.DefaultLimit,
-		"MaxLimit":         catalog.MaxLimit,
-		"MaxTitleRunes":    catalog.MaxTitleRunes,
-		"MaxNameRunes":     catalog.MaxNameRunes,
-		"MaxNotesRunes":    catalog.MaxNotesRunes,
-		"MaxURLBytes":      catalog.MaxURLBytes,
-		"MaxClipBody":      catalog.MaxClipBody,
-		"MaxUpload":        importer.MaxUpload,
-		"ScopeClipsWrite":  catalog.ScopeClipsWrite,
-		"ScopeMoviesWrite": catalog.ScopeMoviesWrite,
-		"MaxSearchRunes":   catalog.MaxSearchRunes,
-		"MaxSearchWords":   catalog.MaxSearchWords,
-		"MaxHeaderBytes":   httpx.MaxHeaderBytes,
+		"version":             s.version,
+		"platforms":           s.platforms.List(),
+		"platformsOrEmpty":    append([]string{""}, s.platforms.List()...),
+		"SessionCookie":       auth.CookieName,
+		"DefaultLimit":        catalog.DefaultLimit,
+		"MaxLimit":            catalog.MaxLimit,
+		"MaxTitleRunes":       catalog.MaxTitleRunes,
+		"MaxNameRunes":        catalog.MaxNameRunes,
+		"MaxNotesRunes":       catalog.MaxNotesRunes,
+		"MaxURLBytes":         catalog.MaxURLBytes,
+		"MaxClipBody":         catalog.MaxClipBody,
+		"MaxUpload":           importer.MaxUpload,
+		"MaxRecord":           importer.MaxRecord,
+		"UploadMinBytes":      httpx.UploadMinBytes,
+		"UploadWindowSeconds": int(httpx.UploadWindow / time.Second),
+		"ScopeClipsWrite":     catalog.ScopeClipsWrite,
+		"ScopeMoviesWrite":    catalog.ScopeMoviesWrite,
+		"MaxSearchRunes":      catalog.MaxSearchRunes,
+		"MaxSearchWords":      catalog.MaxSearchWords,
+		"MaxHeaderBytes":      httpx.MaxHeaderBytes,
 	}
 }

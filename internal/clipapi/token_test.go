@@ -167,7 +167,7 @@ func TestImportEndpoint(t *testing.T) {
 	if w.Code != http.StatusOK {
 		t.Fatalf("import: got %d %s", w.Code, w.Body)
 	}
-	want := `{"data":{"read":4,"imported":2,"rejected":2,"rejects":[{"line":2,"message":"name: is required"},{"line":3,"message":"release: must be a real date as YYYY-MM-DD"}],"unreported":0}}`
+	want := `{"data":{"read":4,"imported":2,"rejected":2,"rejects":[{"line":2,"message":"name: is required"},{"line":3,"message":"release: must be a real date as YYYY-MM-DD"}],"unreported":0,"last_line":4}}`
 	if got := w.Body.String(); got != want {
 		t.Errorf("report:\n got %s\nwant %s", got, want)
 	}
@@ -229,9 +229,11 @@ func TestImportEndpointLimit(t *testing.T) {
 			t.Fatal(err)
 		}
 		if tt.status == http.StatusRequestEntityTooLarge {
-			// Only the movie of the first, complete upload is stored;
-			// the message says how many of this one were.
-			if n != 1 || !strings.Contains(w.Body.String(), "; 0 records were imported before the limit") {
+			// The record before the limit is written (an upsert of the
+			// first upload's movie, by its slug), and the message and
+			// the report say so.
+			if n != 1 || !strings.Contains(w.Body.String(), "; 1 records were imported before the limit") ||
+				!strings.Contains(w.Body.String(), `"last_line":1}`) {
 				t.Errorf("%d bytes: %d movies stored, message %s; want 1 stored and the count in the message", tt.size, n, w.Body)
 			}
 		}

@@ -157,6 +157,10 @@ var (
 	codePrefix = []string{"ABC", "DEF", "GHI", "JKL", "MNO", "PQR", "STU", "VWX"}
 )
 
+// DemoCodePrefix begins every generated id_code: real catalogs' codes
+// are studio letters and a number (ABC-123), never this word.
+const DemoCodePrefix = "DEMO-"
+
 // pickN returns 1..max distinct values from list.
 func (g *Generator) pickN(list []string, maxItems int) []string {
 	n := 1 + g.rng.IntN(maxItems)
@@ -172,9 +176,11 @@ func (g *Generator) pickN(list []string, maxItems int) []string {
 func (g *Generator) Movie() catalog.Movie {
 	n := g.movies
 	g.movies++
-	// id_code "ABC-123": the prefix and number run through n, so codes
-	// never repeat (8 prefixes x 1000 numbers, then a longer number).
-	code := codePrefix[n%len(codePrefix)] + "-" + fmt.Sprintf("%03d", n/len(codePrefix))
+	// id_code "DEMO-ABC-123": the prefix and number run through n, so
+	// codes never repeat (8 prefixes x 1000 numbers, then a longer
+	// number). DemoCodePrefix keeps them apart from real codes such as
+	// DEF-045, which a seed would otherwise overwrite.
+	code := DemoCodePrefix + codePrefix[n%len(codePrefix)] + "-" + fmt.Sprintf("%03d", n/len(codePrefix))
 	name := movieNames[n%len(movieNames)]
 	if n >= len(movieNames) {
 		name += " " + strconv.Itoa(n/len(movieNames)+1)
@@ -190,9 +196,9 @@ func (g *Generator) Movie() catalog.Movie {
 		Poster2URL: "https://example.com/posters/" + code + "-portrait.jpg",
 		Synopsis: fmt.Sprintf("A %s story filmed in %s. Sample record %d of the demo catalog.",
 			lowerFirst(g.pick(genres)), g.pick(countries), n+1),
-		IDCode:    code,
-		Release:   release.Format(time.DateOnly),
-		LinkEmbed: "https://player.example.com/embed/" + code,
+		IDCode:   code,
+		Release:  release.Format(time.DateOnly),
+		Episodes: movieEpisodes(n, code),
 	}
 	m.Lists = [catalog.NumLists]catalog.List{
 		catalog.NewList(g.pickN(categories, 3)),
@@ -206,4 +212,50 @@ func (g *Generator) Movie() catalog.Movie {
 		m.Poster2URL, m.Lists[2], m.Release = "", catalog.NewList(nil), ""
 	}
 	return m
+}
+
+// Shares of the demo's play sources, by movie number: a tenth of the
+// titles are series of SeriesEpisodes episodes (a third of those on two
+// servers), the others one episode; most carry both link kinds, some
+// only an embed page or only an HLS stream.
+const (
+	SeriesEvery    = 10
+	SeriesEpisodes = 24
+)
+
+// movieEpisodes are the play sources of movie number n. They depend on
+// n alone, not on the random source, so the other fields of a seed's
+// movies stay as they were.
+func movieEpisodes(n int, code string) []catalog.Server {
+	embed := func(ep string) string { return "https://player.example.com/embed/" + code + ep }
+	hls := func(ep string) string { return "https://cdn.example.com/hls/" + code + ep + "/index.m3u8" }
+	if n%SeriesEvery != 3 {
+		e := catalog.Episode{Name: catalog.ShorthandEpisodeName, Slug: "full", LinkEmbed: embed(""), LinkM3U8: hls("")}
+		switch n % SeriesEvery {
+		case 5:
+			e.LinkM3U8 = ""
+		case 7:
+			e.LinkEmbed = ""
+		}
+		return []catalog.Server{{Name: catalog.ShorthandServerName, Episodes: []catalog.Episode{e}}}
+	}
+	word := "Ep "
+	if n%(2*SeriesEvery) == 13 {
+		word = "ตอนที่ "
+	}
+	main := catalog.Server{Name: catalog.ShorthandServerName, Episodes: make([]catalog.Episode, SeriesEpisodes)}
+	for i := range main.Episodes {
+		ep := "/" + strconv.Itoa(i+1)
+		name := word + strconv.Itoa(i+1)
+		main.Episodes[i] = catalog.Episode{Name: name, Slug: catalog.Slugify(name), LinkEmbed: embed(ep), LinkM3U8: hls(ep)}
+	}
+	if n%(3*SeriesEvery) != 3 {
+		return []catalog.Server{main}
+	}
+	backup := catalog.Server{Name: "Backup", Episodes: make([]catalog.Episode, SeriesEpisodes)}
+	for i, e := range main.Episodes {
+		backup.Episodes[i] = catalog.Episode{Name: e.Name, Slug: e.Slug,
+			LinkM3U8: "https://backup.example.com/hls/" + code + "/" + strconv.Itoa(i+1) + ".m3u8"}
+	}
+	return []catalog.Server{main, backup}
 }

@@ -142,17 +142,21 @@ func (j *jsonl[T]) flush() error { return j.w.Flush() }
 func appendMovie(b []byte, m *catalog.Movie) []byte {
 	b = append(b, `{"id":`...)
 	b = strconv.AppendInt(b, m.ID, 10)
-	catalog.EachMovieMember(m, func(name, text string, list *catalog.List) {
-		if list == nil {
-			b = appendMember(b, name, text)
+	catalog.EachMovieMember(m, func(name string, v catalog.MemberValue) {
+		if v.Kind == catalog.MemberText {
+			b = appendMember(b, name, v.Text)
 			return
 		}
 		b = append(b, ',', '"')
 		b = append(b, name...)
 		b = append(b, '"', ':')
-		b = append(b, list.JSON...)
-		if list.JSON == "" {
+		switch {
+		case v.Kind == catalog.MemberEpisodes:
+			b = catalog.AppendEpisodesJSON(b, v.Episodes)
+		case v.List.JSON == "":
 			b = append(b, "[]"...)
+		default:
+			b = append(b, v.List.JSON...)
 		}
 	})
 	return append(b, '}')
@@ -202,11 +206,14 @@ func (c *csvEncoder[T]) flush() error {
 func movieCells(m *catalog.Movie) []string {
 	row := make([]string, 0, len(MovieColumns))
 	row = append(row, strconv.FormatInt(m.ID, 10))
-	catalog.EachMovieMember(m, func(_, text string, list *catalog.List) {
-		if list == nil {
-			row = append(row, text)
-		} else {
-			row = append(row, ListCell(*list))
+	catalog.EachMovieMember(m, func(_ string, v catalog.MemberValue) {
+		switch v.Kind {
+		case catalog.MemberList:
+			row = append(row, ListCell(*v.List))
+		case catalog.MemberEpisodes:
+			row = append(row, EpisodesCell(v.Episodes))
+		default:
+			row = append(row, v.Text)
 		}
 	})
 	return row
@@ -215,6 +222,15 @@ func movieCells(m *catalog.Movie) []string {
 func clipCells(c *catalog.Clip) []string {
 	return []string{strconv.FormatInt(c.ID, 10), c.CreatedAt.UTC().Format(time.RFC3339),
 		c.Title, c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes}
+}
+
+// EpisodesCell is the CSV cell of a movie's episodes: their JSON text
+// (contract 9), empty when there are none.
+func EpisodesCell(servers []catalog.Server) string {
+	if len(servers) == 0 {
+		return ""
+	}
+	return catalog.EpisodesJSON(servers)
 }
 
 // ListCell is the CSV cell of a list (see the package comment).

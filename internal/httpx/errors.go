@@ -25,6 +25,7 @@ var codeStatus = map[string]int{
 	catalog.EINTERNAL:     http.StatusInternalServerError,
 	EMETHOD:               http.StatusMethodNotAllowed,
 	ERANGE:                http.StatusRequestedRangeNotSatisfiable,
+	ESLOW:                 http.StatusRequestTimeout,
 }
 
 // ErrorStatus is the HTTP status for err. Unknown errors are 500.

@@ -1,6 +1,8 @@
 package httpx
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
@@ -10,16 +12,20 @@ import (
 	"catalog/internal/catalog"
 )
 
-// statusRecorder remembers the status and size written.
+// statusRecorder remembers the status and size written, and whether
+// the status went out while the connection was still there.
 type statusRecorder struct {
 	http.ResponseWriter
+	ctx    context.Context // the request's
 	status int
 	bytes  int
+	sent   bool // status written before the connection went away
 }
 
 func (s *statusRecorder) WriteHeader(code int) {
 	if s.status == 0 {
 		s.status = code
+		s.sent = s.ctx.Err() == nil
 	}
 	s.ResponseWriter.WriteHeader(code)
 }
@@ -27,6 +33,7 @@ func (s *statusRecorder) WriteHeader(code int) {
 func (s *statusRecorder) Write(b []byte) (int, error) {
 	if s.status == 0 {
 		s.status = http.StatusOK
+		s.sent = s.ctx.Err() == nil
 	}
 	n, err := s.ResponseWriter.Write(b)
 	s.bytes += n
@@ -40,21 +47,39 @@ func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter 
 var representationHeaders = []string{"Content-Length", "Content-Encoding", "Content-Type",
 	"Content-Range", "Content-Disposition", "ETag", "Last-Modified", "Cache-Control"}
 
+// StatusClientClosed is the status logged and counted for a request
+// whose connection went away before its answer was complete: the
+// client hung up, or the shutdown cut the connection. nginx's
+// convention; it never goes on the wire (contract 1).
+const StatusClientClosed = 499
+
+// ClientGone reports whether r's connection went away: net/http cancels
+// the request's context when the client closes the connection or the
+// server closes it at shutdown. A read deadline (ReadDeadline) cancels a
+// context of its own inside, never this one.
+func ClientGone(r *http.Request) bool {
+	return errors.Is(r.Context().Err(), context.Canceled)
+}
+
 // Common wraps a service handler with what every response needs:
-// X-Content-Type-Options, panic recovery into the service's error shape
-// (the stack goes to the log, never to the client) and one log line per
-// request.
+// X-Content-Type-Options, a request id (X-Request-Id, see RequestID),
+// panic recovery into the service's error shape (the stack goes to the
+// log, never to the client) and one log line per request.
 func Common(h http.Handler, log *slog.Logger, writeErr ErrorWriter) http.Handler {
+	log = slog.New(LogHandler(log.Handler()))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
-		rec := &statusRecorder{ResponseWriter: w}
+		id := requestID(r.Header.Get(RequestIDHeader))
+		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
+		rec := &statusRecorder{ResponseWriter: w, ctx: r.Context()}
 		rec.Header().Set("X-Content-Type-Options", "nosniff")
+		rec.Header().Set(RequestIDHeader, id)
 		defer func() {
 			if v := recover(); v != nil {
 				if v == http.ErrAbortHandler {
 					panic(v)
 				}
-				log.Error("panic serving request", "method", r.Method, "path", r.URL.Path,
+				log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path,
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
 				if rec.status == 0 {
 					// Headers the handler set for the response it never
@@ -66,30 +91,51 @@ func Common(h http.Handler, log *slog.Logger, writeErr ErrorWriter) http.Handler
 					writeErr(rec, r, catalog.Errorf(catalog.EINTERNAL, "internal error"))
 				}
 			}
-			if rec.status == 0 {
-				rec.status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
-			}
-			log.LogAttrs(r.Context(), slog.LevelInfo, "request",
-				slog.String("method", r.Method),
-				slog.String("path", r.URL.Path),
-				slog.Int("status", rec.status),
-				slog.Int("bytes", rec.bytes),
-				slog.Duration("duration", time.Since(start)),
-				slog.String("remote", r.RemoteAddr))
+			logRequest(log, r, rec, time.Since(start))
 		}()
 		h.ServeHTTP(rec, r)
 	})
 }
 
+// logRequest writes the request line. Its status is what the client
+// got: StatusClientClosed when the connection went away first, with
+// the status the handler had begun to send, if any, as sent_status.
+func logRequest(log *slog.Logger, r *http.Request, rec *statusRecorder, took time.Duration) {
+	status := rec.status
+	if status == 0 {
+		status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
+	}
+	attrs := []slog.Attr{
+		slog.String("method", r.Method),
+		slog.String("path", r.URL.Path),
+		slog.Int("status", status),
+		slog.Int("bytes", rec.bytes),
+		slog.Duration("duration", took),
+		slog.String("remote", r.RemoteAddr),
+	}
+	if ClientGone(r) {
+		attrs[2] = slog.Int("status", StatusClientClosed)
+		if rec.sent {
+			attrs = append(attrs, slog.Int("sent_status", rec.status))
+		}
+	}
+	log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+}
+
 // LogError logs err when it is a server-side failure; client errors are
-// not worth a log line beyond the request line. A 503 (database away,
-// snapshot not built yet) is expected to pass, so it is a warning.
+// not worth a log line beyond the request line, and neither is work
+// stopped because the client went away (its request line says 499). A
+// 503 (database away, snapshot not built yet) is expected to pass, so
+// it is a warning.
 func LogError(log *slog.Logger, r *http.Request, err error) {
+	if ClientGone(r) {
+		return
+	}
 	switch status := ErrorStatus(err); {
 	case status == http.StatusServiceUnavailable:
-		log.Warn("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		log.WarnContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	case status >= 500:
-		log.Error("request failed", "method", r.Method, "path", r.URL.Path, "err", err)
+		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 }
 

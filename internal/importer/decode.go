@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"catalog/internal/catalog"
 )
 
 // valueKind is the JSON type of a member's value.
@@ -21,7 +23,8 @@ const (
 	kindString
 	kindNumber
 	kindList
-	kindOther // bool, object, or an array holding something other than strings
+	kindRaw   // an array of objects, kept as its JSON text (episodes)
+	kindOther // bool, object, or an array holding something other than strings or objects
 )
 
 // member is one field of a record, whatever the input format.
@@ -30,6 +33,7 @@ type member struct {
 	kind valueKind
 	text string   // kindString, kindNumber (the literal)
 	list []string // kindList
+	raw  []byte   // kindRaw
 }
 
 // record is one input record.
@@ -41,19 +45,66 @@ type record struct {
 	csv bool
 }
 
-// maxLine bounds one JSON Lines record.
-const maxLine = 16 << 20
+// MaxRecord bounds one record in every format: a JSON Lines line or a
+// CSV row (line ending not counted), a JSON array element. A larger one
+// stops the input with ETOOLARGE naming its line: no decoder can skip
+// it without holding it, and memory must stay bounded whatever one
+// record holds.
+const MaxRecord = 16 << 20
+
+// recordSlack is what a decoder may read beyond a record's MaxRecord
+// bytes before it can tell the record is over: its read-ahead buffer,
+// the separators and blank space between records.
+const recordSlack = 64 << 10
+
+// tooLarge is the error of a record over MaxRecord starting at line.
+func tooLarge(line int) error {
+	return catalog.Errorf(catalog.ETOOLARGE, "line %d: the record is larger than %d bytes (%d MiB); the rest of the input was not read",
+		line, MaxRecord, MaxRecord>>20)
+}
+
+// capReader reads from r up to cap bytes in all; past it, it fails
+// with errOverCap. The decoders raise cap as each record ends, so that a
+// decoder that holds a whole record holds at most MaxRecord+recordSlack.
+type capReader struct {
+	r        io.Reader
+	read     int64
+	cap      int64
+	overLine func() int // the line the record over the cap starts at
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.read >= c.cap {
+		return 0, tooLarge(c.overLine())
+	}
+	if int64(len(p)) > c.cap-c.read {
+		p = p[:c.cap-c.read]
+	}
+	n, err := c.r.Read(p)
+	c.read += int64(n)
+	return n, err
+}
 
 var utf8BOM = []byte("\xef\xbb\xbf")
 
 // decodeJSONLines reads one JSON object per line; blank lines are skipped.
 func decodeJSONLines(r io.Reader, _ []string, emit func(record) error, _ func(int, string)) error {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	src := &failReader{r: r}
+	sc := bufio.NewScanner(src)
+	sc.Buffer(make([]byte, 0, 64<<10), MaxRecord+len("\r\n"))
+	sc.Split(func(data []byte, atEOF bool) (int, []byte, error) {
+		if atEOF && src.failed && len(data) > 0 && bytes.IndexByte(data, '\n') < 0 {
+			return len(data), nil, nil // the line an input that broke off cut short
+		}
+		return bufio.ScanLines(data, atEOF)
+	})
 	line := 0
 	for sc.Scan() {
 		line++
 		b := sc.Bytes()
+		if len(b) > MaxRecord {
+			return tooLarge(line)
+		}
 		if line == 1 {
 			b = bytes.TrimPrefix(b, utf8BOM)
 		}
@@ -66,16 +117,33 @@ func decodeJSONLines(r io.Reader, _ []string, emit func(record) error, _ func(in
 		}
 	}
 	if errors.Is(sc.Err(), bufio.ErrTooLong) {
-		return fmt.Errorf("line %d: longer than %d MiB", line+1, maxLine>>20)
+		return tooLarge(line + 1)
 	}
 	return sc.Err()
+}
+
+// failReader remembers whether its reader failed (other than io.EOF).
+type failReader struct {
+	r      io.Reader
+	failed bool
+}
+
+func (f *failReader) Read(p []byte) (int, error) {
+	n, err := f.r.Read(p)
+	if err != nil && err != io.EOF {
+		f.failed = true
+	}
+	return n, err
 }
 
 // decodeJSONArray reads a JSON array of objects, streaming, and reports
 // each element at the line where it starts.
 func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func(int, string)) error {
-	lines := &lineTracker{r: skipBOM(r), line: 1}
+	lines := &lineTracker{line: 1}
 	dec := json.NewDecoder(lines)
+	limit := &capReader{r: r, cap: MaxRecord + recordSlack, overLine: func() int { return lines.lineAt(dec.InputOffset()) }}
+	src := &failReader{r: limit}
+	lines.r = skipBOM(src)
 	// Token turns a number into a float64 and fails on one out of its
 	// range (a bare 1e999 instead of the array); json.Number keeps it a
 	// value like any other, so it is refused as "not an array".
@@ -83,6 +151,8 @@ func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func
 	syntax := func(err error) error {
 		var se *json.SyntaxError
 		switch {
+		case src.failed:
+			return err // the input broke off: not a fault of the file
 		case errors.As(err, &se):
 			fail(lines.lineAt(se.Offset), "invalid JSON: "+se.Error()+"; the rest of the file was not read")
 			return nil
@@ -112,6 +182,10 @@ func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func
 		// The raw value carries no surrounding space, so it starts
 		// exactly len(raw) bytes before the decoder's position.
 		line := lines.lineAt(dec.InputOffset() - int64(len(raw)))
+		if len(raw) > MaxRecord {
+			return tooLarge(line)
+		}
+		limit.cap = dec.InputOffset() + MaxRecord + recordSlack
 		if err := emit(objectRecord(line, raw)); err != nil {
 			return err
 		}
@@ -213,6 +287,8 @@ func jsonMember(name string, v json.RawMessage) member {
 	case '[':
 		if json.Unmarshal(v, &m.list) == nil {
 			m.kind = kindList
+		} else if bytes.HasPrefix(bytes.TrimLeft(v[1:], " \t\r\n"), []byte("{")) {
+			m.kind, m.raw = kindRaw, v
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		m.kind, m.text = kindNumber, string(v)
@@ -220,46 +296,40 @@ func jsonMember(name string, v json.RawMessage) member {
 	return m
 }
 
+// rowBytes is the size of a CSV row as a record: its cells, unquoted,
+// with the commas between them. (A row over the limit as written is
+// stopped before it is whole.)
+func rowBytes(row []string) int {
+	n := max(len(row)-1, 0)
+	for _, cell := range row {
+		n += len(cell)
+	}
+	return n
+}
+
 // decodeCSV reads a header row of column names, then one record per row.
 func decodeCSV(r io.Reader, columns []string, emit func(record) error, fail func(int, string)) error {
-	cr := csv.NewReader(skipBOM(r))
+	// next is the line where the next row starts: the line of a row over
+	// the limit, which the CSV reader cannot tell before the row is whole.
+	next := 1
+	limit := &capReader{r: r, cap: MaxRecord + recordSlack, overLine: func() int { return next }}
+	cr := csv.NewReader(skipBOM(limit))
 	cr.FieldsPerRecord = -1
 	cr.ReuseRecord = true
-	header, err := cr.Read()
-	if err == io.EOF {
-		return nil
-	}
-	if err != nil {
-		var pe *csv.ParseError
-		if errors.As(err, &pe) {
-			fail(pe.StartLine, "invalid CSV header: "+pe.Err.Error())
-			return nil
-		}
+	names, err := csvHeader(cr, columns, fail)
+	if names == nil || err != nil {
 		return err
 	}
-	names := make([]string, len(header))
-	for i, h := range header {
-		name := strings.ToLower(strings.TrimSpace(h))
-		switch {
-		case name == "":
-			fail(1, fmt.Sprintf("column %d has no name", i+1))
-			return nil
-		case !slices.Contains(columns, name):
-			fail(1, fmt.Sprintf("unknown column %q (known columns: %s)", h, strings.Join(columns, ", ")))
-			return nil
-		case slices.Contains(names[:i], name):
-			fail(1, fmt.Sprintf("column %q appears twice", name))
-			return nil
-		}
-		names[i] = name
-	}
+	next = 2
 	for {
+		limit.cap = cr.InputOffset() + MaxRecord + recordSlack
 		row, err := cr.Read()
 		if err == io.EOF {
 			return nil
 		}
 		var pe *csv.ParseError
 		if errors.As(err, &pe) {
+			next = pe.Line + 1
 			if err := emit(record{line: pe.StartLine, err: "invalid CSV: " + pe.Err.Error()}); err != nil {
 				return err
 			}
@@ -269,21 +339,65 @@ func decodeCSV(r io.Reader, columns []string, emit func(record) error, fail func
 			return err
 		}
 		line, _ := cr.FieldPos(0)
-		rec := record{line: line, csv: true}
-		if len(row) != len(names) {
-			rec.err = fmt.Sprintf("has %d fields, the header has %d", len(row), len(names))
-		} else {
-			rec.members = make([]member, 0, len(row))
-			for i, cell := range row {
-				m := member{name: names[i], kind: kindString, text: cell}
-				if strings.TrimSpace(cell) == "" {
-					m.kind, m.text = kindNull, ""
-				}
-				rec.members = append(rec.members, m)
-			}
+		if rowBytes(row) > MaxRecord {
+			return tooLarge(line)
 		}
-		if err := emit(rec); err != nil {
+		last, _ := cr.FieldPos(len(row) - 1)
+		next = last + strings.Count(row[len(row)-1], "\n") + 1
+		if err := emit(csvRecord(line, row, names)); err != nil {
 			return err
 		}
 	}
+}
+
+// csvHeader reads the header row: the column names, or nil (with the
+// problem given to fail) when there is none or it is not usable.
+func csvHeader(cr *csv.Reader, columns []string, fail func(int, string)) ([]string, error) {
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil, nil
+	}
+	if err != nil {
+		var pe *csv.ParseError
+		if errors.As(err, &pe) {
+			fail(pe.StartLine, "invalid CSV header: "+pe.Err.Error())
+			return nil, nil
+		}
+		return nil, err
+	}
+	names := make([]string, len(header))
+	for i, h := range header {
+		name := strings.ToLower(strings.TrimSpace(h))
+		switch {
+		case name == "":
+			fail(1, fmt.Sprintf("column %d has no name", i+1))
+			return nil, nil
+		case !slices.Contains(columns, name):
+			fail(1, fmt.Sprintf("unknown column %q (known columns: %s)", h, strings.Join(columns, ", ")))
+			return nil, nil
+		case slices.Contains(names[:i], name):
+			fail(1, fmt.Sprintf("column %q appears twice", name))
+			return nil, nil
+		}
+		names[i] = name
+	}
+	return names, nil
+}
+
+// csvRecord is one row as a record; an empty cell is an absent member.
+func csvRecord(line int, row, names []string) record {
+	rec := record{line: line, csv: true}
+	if len(row) != len(names) {
+		rec.err = fmt.Sprintf("has %d fields, the header has %d", len(row), len(names))
+		return rec
+	}
+	rec.members = make([]member, 0, len(row))
+	for i, cell := range row {
+		m := member{name: names[i], kind: kindString, text: cell}
+		if strings.TrimSpace(cell) == "" {
+			m.kind, m.text = kindNull, ""
+		}
+		rec.members = append(rec.members, m)
+	}
+	return rec
 }

@@ -66,6 +66,14 @@ func flatMembers(dec *jsontext.Decoder) ([]member, bool) {
 		case 'n':
 			m.kind = kindNull
 		case '[':
+			if dec.PeekKind() == '{' {
+				raw, ok := objectArray(dec)
+				if !ok {
+					return nil, false
+				}
+				m.kind, m.raw = kindRaw, raw
+				break
+			}
 			m.kind, m.list = kindList, []string{}
 			for dec.PeekKind() != ']' {
 				s, err := dec.ReadToken()
@@ -87,4 +95,22 @@ func flatMembers(dec *jsontext.Decoder) ([]member, bool) {
 		return nil, false
 	}
 	return members, true
+}
+
+// objectArray reads the rest of an array of objects whose '[' has been
+// read, and returns the whole array as JSON text.
+func objectArray(dec *jsontext.Decoder) ([]byte, bool) {
+	raw := []byte{'['}
+	for dec.PeekKind() != ']' {
+		v, err := dec.ReadValue()
+		if err != nil || v.Kind() != '{' {
+			return nil, false
+		}
+		if len(raw) > 1 {
+			raw = append(raw, ',')
+		}
+		raw = append(raw, v...)
+	}
+	dec.ReadToken() // the ']' just peeked
+	return append(raw, ']'), true
 }

@@ -80,8 +80,10 @@ func FuzzImportMovies(f *testing.F) {
 				}
 			}
 			rec := map[string]any{"name": m.Name, "slug": m.Slug, "year": m.Year, "poster1_url": m.Poster1URL,
-				"poster2_url": m.Poster2URL, "synopsis": m.Synopsis, "id_code": m.IDCode, "release": m.Release,
-				"link_embed": m.LinkEmbed}
+				"poster2_url": m.Poster2URL, "synopsis": m.Synopsis, "id_code": m.IDCode, "release": m.Release}
+			if m.Episodes != nil {
+				rec["episodes"] = json.RawMessage(catalog.EpisodesJSON(m.Episodes))
+			}
 			if m.ID != 0 {
 				rec["id"] = m.ID
 			}

@@ -53,6 +53,9 @@ type Summary struct {
 	Imported int // records written (or that would be, on a dry run)
 	Rejected int
 	Rejects  []Reject // the first MaxReported rejected records
+	// LastLine is the line where the last record read starts: where an
+	// input that stopped early (a cut upload) can be resumed.
+	LastLine int
 }
 
 func (s *Summary) reject(line int, msg string) {
@@ -110,11 +113,16 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 		// Batches finish out of step with decoding; report in line order.
 		slices.SortStableFunc(sum.Rejects, func(a, b Reject) int { return a.Line - b.Line })
 	}()
+	// stopped is set when writing stops the decoding (the context, the
+	// database); any other error is the input breaking off.
+	var stopped error
 	err = decode(r, columns, func(rec record) error {
 		if err := ctx.Err(); err != nil {
+			stopped = err
 			return err
 		}
 		sum.Read++
+		sum.LastLine = rec.line
 		if opts.Progress != nil {
 			opts.Progress()
 		}
@@ -127,10 +135,16 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 			sum.reject(rec.line, fe.Describe(": "))
 			return nil
 		}
-		return b.add(ctx, rec.line, v)
+		stopped = b.add(ctx, rec.line, v)
+		return stopped
 	}, sum.reject)
-	if err == nil {
-		err = b.flush(ctx)
+	if stopped == nil {
+		// The input ended, or broke off (a cut upload): every record
+		// read whole is written, so that the report's last line is
+		// where a retry resumes.
+		if ferr := b.flush(ctx); err == nil {
+			err = ferr
+		}
 	}
 	return sum, err
 }

@@ -2,6 +2,7 @@ package importer
 
 import (
 	"encoding/json"
+	"errors"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,23 +11,10 @@ import (
 	"catalog/internal/catalog"
 )
 
-// movieColumns are the members a movie record may have (contract 4.6):
-// the id, name and its alias title, the text members, then the lists.
-var movieColumns = func() []string {
-	cols := []string{"id", "name", "title"}
-	var lists []string
-	for _, name := range catalog.MovieMembers() {
-		switch catalog.MovieMemberKind(name) {
-		case catalog.MemberText:
-			if name != "name" {
-				cols = append(cols, name)
-			}
-		case catalog.MemberList:
-			lists = append(lists, name)
-		}
-	}
-	return append(cols, lists...)
-}()
+// movieColumns are the members a movie record may have (contract 4.6,
+// 9): every member of the field table, the alias title of name, and the
+// link_embed and link_m3u8 shorthand.
+var movieColumns = slices.Concat(catalog.MovieMembers(), []string{"title"}, catalog.ShorthandMembers[:])
 
 // clipColumns are the create fields plus the two an import may set.
 var clipColumns = slices.Concat([]string{"id", "created_at"}, catalog.ClipFields)
@@ -36,6 +24,8 @@ func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 	var mv catalog.Movie
 	fe := catalog.FieldErrors{}
 	var title string
+	var links [2]string // the shorthand, by catalog.ShorthandMembers
+	episodes := false   // an episodes member was given
 	for _, m := range rec.members {
 		if m.name == "title" {
 			title = m.str(fe)
@@ -48,6 +38,10 @@ func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 			*catalog.MovieText(&mv, m.name) = m.str(fe)
 		case catalog.MemberList:
 			*catalog.MovieList(&mv, m.name) = catalog.NewList(m.items(fe, rec.csv))
+		case catalog.MemberEpisodes:
+			mv.Episodes, episodes = m.episodes(fe), m.kind != kindNull
+		case catalog.MemberShorthand:
+			links[slices.Index(catalog.ShorthandMembers[:], m.name)] = strings.TrimSpace(m.str(fe))
 		default:
 			fe.Add(m.name, "is not a known field")
 		}
@@ -58,8 +52,39 @@ func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 	case strings.TrimSpace(title) != "" && catalog.CleanText(title) != catalog.CleanText(mv.Name):
 		fe.Add("title", "differs from name; give only one of them")
 	}
-	mergeErr(fe, mv.Normalize())
+	shorthand := links != [2]string{}
+	if shorthand && episodes {
+		for i, name := range catalog.ShorthandMembers {
+			if links[i] != "" {
+				fe.Add(name, "cannot be given with episodes: give either episodes or the link_embed/link_m3u8 shorthand")
+			}
+		}
+		return mv, fe
+	}
+	if shorthand {
+		mv.Episodes = catalog.ShorthandEpisodes(links[0], links[1])
+	}
+	err := mv.Normalize()
+	if shorthand {
+		err = shorthandErrors(err)
+	}
+	mergeErr(fe, err)
 	return mv, fe
+}
+
+// shorthandErrors names the problems of a shorthand link by the member
+// the record gave (link_embed) rather than by where it went
+// (episodes[0].server_data[0].link_embed).
+func shorthandErrors(err error) error {
+	var e *catalog.Error
+	if !errors.As(err, &e) || e.Fields == nil {
+		return err
+	}
+	fe := catalog.FieldErrors{}
+	for k, v := range e.Fields {
+		fe.Add(strings.TrimPrefix(k, "episodes[0].server_data[0]."), v)
+	}
+	return fe.Err()
 }
 
 // clipFromRecord builds a clip with the rules of POST /api/clips.
@@ -113,14 +138,50 @@ func (m member) str(fe catalog.FieldErrors) string {
 	return ""
 }
 
+// episodes is the episodes member: an array of servers, or its JSON
+// text in a CSV cell (contract 9).
+func (m member) episodes(fe catalog.FieldErrors) []catalog.Server {
+	var text []byte
+	switch m.kind {
+	case kindNull:
+		return nil
+	case kindRaw:
+		text = m.raw
+	case kindString:
+		text = []byte(m.text)
+	case kindList:
+		if len(m.list) == 0 {
+			return nil
+		}
+	}
+	if text == nil {
+		fe.Add(m.name, "must be an array of servers as in contract 9")
+		return nil
+	}
+	servers, err := catalog.ParseEpisodes(text)
+	if err != nil {
+		fe.Add(m.name, catalog.ErrorMessage(err))
+	}
+	return servers
+}
+
 // id is a positive integer member; absent is 0.
 func (m member) id(fe catalog.FieldErrors) int64 {
 	if m.kind == kindNull {
 		return 0
 	}
 	if m.kind == kindNumber || m.kind == kindString {
-		if n, err := strconv.ParseInt(strings.TrimSpace(m.text), 10, 64); err == nil && n > 0 {
+		n, err := strconv.ParseInt(strings.TrimSpace(m.text), 10, 64)
+		if err == nil && n > 0 {
+			if msg := catalog.CheckID(n); msg != "" {
+				fe.Add(m.name, msg)
+				return 0
+			}
 			return n
+		}
+		if errors.Is(err, strconv.ErrRange) && !strings.HasPrefix(strings.TrimSpace(m.text), "-") {
+			fe.Add(m.name, catalog.CheckID(catalog.MaxID+1))
+			return 0
 		}
 	}
 	fe.Add(m.name, "must be a positive integer")

@@ -56,6 +56,8 @@ type Report struct {
 	Rejects  []ReportReject `json:"rejects"`
 	// Unreported counts rejected records beyond MaxReported.
 	Unreported int `json:"unreported"`
+	// LastLine is where the last record read starts (0: none read).
+	LastLine int `json:"last_line"`
 }
 
 // ReportReject is one rejected record.
@@ -71,13 +73,28 @@ func NewReport(s Summary) Report {
 		r.Rejects = append(r.Rejects, ReportReject(rej))
 	}
 	r.Unreported = s.Rejected - len(s.Rejects)
+	r.LastLine = s.LastLine
 	return r
+}
+
+// Failed is an upload that stopped on an error (a cut connection, the
+// size limit, the database) after it started: the error, and the
+// report of what was committed before it, which the answer carries.
+type Failed struct {
+	Err    error
+	Report Report
+}
+
+func (f *Failed) Error() string { return f.Err.Error() }
+func (f *Failed) Unwrap() error { return f.Err }
+
+// AppendJSON appends the report as a JSON object.
+func (r Report) AppendJSON(b []byte) []byte {
+	j, _ := json.Marshal(r) // plain structs of strings and ints always encode
+	return append(b, j...)
 }
 
 // JSON encodes the report as {"data": report}.
 func (r Report) JSON() []byte {
-	b, _ := json.Marshal(struct {
-		Data Report `json:"data"`
-	}{r}) // plain structs of strings and ints always encode
-	return b
+	return append(r.AppendJSON([]byte(`{"data":`)), '}')
 }

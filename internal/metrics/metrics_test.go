@@ -1,6 +1,7 @@
 package metrics_test
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/http/httptest"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
+	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 	"catalog/internal/metrics"
 	"catalog/internal/snapshot"
@@ -53,7 +55,7 @@ func TestRequestLabels(t *testing.T) {
 	serve(h, "POST", "/login?as=slow")
 
 	want := `
-# HELP catalog_http_requests_total HTTP requests answered, by service, route pattern and status class.
+# HELP catalog_http_requests_total HTTP requests answered, by service, route pattern and status class (499: the connection went away first).
 # TYPE catalog_http_requests_total counter
 catalog_http_requests_total{code="2xx",route="GET /abort",service="things"} 0
 catalog_http_requests_total{code="2xx",route="GET /api/things/{id}",service="things"} 4
@@ -71,6 +73,10 @@ catalog_http_requests_total{code="5xx",route="GET /abort",service="things"} 1
 catalog_http_requests_total{code="5xx",route="GET /api/things/{id}",service="things"} 0
 catalog_http_requests_total{code="5xx",route="POST /login",service="things"} 0
 catalog_http_requests_total{code="5xx",route="unmatched",service="things"} 0
+catalog_http_requests_total{code="499",route="GET /abort",service="things"} 0
+catalog_http_requests_total{code="499",route="GET /api/things/{id}",service="things"} 0
+catalog_http_requests_total{code="499",route="POST /login",service="things"} 0
+catalog_http_requests_total{code="499",route="unmatched",service="things"} 0
 # HELP catalog_login_failures_total Admin logins refused for wrong credentials (401).
 # TYPE catalog_login_failures_total counter
 catalog_login_failures_total 2
@@ -85,6 +91,68 @@ catalog_login_throttled_total 1
 	if n := series(t, m, "catalog_http_request_duration_seconds"); n != 4 {
 		t.Errorf("latency series: got %d, want one per route (4)", n)
 	}
+}
+
+// A client that hangs up before its answer is counted under code
+// "499", never as a 5xx, even when the handler answers the cancelled
+// work with a 503.
+func TestClientGoneCountedApart(t *testing.T) {
+	m := metrics.New()
+	started := make(chan struct{})
+	rt := httpx.NewRouter(writeErr)
+	rt.HandleFunc("GET", "/slow", func(w http.ResponseWriter, r *http.Request) {
+		close(started)
+		<-r.Context().Done()
+		writeErr(w, r, catalog.ContextError("slow", r.Context().Err()))
+	})
+	finished := make(chan struct{})
+	h := m.Service("things", "", rt)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer close(finished)
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/slow", nil)
+	go func() {
+		<-started
+		cancel()
+	}()
+	if _, err := srv.Client().Do(req); err == nil {
+		t.Fatal("the cancelled request got an answer")
+	}
+	<-finished
+	for class, want := range map[string]float64{"499": 1, "5xx": 0, "4xx": 0, "2xx": 0} {
+		got := requestCount(t, m, "GET /slow", class)
+		if got != want {
+			t.Errorf("code %q: got %v, want %v", class, got, want)
+		}
+	}
+}
+
+// requestCount reads one series of catalog_http_requests_total.
+func requestCount(t *testing.T, m *metrics.Registry, route, code string) float64 {
+	t.Helper()
+	families, err := m.Gatherer().Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() != "catalog_http_requests_total" {
+			continue
+		}
+		for _, mt := range f.GetMetric() {
+			labels := map[string]string{}
+			for _, l := range mt.GetLabel() {
+				labels[l.GetName()] = l.GetValue()
+			}
+			if labels["route"] == route && labels["code"] == code {
+				return mt.GetCounter().GetValue()
+			}
+		}
+	}
+	t.Fatalf("no series route=%q code=%q", route, code)
+	return 0
 }
 
 // series counts the series of one family.

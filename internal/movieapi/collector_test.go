@@ -246,6 +246,60 @@ func collectAll(t testing.TB, base, format, ac, tid, h string) (map[string]strin
 	}
 }
 
+// collectorEpisodes are the play sources of the collector test's movie
+// i: none for every fifth, a series on two servers for every sixth, a
+// series with both link kinds for every third, else one embed link that
+// holds the characters MacCMS splits on.
+func collectorEpisodes(i int) []catalog.Server {
+	switch {
+	case i%5 == 0:
+		return nil
+	case i%3 == 0:
+		var servers []catalog.Server
+		for s := range 1 + boolInt(i%6 == 0) {
+			srv := catalog.Server{Name: fmt.Sprintf("Server %d", s+1)}
+			for e := 1; e <= 3; e++ {
+				ep := catalog.Episode{Name: fmt.Sprintf("Ep %d #$", e), LinkM3U8: fmt.Sprintf("https://cdn.example/%d/%d/%d.m3u8", i, s, e)}
+				if s == 0 {
+					ep.LinkEmbed = fmt.Sprintf("https://player.example/e/%d/%d", i, e)
+				}
+				srv.Episodes = append(srv.Episodes, ep)
+			}
+			servers = append(servers, srv)
+		}
+		return servers
+	}
+	return catalog.ShorthandEpisodes(fmt.Sprintf("https://player.example/e/%d?x=$1&y=2#t=%d", i, i), "")
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// wantPlayList is the play list contract 9 gives servers, as a player
+// splits it: per server its embed links (group iframe), then its HLS
+// links (group m3u8), with "$" and "#" percent-encoded.
+func wantPlayList(servers []catalog.Server) []episode {
+	esc := strings.NewReplacer("$", "%24", "#", "%23").Replace
+	var want []episode
+	for _, s := range servers {
+		for _, e := range s.Episodes {
+			if e.LinkEmbed != "" {
+				want = append(want, episode{"iframe", esc(e.Name), esc(e.LinkEmbed)})
+			}
+		}
+		for _, e := range s.Episodes {
+			if e.LinkM3U8 != "" {
+				want = append(want, episode{"m3u8", esc(e.Name), esc(e.LinkM3U8)})
+			}
+		}
+	}
+	return want
+}
+
 func TestMacCMSCollector(t *testing.T) {
 	store := newTestStore(t)
 	now := time.Now().UTC().Truncate(time.Second)
@@ -255,9 +309,7 @@ func TestMacCMSCollector(t *testing.T) {
 		m := movieInput{Movie: catalog.Movie{ID: int64(i), Name: fmt.Sprintf("Movie <%d> & ]]> ภาพยนตร์", i),
 			IDCode: fmt.Sprintf("ID-%d", i), Year: fmt.Sprint(1990 + i), Poster1URL: fmt.Sprintf("https://img.example/%d.jpg", i),
 			Synopsis: fmt.Sprintf("Story %d\nline two", i), UpdatedAt: now.Add(-time.Duration(100+i) * time.Hour)}}
-		if i%5 != 0 {
-			m.LinkEmbed = fmt.Sprintf("https://player.example/e/%d?x=$1&y=2#t=%d", i, i)
-		}
+		m.Episodes = collectorEpisodes(i)
 		if c := cats[i%len(cats)]; c != "" {
 			m.lists[0] = []string{c, "Extra"}
 		}
@@ -312,18 +364,19 @@ func TestMacCMSCollector(t *testing.T) {
 					t.Errorf("record %s: got %+v, want the fields of %+v", r.id, r, src.Movie)
 				}
 				eps := splitPlayList(r.from, r.playURL)
-				if src.LinkEmbed == "" {
+				if len(src.Episodes) == 0 {
 					if len(eps) != 0 || r.playURL != "" {
 						t.Errorf("record %s without a link: play list %q %q", r.id, r.from, r.playURL)
 					}
 					continue
 				}
-				want := []episode{{"embed", "Full", strings.NewReplacer("$", "%24", "#", "%23").Replace(src.LinkEmbed)}}
-				if !slices.Equal(eps, want) {
+				if want := wantPlayList(src.Episodes); !slices.Equal(eps, want) {
 					t.Errorf("record %s: play list %+v, want %+v", r.id, eps, want)
 				}
-				if u, err := url.Parse(eps[0].url); err != nil || u.Host != "player.example" {
-					t.Errorf("record %s: play address %q does not parse (%v)", r.id, eps[0].url, err)
+				for _, ep := range eps {
+					if u, err := url.Parse(ep.url); err != nil || (u.Host != "player.example" && u.Host != "cdn.example") {
+						t.Errorf("record %s: play address %q does not parse (%v)", r.id, ep.url, err)
+					}
 				}
 			}
 

@@ -32,6 +32,8 @@ const xmlContentType = "text/xml; charset=utf-8"
 type vodQuery struct {
 	full   bool // ac=videolist or ac=detail
 	xml    bool
+	from   string // from=CODE: only that play group ("" = every group)
+	none   bool   // nothing can match: every id dropped, or a play group no movie has
 	filter catalog.VodFilter
 }
 
@@ -39,7 +41,11 @@ type vodQuery struct {
 // what the path fixes (formatQuery: the at parameter decides).
 func (s *server) provideVod(format string) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
-		vq, err := parseVodQuery(r.URL.Query(), format, s.now())
+		q := r.URL.Query()
+		if r.PathValue("k1") != "" {
+			format = pathParams(q, r)
+		}
+		vq, err := parseVodQuery(q, format, s.now())
 		if err != nil {
 			return err
 		}
@@ -71,7 +77,7 @@ func parseVodQuery(q url.Values, format string, now time.Time) (vodQuery, error)
 	if f.Paging, err = catalog.ParseVodPaging(q); err != nil {
 		return vq, err
 	}
-	if v := q.Get("t"); v != "" {
+	if v := catalog.VodParam(q, "t"); v != "" {
 		if f.TypeID, err = catalog.ParseID(v); err != nil {
 			return vq, catalog.Errorf(catalog.EINVALID, "t must be a type id (a positive integer), got %q", v)
 		}
@@ -79,10 +85,10 @@ func parseVodQuery(q url.Values, format string, now time.Time) (vodQuery, error)
 	if f.Terms, err = catalog.ParseSearch("wd", q.Get("wd")); err != nil {
 		return vq, err
 	}
-	if f.IDs, err = parseIDs(q.Get("ids")); err != nil {
+	if f.IDs, vq.none, err = parseVodIDs(q.Get("ids")); err != nil {
 		return vq, err
 	}
-	if v := q.Get("h"); v != "" {
+	if v := catalog.VodParam(q, "h"); v != "" {
 		if f.ChangedSince, err = parseHours(v, now); err != nil {
 			return vq, err
 		}
@@ -92,7 +98,67 @@ func parseVodQuery(q url.Values, format string, now time.Time) (vodQuery, error)
 			return vq, err
 		}
 	}
+	if vq.from = q.Get("from"); vq.from != "" {
+		f.PlayKind = catalog.PlayKindOf(vq.from)
+		vq.none = vq.none || f.PlayKind == 0
+	}
+	f.Ascending = q.Get("sort_direction") == "asc"
 	return vq, nil
+}
+
+// parseVodIDs reads ids as Provide.php does: the ids that are not
+// numbers are dropped. none is set when ids were given and none is
+// left, which matches no movie.
+func parseVodIDs(s string) (ids []int64, none bool, err error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, false, nil
+	}
+	if strings.Count(s, ",") >= maxIDs {
+		return nil, false, catalog.Errorf(catalog.EINVALID, "ids must list at most %d ids", maxIDs)
+	}
+	for part := range strings.SplitSeq(s, ",") {
+		if id, err := catalog.ParseID(strings.TrimSpace(part)); err == nil && !containsID(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids, len(ids) == 0, nil
+}
+
+// maxPathPairs is how many /KEY/VALUE pairs a path may hold.
+const maxPathPairs = 4
+
+// pairPaths are the route patterns of 1 to maxPathPairs /KEY/VALUE
+// pairs after /api.php/provide/vod/, with and without a trailing "/",
+// the pairs named k1, v1, k2, v2 and so on.
+func pairPaths() []string {
+	var paths []string
+	path := "/api.php/provide/vod"
+	for i := 1; i <= maxPathPairs; i++ {
+		n := strconv.Itoa(i)
+		path += "/{k" + n + "}/{v" + n + "}"
+		paths = append(paths, path, path+"/{$}")
+	}
+	return paths
+}
+
+// pathParams reads the /KEY/VALUE pairs of a pairPaths route into q, as
+// ThinkPHP routes them (/from/m3u8/at/xml/): a pair wins over the query
+// string. It returns the format the path fixes (at/xml, at/json), else
+// formatQuery.
+func pathParams(q url.Values, r *http.Request) string {
+	format := formatQuery
+	for i := 1; i <= maxPathPairs; i++ {
+		n := strconv.Itoa(i)
+		key, value := r.PathValue("k"+n), r.PathValue("v"+n)
+		if key == "" {
+			break
+		}
+		q.Set(key, value)
+		if key == "at" && (value == formatXML || value == formatJSON) {
+			format = value
+		}
+	}
+	return format
 }
 
 // parseHours reads h (hours back from now, 1 to maxHours) into the
@@ -111,7 +177,7 @@ func (vq vodQuery) key() string {
 	var b strings.Builder
 	b.WriteString("vod\x00")
 	b.WriteByte('0' + boolDigit(vq.full) + 2*boolDigit(vq.xml))
-	for _, n := range []int64{f.Paging.Page, f.Paging.Limit, f.TypeID} {
+	for _, n := range []int64{f.Paging.Page, f.Paging.Limit, f.TypeID, f.PlayKind, int64(boolDigit(f.Ascending)), int64(boolDigit(vq.none))} {
 		b.WriteByte(0)
 		b.WriteString(strconv.FormatInt(n, 10))
 	}
@@ -135,9 +201,13 @@ func boolDigit(v bool) byte {
 // encodeVods runs the query (and, for ac=list, reads the types) and
 // encodes the answer.
 func (s *server) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]byte, error) {
-	vods, total, err := s.pageOfVods(ctx, version, vq.filter)
-	if err != nil {
-		return nil, err
+	var vods []catalog.Vod
+	var total int64
+	var err error
+	if !vq.none {
+		if vods, total, err = s.pageOfVods(ctx, version, vq.filter); err != nil {
+			return nil, err
+		}
 	}
 	var types []catalog.VodType
 	if !vq.full {
@@ -168,7 +238,7 @@ func (s *server) vodOrderOf() *cache.Order { return s.reads.Order("vod", s.store
 // when the change order is at version (the version read for this
 // request).
 func (s *server) pageOfVods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
-	if len(f.Terms) == 0 && len(f.IDs) == 0 && f.TypeID == 0 && f.ChangedSince.IsZero() && f.Years.IsZero() {
+	if !f.Filtered() && !f.Ascending {
 		page, total, ok, err := cache.SeekPage(ctx, s.vodOrderOf(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Vod, error) {
 			return s.store.VodsFrom(ctx, from, skip, f.Paging.Limit)
 		})

@@ -16,36 +16,36 @@ const (
 	listCountry  = int(catalog.FieldCountry - catalog.FieldCategories)
 )
 
-// Fixed values of a MacCMS record: a movie is one finished "episode"
-// (vod_serial "0", vod_isend 1) played by an embed player.
+// Fixed values of a MacCMS record: every title is finished (vod_isend
+// 1) and none has a Douban id (vod_douban_id 0).
 const (
-	vodSerial     = "0"
-	vodIsEnd      = 1
-	vodPlayServer = "no"
+	vodIsEnd    = 1
+	vodDoubanID = 0
 )
 
 // vodFields are a record's values in MacCMS terms, computed once for
 // both encodings.
 type vodFields struct {
-	time, playFrom                         string
-	pic, actor, director, area, class, url string
+	time, remarks, serial             string
+	groups                            []catalog.PlayGroup // of vodQuery.from only, when given
+	play                              catalog.VodPlay
+	pic, actor, director, area, class string
 }
 
-func fieldsOf(v *catalog.Vod, full bool) vodFields {
-	f := vodFields{time: v.UpdatedAt.UTC().Format(catalog.VodTimeLayout)}
-	if v.LinkEmbed != "" {
-		f.playFrom = catalog.PlayFrom
-	}
+func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
+	f := vodFields{time: v.UpdatedAt.UTC().Format(catalog.VodTimeLayout), remarks: catalog.VodRemarks(v.Episodes)}
+	f.groups = catalog.PlayGroups(v.Episodes, from)
+	f.play = catalog.JoinPlayGroups(f.groups)
 	if !full {
 		return f
 	}
+	f.serial = strconv.Itoa(catalog.VodSerial(v.Episodes))
 	f.pic = v.Poster2URL
 	if f.pic == "" {
 		f.pic = v.Poster1URL
 	}
 	join := func(i int) string { return strings.Join(v.Lists[i].Items(), ",") }
 	f.actor, f.director, f.area, f.class = join(listActor), join(listDirector), join(listCountry), join(listGenre)
-	f.url = catalog.PlayURL(v.LinkEmbed)
 	return f
 }
 
@@ -57,7 +57,7 @@ func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, type
 		if i > 0 {
 			b = append(b, ',')
 		}
-		b = appendVodJSON(b, &vods[i], vq.full)
+		b = appendVodJSON(b, &vods[i], vq.full, vq.from)
 	}
 	b = append(b, ']')
 	if !vq.full {
@@ -79,8 +79,8 @@ func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, type
 
 // appendVodJSON encodes one record: every value a string except the
 // ids and vod_isend (contract 6).
-func appendVodJSON(b []byte, v *catalog.Vod, full bool) []byte {
-	f := fieldsOf(v, full)
+func appendVodJSON(b []byte, v *catalog.Vod, full bool, from string) []byte {
+	f := fieldsOf(v, full, from)
 	str := func(key, val string) {
 		b = append(b, ',', '"')
 		b = append(b, key...)
@@ -95,8 +95,8 @@ func appendVodJSON(b []byte, v *catalog.Vod, full bool) []byte {
 	str("type_name", v.TypeName)
 	str("vod_en", v.Slug)
 	str("vod_time", f.time)
-	str("vod_remarks", "")
-	str("vod_play_from", f.playFrom)
+	str("vod_remarks", f.remarks)
+	str("vod_play_from", f.play.From)
 	if full {
 		str("vod_sub", v.IDCode)
 		str("vod_pic", f.pic)
@@ -112,12 +112,14 @@ func appendVodJSON(b []byte, v *catalog.Vod, full bool) []byte {
 		str("vod_pubdate", v.Release)
 		str("vod_content", v.Synopsis)
 		str("vod_blurb", catalog.Blurb(v.Synopsis))
-		str("vod_serial", vodSerial)
+		str("vod_serial", f.serial)
 		b = append(b, `,"vod_isend":`...)
 		b = strconv.AppendInt(b, vodIsEnd, 10)
-		str("vod_play_server", vodPlayServer)
-		str("vod_play_note", "")
-		str("vod_play_url", f.url)
+		b = append(b, `,"vod_douban_id":`...)
+		b = strconv.AppendInt(b, vodDoubanID, 10)
+		str("vod_play_server", f.play.Server)
+		str("vod_play_note", f.play.Note)
+		str("vod_play_url", f.play.URL)
 	}
 	return append(b, '}')
 }
@@ -138,7 +140,7 @@ func appendVodsXML(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types
 	b = strconv.AppendInt(b, total, 10)
 	b = append(b, `">`...)
 	for i := range vods {
-		b = appendVodXML(b, &vods[i], vq.full)
+		b = appendVodXML(b, &vods[i], vq.full, vq.from)
 	}
 	b = append(b, `</list>`...)
 	if !vq.full {
@@ -155,8 +157,8 @@ func appendVodsXML(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types
 	return append(b, `</rss>`...)
 }
 
-func appendVodXML(b []byte, v *catalog.Vod, full bool) []byte {
-	f := fieldsOf(v, full)
+func appendVodXML(b []byte, v *catalog.Vod, full bool, from string) []byte {
+	f := fieldsOf(v, full, from)
 	elem := func(name, val string, cdata bool) {
 		b = append(b, '<')
 		b = append(b, name...)
@@ -176,21 +178,23 @@ func appendVodXML(b []byte, v *catalog.Vod, full bool) []byte {
 	elem("tid", strconv.FormatInt(v.TypeID, 10), false)
 	elem("name", v.Name, true)
 	elem("type", v.TypeName, false)
-	elem("dt", f.playFrom, false)
-	elem("note", "", true)
+	elem("dt", f.play.From, false)
+	elem("note", f.remarks, true)
 	if full {
 		elem("subname", v.IDCode, true)
 		elem("pic", f.pic, false)
 		elem("lang", "", false)
 		elem("area", f.area, false)
 		elem("year", v.Year, false)
-		elem("state", vodSerial, false)
+		elem("state", f.serial, false)
 		elem("actor", f.actor, true)
 		elem("director", f.director, true)
 		b = append(b, `<dl>`...)
-		if f.url != "" {
-			b = append(b, `<dd flag="`+catalog.PlayFrom+`">`...)
-			b = appendCDATA(b, f.url)
+		for _, g := range f.groups {
+			b = append(b, `<dd flag="`...)
+			b = appendXMLText(b, g.From)
+			b = append(b, `">`...)
+			b = appendCDATA(b, g.URL)
 			b = append(b, `</dd>`...)
 		}
 		b = append(b, `</dl>`...)

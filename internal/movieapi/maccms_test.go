@@ -32,7 +32,7 @@ var dawn = movieInput{
 	Movie: catalog.Movie{
 		ID: 1, Name: "Dawn", Year: "2019", Poster1URL: "https://img.example/1.jpg", Poster2URL: "https://img.example/2.jpg",
 		Synopsis: thaiSynopsis, IDCode: "ABC-1", Release: "2019-05-01",
-		LinkEmbed: "https://player.example/e/1?a=$b#t", UpdatedAt: vodChanged,
+		Episodes: catalog.ShorthandEpisodes("https://player.example/e/1?a=$b#t", ""), UpdatedAt: vodChanged,
 	},
 	lists: [catalog.NumLists][]string{{"Drama", "Thai"}, {"A One", "A Two"}, {"Dee Rector"}, {"S"}, {"Romance", "War"}, {"TH", "JP"}},
 }
@@ -46,7 +46,7 @@ var dusk = movieInput{Movie: catalog.Movie{ID: 2, Name: "Dusk", UpdatedAt: vodCh
 var noon = movieInput{Movie: catalog.Movie{ID: 3, Name: "Noon", UpdatedAt: vodChanged.Add(-time.Hour)}}
 
 const (
-	dawnList = `{"vod_id":1,"vod_name":"Dawn","type_id":1,"type_name":"Drama","vod_en":"dawn","vod_time":"2026-11-01 12:34:56","vod_remarks":"","vod_play_from":"embed"}`
+	dawnList = `{"vod_id":1,"vod_name":"Dawn","type_id":1,"type_name":"Drama","vod_en":"dawn","vod_time":"2026-11-01 12:34:56","vod_remarks":"Full","vod_play_from":"iframe"}`
 	duskList = `{"vod_id":2,"vod_name":"Dusk","type_id":2,"type_name":"Thai","vod_en":"dusk","vod_time":"2026-11-01 13:34:56","vod_remarks":"","vod_play_from":""}`
 	noonList = `{"vod_id":3,"vod_name":"Noon","type_id":0,"type_name":"","vod_en":"noon","vod_time":"2026-11-01 11:34:56","vod_remarks":"","vod_play_from":""}`
 	classes  = `"class":[{"type_id":1,"type_pid":0,"type_name":"Drama"},{"type_id":2,"type_pid":0,"type_name":"Thai"}]`
@@ -57,12 +57,12 @@ var (
 		`"vod_actor":"A One,A Two","vod_director":"Dee Rector","vod_area":"TH,JP","vod_class":"Romance,War",` +
 		`"vod_writer":"","vod_lang":"","vod_tag":"","vod_year":"2019","vod_pubdate":"2019-05-01",` +
 		`"vod_content":"` + thaiSynopsis + `","vod_blurb":"` + strings.Repeat("ก", 100) + `",` +
-		`"vod_serial":"0","vod_isend":1,"vod_play_server":"no","vod_play_note":"","vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"}`
+		`"vod_serial":"1","vod_isend":1,"vod_douban_id":0,"vod_play_server":"no","vod_play_note":"","vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"}`
 	duskFull = strings.TrimSuffix(duskList, "}") + `,"vod_sub":"","vod_pic":"","vod_pic_slide":"",` +
 		`"vod_actor":"","vod_director":"","vod_area":"","vod_class":"",` +
 		`"vod_writer":"","vod_lang":"","vod_tag":"","vod_year":"","vod_pubdate":"",` +
 		`"vod_content":"","vod_blurb":"",` +
-		`"vod_serial":"0","vod_isend":1,"vod_play_server":"no","vod_play_note":"","vod_play_url":""}`
+		`"vod_serial":"0","vod_isend":1,"vod_douban_id":0,"vod_play_server":"","vod_play_note":"","vod_play_url":""}`
 )
 
 func TestVodJSON(t *testing.T) {
@@ -98,11 +98,11 @@ func TestVodJSON(t *testing.T) {
 
 	// Every field and its JSON type: the ids and vod_isend are numbers,
 	// everything else a string.
-	numbers := []string{"vod_id", "type_id", "vod_isend"}
+	numbers := []string{"vod_id", "type_id", "vod_isend", "vod_douban_id"}
 	listKeys := []string{"vod_id", "vod_name", "type_id", "type_name", "vod_en", "vod_time", "vod_remarks", "vod_play_from"}
 	fullKeys := append(slices.Clone(listKeys), "vod_sub", "vod_pic", "vod_pic_slide", "vod_actor", "vod_director", "vod_area",
 		"vod_class", "vod_writer", "vod_lang", "vod_tag", "vod_year", "vod_pubdate", "vod_content", "vod_blurb", "vod_serial",
-		"vod_isend", "vod_play_server", "vod_play_note", "vod_play_url")
+		"vod_isend", "vod_douban_id", "vod_play_server", "vod_play_note", "vod_play_url")
 	for _, tt := range []struct {
 		ac   string
 		keys []string
@@ -200,6 +200,7 @@ func parseRSS(t testing.TB, body []byte) xmlRSS {
 }
 
 func TestVodXML(t *testing.T) {
+	full := "Full"
 	store := newTestStore(t)
 	// Titles and texts that break naive XML: markup characters, a CDATA
 	// end, Thai, quotes; a category that needs escaping too.
@@ -208,7 +209,7 @@ func TestVodXML(t *testing.T) {
 	for i, name := range hard {
 		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: name, Synopsis: name + "\n" + name,
 			IDCode: name, Year: "2020", Poster1URL: "https://img.example/p.jpg?a=1&b=2",
-			LinkEmbed: "https://player.example/e?x=1&y=]]>", UpdatedAt: vodChanged.Add(time.Duration(i) * time.Minute)},
+			Episodes: catalog.ShorthandEpisodes("https://player.example/e?x=1&y=]]>", ""), UpdatedAt: vodChanged.Add(time.Duration(i) * time.Minute)},
 			lists: [catalog.NumLists][]string{{name, "<&>"}, {name}, {name}, nil, nil, {name}}}
 	}
 	addMovies(t, store, in...)
@@ -232,11 +233,11 @@ func TestVodXML(t *testing.T) {
 				src := in[len(in)-1-i] // last change first
 				name := src.Name
 				want := xmlVideo{Last: src.UpdatedAt.Format("2006-01-02 15:04:05"), ID: fmt.Sprint(src.ID), TID: fmt.Sprint(typeIDOf(t, h, name)),
-					Name: name, Type: name, DT: "embed", Note: new(string), Subname: &name, Pic: "https://img.example/p.jpg?a=1&b=2",
-					Lang: new(string), Area: name, Year: "2020", State: "0", Actor: name, Director: name, Des: name + "\n" + name}
+					Name: name, Type: name, DT: "iframe", Note: &full, Subname: &name, Pic: "https://img.example/p.jpg?a=1&b=2",
+					Lang: new(string), Area: name, Year: "2020", State: "1", Actor: name, Director: name, Des: name + "\n" + name}
 				got := v
-				if got.DL == nil || len(got.DL.DD) != 1 || got.DL.DD[0].Flag != "embed" || got.DL.DD[0].URL != "Full$https://player.example/e?x=1&y=]]>" {
-					t.Errorf("video %d: dl %+v, want one dd flag=embed Full$link", src.ID, got.DL)
+				if got.DL == nil || len(got.DL.DD) != 1 || got.DL.DD[0].Flag != "iframe" || got.DL.DD[0].URL != "Full$https://player.example/e?x=1&y=]]>" {
+					t.Errorf("video %d: dl %+v, want one dd flag=iframe Full$link", src.ID, got.DL)
 				}
 				got.DL = nil
 				if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
@@ -253,7 +254,7 @@ func TestVodXML(t *testing.T) {
 			t.Errorf("got list %+v, want 2 of 6 videos on 3 pages", rss.List)
 		}
 		v := rss.List.Videos[0]
-		if v.Name != hard[5] || v.Subname != nil || v.DL != nil || v.Note == nil || v.DT != "embed" {
+		if v.Name != hard[5] || v.Subname != nil || v.DL != nil || v.Note == nil || *v.Note != "Full" || v.DT != "iframe" {
 			t.Errorf("list record: got %+v, want the short form of %q", v, hard[5])
 		}
 		if rss.Class == nil {
@@ -397,12 +398,12 @@ func TestVodErrors(t *testing.T) {
 	addNumbered(t, store, 1)
 	h := newService(t, store, nil)
 	tests := []struct{ query, param string }{
-		{"pg=0", "pg"}, {"pg=abc", "pg"}, {"pg=-1", "pg"}, {"pg=1.5", "pg"}, {"pg=99999999999999999999", "pg"},
-		{"pagesize=0", "pagesize"}, {"pagesize=x", "pagesize"}, {"pagesize=-2", "pagesize"},
-		{"limit=0", "limit"}, {"limit=1e3", "limit"},
-		{"t=0", "t "}, {"t=abc", "t "}, {"t=-1", "t "}, {"t=99999999999999999999", "t "},
-		{"h=0", "h "}, {"h=8761", "h "}, {"h=x", "h "}, {"h=-1", "h "},
-		{"ids=1,x", "ids"}, {"ids=1,,2", "ids"}, {"ids=0", "ids"}, {"ids=" + strings.Repeat("1,", 100) + "1", "ids"},
+		{"pg=abc", "pg"}, {"pg=-1", "pg"}, {"pg=1.5", "pg"}, {"pg=99999999999999999999", "pg"},
+		{"pagesize=x", "pagesize"}, {"pagesize=-2", "pagesize"},
+		{"limit=1e3", "limit"},
+		{"t=abc", "t "}, {"t=-1", "t "}, {"t=99999999999999999999", "t "},
+		{"h=8761", "h "}, {"h=x", "h "}, {"h=-1", "h "},
+		{"ids=" + strings.Repeat("1,", 100) + "1", "ids"},
 		{"year=99", "year"}, {"year=2019-20", "year"}, {"year=abcd", "year"}, {"year=2019-", "year"}, {"year=2019-2020-2021", "year"},
 		{"wd=abc%00def", "wd "}, {"wd=%ff", "wd "}, {"wd=" + strings.Repeat("x", 257), "wd must be at most 256 characters"},
 		{"wd=" + strings.Repeat("w+", 16) + "a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q", "wd must have at most 16 distinct words"},
@@ -419,7 +420,7 @@ func TestVodErrors(t *testing.T) {
 		status         int
 	}{
 		{"POST", vodPath, 405}, {"DELETE", "/api.php/provide/vod", 405}, {"PUT", "/api/provide/vod", 405},
-		{"GET", "/api.php/provide/vod/at/html", 404}, {"GET", "/api.php/provide/vod/x", 404}, {"GET", "/api/provide/vod/", 404},
+		{"GET", "/api/provide/vod/", 404},
 	} {
 		t.Run(tt.method+" "+tt.target, func(t *testing.T) {
 			checkError(t, do(t, h, tt.method, tt.target), tt.status, "")
@@ -502,7 +503,7 @@ func TestVodDeepPagesMatchOffsetPages(t *testing.T) {
 	store := newTestStore(t)
 	in := make([]movieInput, 700)
 	for i := range in {
-		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: fmt.Sprintf("Movie %d", i+1), LinkEmbed: "https://p.example/e",
+		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: fmt.Sprintf("Movie %d", i+1), Episodes: catalog.ShorthandEpisodes("https://p.example/e", ""),
 			UpdatedAt: vodChanged.Add(time.Duration(i%13) * time.Minute)}, lists: [catalog.NumLists][]string{{fmt.Sprintf("C%d", i%4)}}}
 	}
 	addMovies(t, store, in...)

@@ -93,6 +93,10 @@ func (s *server) routes(version string) *httpx.Router {
 		get("/api.php/provide/vod/at/"+format, api(s.provideVod(format)))
 		get("/api.php/provide/vod/at/"+format+"/{$}", api(s.provideVod(format)))
 	}
+	// Any other /KEY/VALUE pairs, ThinkPHP style (contract 6).
+	for _, path := range pairPaths() {
+		get(path, api(s.provideVod(formatQuery)))
+	}
 	// The OpenAPI document and its reference page (issue 12).
 	for _, d := range s.docs(version).Routes() {
 		get(d.Path, d.Handler)

@@ -42,6 +42,58 @@ func (s *Store) AdminByUsername(ctx context.Context, username string) (catalog.A
 	return a, translate(err, "get admin")
 }
 
+// ListAdmins returns every administrator, oldest first, without hashes.
+func (s *Store) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
+	rows, err := s.pool.Query(ctx, `SELECT id, username, created_at FROM admins ORDER BY id`)
+	if err != nil {
+		return nil, translate(err, "list admins")
+	}
+	defer rows.Close()
+	var out []catalog.Admin
+	for rows.Next() {
+		var a catalog.Admin
+		if err := rows.Scan(&a.ID, &a.Username, &a.CreatedAt); err != nil {
+			return nil, translate(err, "list admins")
+		}
+		a.CreatedAt = a.CreatedAt.UTC()
+		out = append(out, a)
+	}
+	return out, translate(rows.Err(), "list admins")
+}
+
+// DeleteAdmin removes the administrator; the sessions go with it (ON
+// DELETE CASCADE). ENOTFOUND when there is none.
+func (s *Store) DeleteAdmin(ctx context.Context, username string) error {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM admins WHERE username = $1`, username)
+	if err != nil {
+		return translate(err, "delete admin")
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound("administrator")
+	}
+	return nil
+}
+
+// SetAdminPassword replaces the hash and ends the administrator's
+// sessions in one transaction; ENOTFOUND when there is none.
+func (s *Store) SetAdminPassword(ctx context.Context, username, passwordHash string) (int64, error) {
+	var ended int64
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var id int64
+		err := tx.QueryRow(ctx, `UPDATE admins SET password_hash = $1 WHERE username = $2 RETURNING id`, passwordHash, username).Scan(&id)
+		if err == pgx.ErrNoRows {
+			return notFound("administrator")
+		}
+		if err != nil {
+			return translate(err, "set admin password")
+		}
+		tag, err := tx.Exec(ctx, `DELETE FROM sessions WHERE admin_id = $1`, id)
+		ended = tag.RowsAffected()
+		return translate(err, "end sessions")
+	})
+	return ended, err
+}
+
 // CreateSession stores a session (times in whole seconds); the token
 // itself is never stored.
 func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {

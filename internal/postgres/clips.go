@@ -179,6 +179,11 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	if len(clips) == 0 {
 		return nil
 	}
+	for i := range clips {
+		if err := catalog.CheckRecordID("clip", clips[i].ID); err != nil {
+			return err
+		}
+	}
 	now := catalog.StoredNow()
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		// Imports exclude other writers (readers go on) so that handing

@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"catalog/internal/catalog"
+	"catalog/internal/testenv"
 )
 
 // serverDSN is the test server (pgtest cannot be imported here: it
@@ -16,7 +17,7 @@ import (
 func serverDSN(t *testing.T) string {
 	dsn := os.Getenv("CATALOG_TEST_POSTGRES")
 	if dsn == "" {
-		t.Skip("CATALOG_TEST_POSTGRES not set")
+		testenv.SkipOrFail(t, "CATALOG_TEST_POSTGRES not set")
 	}
 	return dsn
 }

@@ -37,6 +37,10 @@ func translate(err error, op string) error {
 		return withCode(catalog.EUNAVAILABLE, "database unavailable", op, err)
 	case pgCode(err) == "23505": // unique_violation
 		return withCode(catalog.ECONFLICT, "record already exists", op, err)
+	case pgCode(err) == "2200H": // sequence_generator_limit_exceeded
+		return withCode(catalog.EUNAVAILABLE, "no record ids left: the operator must renumber the records", op, err)
+	case pgCode(err) == "54000", pgCode(err) == "22001": // program_limit_exceeded, string_data_right_truncation
+		return withCode(catalog.ETOOLARGE, "a value is too large for the database", op, err)
 	case errors.Is(err, pgx.ErrNoRows):
 		return withCode(catalog.ENOTFOUND, "not found", op, err)
 	}

@@ -38,6 +38,9 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 		w.add(`year COLLATE "C" <= ?`, f.Years.To)
 		w.conds = append(w.conds, `year ~ '^[0-9]{4}$'`)
 	}
+	if f.PlayKind != 0 {
+		w.add(`play_kinds & ? <> 0`, f.PlayKind)
+	}
 	cond := w.String()
 	countArgs := append([]any(nil), w.args...)
 	countSQL := `SELECT n FROM movie_count`
@@ -45,10 +48,10 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 		countSQL = `SELECT count(*) FROM movies` + cond
 	}
 	pageSQL := `SELECT ` + vodPageColumns + `
-FROM (SELECT id FROM movies` + cond + ` ORDER BY updated_at DESC, id DESC` + w.page(f.Paging) + `) AS page
+FROM (SELECT id FROM movies` + cond + ` ORDER BY ` + f.Order("") + w.page(f.Paging) + `) AS page
 JOIN movies m ON m.id = page.id
 LEFT JOIN movie_types t ON t.name = m.type_name
-ORDER BY m.updated_at DESC, m.id DESC`
+ORDER BY ` + f.Order("m.")
 	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, len(w.conds) == 0, f.Paging.Offset(), pageSQL, w.args, f.Paging.Limit, scanVod, "movies")
 }
 

@@ -122,6 +122,11 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 	if len(movies) == 0 {
 		return nil
 	}
+	for i := range movies {
+		if err := catalog.CheckRecordID("movie", movies[i].ID); err != nil {
+			return err
+		}
+	}
 	stamp := catalog.StoredNow()
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		// One importer at a time, readers unaffected: key lookups and

@@ -22,6 +22,7 @@ import (
 
 	"catalog/internal/budget"
 	"catalog/internal/catalog"
+	"catalog/internal/schema"
 )
 
 //go:embed migrations/*.sql
@@ -149,8 +150,15 @@ func serverName(cfg *pgxpool.Config) string {
 
 // Migrate brings the schema up to date. Several processes may call it
 // at once: a session-level advisory lock lets one migrate while the
-// others wait and then find nothing left to do.
+// others wait and then find nothing left to do. A schema newer than
+// this binary knows is refused (internal/schema).
 func (s *Store) Migrate(ctx context.Context) error {
+	_, err := s.MigrateApplied(ctx)
+	return err
+}
+
+// MigrateApplied is Migrate, returning the migrations it applied.
+func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 	// A separate database/sql handle, closed afterwards, so that goose's
 	// lock connection never competes with the pool.
 	conf := s.pool.Config().ConnConfig.Copy()
@@ -160,24 +168,28 @@ func (s *Store) Migrate(ctx context.Context) error {
 	defer db.Close()
 	locker, err := lock.NewPostgresSessionLocker(lock.WithLockID(migrationLockID), lock.WithLockTimeout(1, 600))
 	if err != nil {
-		return fmt.Errorf("postgres: migration lock: %w", err)
+		return nil, fmt.Errorf("postgres: migration lock: %w", err)
 	}
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
-		return fmt.Errorf("postgres: migrations: %w", err)
+		return nil, fmt.Errorf("postgres: migrations: %w", err)
 	}
 	provider, err := goose.NewProvider(goose.DialectPostgres, db, fsys,
 		goose.WithSessionLocker(locker), goose.WithDisableGlobalRegistry(true))
 	if err != nil {
-		return fmt.Errorf("postgres: migrations: %w", err)
+		return nil, fmt.Errorf("postgres: migrations: %w", err)
 	}
-	if _, err := provider.Up(ctx); err != nil {
+	applied, err := schema.Up(ctx, provider)
+	if catalog.ErrorCode(err) == catalog.EINVALID {
+		return nil, err
+	}
+	if err != nil {
 		// goose's own message quotes whole SQL statements; the server's
 		// message is the useful line (e.g. permission denied to create
 		// extension "pg_trgm").
-		return catalog.Reworded("postgres: migrate: "+connectReason(err, ConnectTimeout), err)
+		return nil, catalog.Reworded("postgres: migrate: "+connectReason(err, ConnectTimeout), err)
 	}
-	return nil
+	return applied, nil
 }
 
 // Close releases every connection.

@@ -23,13 +23,13 @@ func (s *Store) CreateToken(ctx context.Context, t *catalog.APIToken) error {
 	return nil
 }
 
-const tokenColumns = `id, name, scopes, token_hash, created_at, last_used`
+const tokenColumns = `id, name, scopes, token_hash, created_at, last_used, revoked_at`
 
 func scanToken(row pgx.Row) (catalog.APIToken, error) {
 	var t catalog.APIToken
 	var scopes string
-	var used *time.Time
-	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &t.CreatedAt, &used); err != nil {
+	var used, revoked *time.Time
+	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &t.CreatedAt, &used, &revoked); err != nil {
 		return t, err
 	}
 	t.Scopes = strings.Split(scopes, ",")
@@ -37,10 +37,13 @@ func scanToken(row pgx.Row) (catalog.APIToken, error) {
 	if used != nil {
 		t.LastUsed = used.UTC()
 	}
+	if revoked != nil {
+		t.RevokedAt = revoked.UTC()
+	}
 	return t, nil
 }
 
-// ListTokens returns every live token, oldest first.
+// ListTokens returns every token, revoked ones included, oldest first.
 func (s *Store) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
 	rows, err := s.pool.Query(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`)
 	if err != nil {
@@ -60,7 +63,7 @@ func (s *Store) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
 
 // TokenByHash returns ENOTFOUND for unknown or revoked tokens.
 func (s *Store) TokenByHash(ctx context.Context, tokenHash string) (catalog.APIToken, error) {
-	t, err := scanToken(s.pool.QueryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = $1`, tokenHash))
+	t, err := scanToken(s.pool.QueryRow(ctx, `SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = $1 AND revoked_at IS NULL`, tokenHash))
 	if err == pgx.ErrNoRows {
 		return t, notFound("token")
 	}
@@ -73,9 +76,10 @@ func (s *Store) TouchToken(ctx context.Context, id int64, at time.Time) error {
 	return translate(err, "touch token")
 }
 
-// RevokeToken deletes the token; ENOTFOUND when there is none.
+// RevokeToken stamps the token revoked; ENOTFOUND when there is no
+// live token with that id.
 func (s *Store) RevokeToken(ctx context.Context, id int64) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM api_tokens WHERE id = $1`, id)
+	tag, err := s.pool.Exec(ctx, `UPDATE api_tokens SET revoked_at = $1 WHERE id = $2 AND revoked_at IS NULL`, catalog.StoredNow(), id)
 	if err != nil {
 		return translate(err, "revoke token")
 	}

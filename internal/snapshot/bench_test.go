@@ -16,8 +16,7 @@ import (
 // Accept-Encoding: gzip (contract 4.4) on a snapshot of
 // CATALOG_BENCH_SNAPSHOT_MOVIES movies from the demo generator (default
 // 50,000, about 29 MB of JSON; 1,000,000 gives the 579 MB of the seeded
-// benchmark catalog), in the member layout and in the one-member layout
-// it replaced.
+// benchmark catalog), with full-flush points and without.
 func BenchmarkRangeSuffixPlain(b *testing.B) {
 	movies := 50_000
 	if v := os.Getenv("CATALOG_BENCH_SNAPSHOT_MOVIES"); v != "" {
@@ -29,14 +28,14 @@ func BenchmarkRangeSuffixPlain(b *testing.B) {
 	}
 	for _, bm := range []struct {
 		name       string
-		memberSize int64
+		flushEvery int64
 	}{
-		{"members", memberSize},
-		{"one member (before)", 1 << 62},
+		{"flush points", flushEvery},
+		{"no flush points", 1 << 62},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			s := New(Config{Store: demoStore{generatedStore{n: movies}}, Dir: b.TempDir(), Every: time.Hour})
-			s.memberSize = bm.memberSize
+			s.flushEvery = bm.flushEvery
 			refresh(b, s)
 			before := s.inflated.Load()
 			b.ResetTimer()

@@ -15,10 +15,10 @@ import (
 )
 
 // FuzzServeRange sends arbitrary Range headers, plain and gzip, to a
-// snapshot written in members of 1,000 bytes: every answer is the whole
-// document, the right slice of it, or a 416 left to the movie service's
-// error writer; a plain range never decompresses more than one member
-// besides the bytes it sends.
+// snapshot written with a full-flush point every 1,000 bytes: every
+// answer is the whole document, the right slice of it, or a 416 left to
+// the movie service's error writer; a plain range never decompresses
+// more than one flush interval besides the bytes it sends.
 func FuzzServeRange(f *testing.F) {
 	for _, s := range []string{
 		"bytes=0-0", "bytes=-1", "bytes=5-", "bytes=0-999999999", "bytes=999-1000", "bytes=1000-1999", "bytes=-0",
@@ -32,12 +32,12 @@ func FuzzServeRange(f *testing.F) {
 	store := newTestStore(f)
 	addNumbered(f, store, 1, 200)
 	s := newTestService(f, store)
-	s.memberSize = 1000
+	s.flushEvery = 1000
 	refresh(f, s)
 	plain := serve(f, s, http.MethodGet).body
 	zipped := serve(f, s, http.MethodGet, "Accept-Encoding", "gzip").body
-	if len(plain) < 20_000 || len(s.current.Load().members) < 20 {
-		f.Fatalf("%d bytes in %d members: too small to fuzz ranges", len(plain), len(s.current.Load().members))
+	if len(plain) < 20_000 || len(s.current.Load().index) < 20 {
+		f.Fatalf("%d bytes in %d flush intervals: too small to fuzz ranges", len(plain), len(s.current.Load().index))
 	}
 	f.Fuzz(func(t *testing.T, rng string, gzip bool) {
 		header := []string{"Range", rng}

@@ -18,7 +18,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/flate"
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
@@ -89,9 +89,10 @@ type Service struct {
 	rebuildNow chan struct{} // Rebuild's request to the build loop
 	builds     buildLog      // for Status
 
-	// memberSize is the decompressed length of each gzip member written;
-	// memberSize unless a benchmark writes the one-member layout.
-	memberSize int64
+	// flushEvery is the decompressed length between the full-flush
+	// points written; flushEvery unless a test or benchmark writes
+	// another spacing.
+	flushEvery int64
 	// inflated counts the bytes decompressed to answer plain requests:
 	// the cost contract 4.4 bounds for a Range.
 	inflated atomic.Int64
@@ -106,13 +107,13 @@ type built struct {
 	plainSize   int64
 	gzipTag     string // strong ETag of the gzip file
 	gzipSize    int64
-	members     []member // where each gzip member starts, from the same write
+	index       []flushPoint // the file's full-flush points, from the same write
 }
 
 // New returns a Service; call Run to start building.
 func New(cfg Config) *Service {
 	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry,
-		rebuildNow: make(chan struct{}, 1), memberSize: memberSize, observe: cfg.Observe}
+		rebuildNow: make(chan struct{}, 1), flushEvery: flushEvery, observe: cfg.Observe}
 	if s.dir == "" {
 		s.dir = filepath.Join(os.TempDir(), "catalog-snapshot")
 	}
@@ -204,7 +205,7 @@ func (s *Service) Ready() bool { return s.current.Load() != nil }
 func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.Time) (*built, error) {
 	generatedAt := catalog.StoredTime(now)
 	var plain, zipped hashCounter
-	var members []member
+	var index []flushPoint
 	// Made again each time: an operator may have removed it.
 	if err := os.MkdirAll(s.dir, 0o755); err != nil {
 		return nil, fmt.Errorf("snapshot directory: %w", err)
@@ -212,14 +213,14 @@ func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.
 	info, err := writeAtomic(s.dir, FileName, func(f io.Writer) error {
 		plain.reset()
 		zipped.reset()
-		zw, err := newMemberWriter(io.MultiWriter(f, &zipped), s.memberSize)
+		zw, err := newIndexedGzipWriter(io.MultiWriter(f, &zipped), s.flushEvery)
 		if err != nil {
 			return err
 		}
 		if err := Write(ctx, store, io.MultiWriter(zw, &plain), generatedAt); err != nil {
 			return err
 		}
-		members = zw.index
+		index = zw.index
 		return zw.Close()
 	})
 	if err != nil {
@@ -234,7 +235,7 @@ func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.
 		plainSize:   plain.n,
 		gzipTag:     zipped.tag("-gz"),
 		gzipSize:    zipped.n,
-		members:     members,
+		index:       index,
 	}, nil
 }
 
@@ -324,12 +325,12 @@ func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f 
 	guard.size = b.plainSize
 	h.Set("ETag", b.plainTag)
 	if strings.Contains(r.Header.Get("Range"), ",") {
-		// Each part of a multi-range request can cost a member's
-		// decompression, so hundreds of parts would cost hundreds of
+		// Each part of a multi-range request can cost up to a flush
+		// interval's decompression, so hundreds of parts would cost hundreds of
 		// MiB; serving the whole document is allowed and bounds the work.
 		r = withoutRange(r)
 	}
-	g := &gunzipSeeker{f: f, size: b.plainSize, index: b.members}
+	g := &gunzipSeeker{f: f, size: b.plainSize, index: b.index}
 	http.ServeContent(w, r, "", b.generatedAt, g)
 	s.inflated.Add(g.inflated)
 	return guard.err()
@@ -424,17 +425,19 @@ func (g *rangeGuard) err() error {
 	return catalog.Errorf(httpx.ERANGE, "range not satisfiable")
 }
 
-// gunzipSeeker presents a gzip file as its uncompressed content with
-// Seek, which http.ServeContent needs for sizes and ranges. The size is
-// known from the build, so seeking to the end costs nothing. A read
-// elsewhere than where decompression stands starts at the nearest
-// member at or before it (index) and discards up to there: at most one
-// member's worth of decompression, wherever the range starts.
+// gunzipSeeker presents a snapshot file as its uncompressed content
+// with Seek, which http.ServeContent needs for sizes and ranges. The size
+// is known from the build, so seeking to the end costs nothing. A read
+// elsewhere than where decompression stands starts a raw inflater at the
+// nearest full-flush point at or before it (index) and discards up to
+// there: at most one flush interval of decompression, wherever the range
+// starts. The gzip header and trailer are never read: the file's identity
+// was checked against the build that wrote it and the index.
 type gunzipSeeker struct {
 	f        *os.File
-	size     int64    // uncompressed
-	index    []member // the file's members; none means one member
-	zr       *gzip.Reader
+	size     int64        // uncompressed
+	index    []flushPoint // the file's flush points; never empty
+	zr       io.ReadCloser
 	pos      int64 // offset of zr in the uncompressed stream
 	want     int64 // offset the next Read starts at
 	inflated int64 // bytes decompressed, discarded ones included
@@ -463,19 +466,9 @@ func (g *gunzipSeeker) Read(p []byte) (int, error) {
 	}
 	start := nearest(g.index, g.want)
 	if g.zr == nil || g.want < g.pos || start.off > g.pos {
-		if _, err := g.f.Seek(start.zoff, io.SeekStart); err != nil {
+		if err := g.restart(start); err != nil {
 			return 0, err
 		}
-		if g.zr == nil {
-			zr, err := gzip.NewReader(g.f)
-			if err != nil {
-				return 0, err
-			}
-			g.zr = zr
-		} else if err := g.zr.Reset(g.f); err != nil {
-			return 0, err
-		}
-		g.pos = start.off
 	}
 	if g.want > g.pos {
 		n, err := io.CopyN(io.Discard, g.zr, g.want-g.pos)
@@ -493,6 +486,20 @@ func (g *gunzipSeeker) Read(p []byte) (int, error) {
 	g.inflated += int64(n)
 	g.want = g.pos
 	return n, err
+}
+
+// restart points the inflater at flush point start.
+func (g *gunzipSeeker) restart(start flushPoint) error {
+	if _, err := g.f.Seek(start.zoff, io.SeekStart); err != nil {
+		return err
+	}
+	if g.zr == nil {
+		g.zr = flate.NewReader(g.f)
+	} else if err := g.zr.(flate.Resetter).Reset(g.f, nil); err != nil {
+		return err
+	}
+	g.pos = start.off
+	return nil
 }
 
 // hashCounter hashes and counts the bytes written through it.

@@ -508,28 +508,23 @@ func TestRemoveStaleTemps(t *testing.T) {
 
 func TestGunzipSeeker(t *testing.T) {
 	want := bytes.Repeat([]byte("0123456789abcdefghij"), 5000)
-	t.Run("one member", func(t *testing.T) {
-		var buf bytes.Buffer
-		zw := gzip.NewWriter(&buf)
-		zw.Write(want)
-		zw.Close()
-		checkGunzipSeeker(t, want, buf.Bytes(), nil)
-	})
-	t.Run("members", func(t *testing.T) {
-		var buf bytes.Buffer
-		zw, err := newMemberWriter(&buf, 999)
-		if err != nil {
-			t.Fatal(err)
-		}
-		zw.Write(want)
-		if err := zw.Close(); err != nil {
-			t.Fatal(err)
-		}
-		checkGunzipSeeker(t, want, buf.Bytes(), zw.index)
-	})
+	for _, every := range []int64{999, 1 << 62} {
+		t.Run(fmt.Sprint(every), func(t *testing.T) {
+			var buf bytes.Buffer
+			zw, err := newIndexedGzipWriter(&buf, every)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zw.Write(want)
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+			checkGunzipSeeker(t, want, buf.Bytes(), zw.index)
+		})
+	}
 }
 
-func checkGunzipSeeker(t *testing.T, want, file []byte, index []member) {
+func checkGunzipSeeker(t *testing.T, want, file []byte, index []flushPoint) {
 	path := filepath.Join(t.TempDir(), "x.gz")
 	if err := os.WriteFile(path, file, 0o644); err != nil {
 		t.Fatal(err)

@@ -87,8 +87,8 @@ func Write(ctx context.Context, movies catalog.MovieStore, w io.Writer, generate
 }
 
 // WriteFile writes one snapshot to path, gzip-compressed when path ends
-// in ".gz" (in members of memberSize, as the service writes it), plain
-// JSON otherwise. The file appears complete or not at all: it is written
+// in ".gz" (one gzip member with full-flush points, as the service
+// writes it), plain JSON otherwise. The file appears complete or not at all: it is written
 // beside path under a temporary name, synced and renamed over path.
 func WriteFile(ctx context.Context, movies catalog.MovieStore, path string, now time.Time) error {
 	compress := strings.HasSuffix(path, ".gz")
@@ -98,13 +98,14 @@ func WriteFile(ctx context.Context, movies catalog.MovieStore, path string, now 
 	return err
 }
 
-// WriteTo writes one snapshot to w, in gzip members of memberSize when
-// compress is set (as the service writes it), plain JSON otherwise.
+// WriteTo writes one snapshot to w, gzip-compressed when compress is set
+// (one member with full-flush points, as the service writes it), plain
+// JSON otherwise.
 func WriteTo(ctx context.Context, movies catalog.MovieStore, w io.Writer, compress bool, now time.Time) error {
 	if !compress {
 		return Write(ctx, movies, w, now)
 	}
-	zw, err := newMemberWriter(w, memberSize)
+	zw, err := newIndexedGzipWriter(w, flushEvery)
 	if err != nil {
 		return err
 	}

@@ -46,6 +46,65 @@ func (s *Store) AdminByUsername(ctx context.Context, username string) (catalog.A
 	return a, nil
 }
 
+// ListAdmins returns every administrator, oldest first, without hashes.
+func (s *Store) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
+	rows, err := s.reader.QueryContext(ctx, `SELECT id, username, created_at FROM admins ORDER BY id`)
+	if err != nil {
+		return nil, translate(err, "list admins")
+	}
+	defer rows.Close()
+	var out []catalog.Admin
+	for rows.Next() {
+		var a catalog.Admin
+		var created int64
+		if err := rows.Scan(&a.ID, &a.Username, &created); err != nil {
+			return nil, translate(err, "list admins")
+		}
+		a.CreatedAt = unixTime(created)
+		out = append(out, a)
+	}
+	return out, translate(rows.Err(), "list admins")
+}
+
+// DeleteAdmin removes the administrator; the sessions go with it (ON
+// DELETE CASCADE). ENOTFOUND when there is none.
+func (s *Store) DeleteAdmin(ctx context.Context, username string) error {
+	res, err := s.writer.ExecContext(ctx, `DELETE FROM admins WHERE username = ?`, username)
+	if err != nil {
+		return translate(err, "delete admin")
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return translate(err, "delete admin")
+	} else if n == 0 {
+		return notFound("administrator")
+	}
+	return nil
+}
+
+// SetAdminPassword replaces the hash and ends the administrator's
+// sessions in one transaction; ENOTFOUND when there is none.
+func (s *Store) SetAdminPassword(ctx context.Context, username, passwordHash string) (int64, error) {
+	var ended int64
+	err := s.writeTx(ctx, "set admin password", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE admins SET password_hash = ? WHERE username = ?`, passwordHash, username)
+		if err != nil {
+			return translate(err, "set admin password")
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return translate(err, "set admin password")
+		} else if n == 0 {
+			return notFound("administrator")
+		}
+		res, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE admin_id = (SELECT id FROM admins WHERE username = ?)`, username)
+		if err != nil {
+			return translate(err, "end sessions")
+		}
+		ended, err = res.RowsAffected()
+		return translate(err, "end sessions")
+	})
+	return ended, err
+}
+
 // CreateSession stores s (times in whole seconds).
 func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {
 	_, err := s.writer.ExecContext(ctx,

@@ -251,6 +251,11 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	if len(clips) == 0 {
 		return nil
 	}
+	for i := range clips {
+		if err := catalog.CheckRecordID("clip", clips[i].ID); err != nil {
+			return err
+		}
+	}
 	created := now()
 	return s.bulkTx(ctx, "import clips", func(tx *sql.Tx) error {
 		w := &clipWriter{txStmts: txStmts{tx: tx, what: "import clips"}}

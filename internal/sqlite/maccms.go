@@ -32,14 +32,18 @@ func (s *Store) ListVods(ctx context.Context, f catalog.VodFilter) ([]catalog.Vo
 		q.conds = append(q.conds, `movies.year BETWEEN ? AND ? AND movies.year GLOB '[0-9][0-9][0-9][0-9]'`)
 		q.args = append(q.args, f.Years.From, f.Years.To)
 	}
+	if f.PlayKind != 0 {
+		q.conds = append(q.conds, `movies.play_kinds & ? <> 0`)
+		q.args = append(q.args, f.PlayKind)
+	}
 	cache := len(f.Terms) <= maxCachedTerms
-	otherFilters := len(f.IDs) > 0 || f.TypeID != 0 || !f.ChangedSince.IsZero() || !f.Years.IsZero()
+	otherFilters := len(f.IDs) > 0 || f.TypeID != 0 || !f.ChangedSince.IsZero() || !f.Years.IsZero() || f.PlayKind != 0
 	count := func() (int64, error) { return s.countMovieMatches(ctx, q, len(f.Terms) > 0, otherFilters, cache) }
 	query := vodSelect + `
 FROM (SELECT movies.id FROM ` + q.from + where(q.conds) + `
-      ORDER BY movies.updated_at DESC, movies.id DESC LIMIT ? OFFSET ?) AS page
+      ORDER BY ` + f.Order("movies.") + ` LIMIT ? OFFSET ?) AS page
 JOIN movies ON movies.id = page.id` + vodTypeJoin + `
-ORDER BY movies.updated_at DESC, movies.id DESC`
+ORDER BY ` + f.Order("movies.")
 	return countAndPage(ctx, s, count, len(q.conds) == 0, query, q.args, cache, f.Paging, newVodScan(), "movies")
 }
 

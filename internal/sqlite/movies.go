@@ -150,6 +150,11 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 	if len(movies) == 0 {
 		return nil
 	}
+	for i := range movies {
+		if err := catalog.CheckRecordID("movie", movies[i].ID); err != nil {
+			return err
+		}
+	}
 	stamp := now()
 	return s.bulkTx(ctx, "upsert movies", func(tx *sql.Tx) error {
 		w := &movieWriter{txStmts: txStmts{tx: tx, what: "upsert movies"}, stamp: stamp}

@@ -25,6 +25,7 @@ import (
 
 	"catalog/internal/budget"
 	"catalog/internal/catalog"
+	"catalog/internal/schema"
 )
 
 //go:embed migrations/*.sql
@@ -158,20 +159,31 @@ func oneLine(err error) string {
 }
 
 // Migrate brings the schema up to date. Each migration runs in its own
-// transaction; running it again is a no-op.
+// transaction; running it again is a no-op. A schema newer than this
+// binary knows is refused (internal/schema).
 func (s *Store) Migrate(ctx context.Context) error {
+	_, err := s.MigrateApplied(ctx)
+	return err
+}
+
+// MigrateApplied is Migrate, returning the migrations it applied.
+func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
-		return fmt.Errorf("sqlite: migrations: %w", err)
+		return nil, fmt.Errorf("sqlite: migrations: %w", err)
 	}
 	p, err := goose.NewProvider(goose.DialectSQLite3, s.writer, fsys, goose.WithDisableGlobalRegistry(true))
 	if err != nil {
-		return fmt.Errorf("sqlite: migrations: %w", err)
+		return nil, fmt.Errorf("sqlite: migrations: %w", err)
 	}
-	if _, err := p.Up(ctx); err != nil {
-		return fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
+	applied, err := schema.Up(ctx, p)
+	if catalog.ErrorCode(err) == catalog.EINVALID {
+		return nil, err
 	}
-	return s.writeTx(ctx, "catch up search index", func(tx *sql.Tx) error {
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
+	}
+	return applied, s.writeTx(ctx, "catch up search index", func(tx *sql.Tx) error {
 		if err := flushPending(ctx, tx, "clips", "title_fold"); err != nil {
 			return err
 		}

@@ -26,13 +26,13 @@ func (s *Store) CreateToken(ctx context.Context, t *catalog.APIToken) error {
 	return nil
 }
 
-const tokenColumns = `id, name, scopes, token_hash, created_at, last_used`
+const tokenColumns = `id, name, scopes, token_hash, created_at, last_used, revoked_at`
 
 func scanToken(row interface{ Scan(...any) error }) (catalog.APIToken, error) {
 	var t catalog.APIToken
 	var scopes string
-	var created, used int64
-	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &created, &used); err != nil {
+	var created, used, revoked int64
+	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &created, &used, &revoked); err != nil {
 		return t, err
 	}
 	t.Scopes = strings.Split(scopes, ",")
@@ -40,10 +40,13 @@ func scanToken(row interface{ Scan(...any) error }) (catalog.APIToken, error) {
 	if used != 0 {
 		t.LastUsed = unixTime(used)
 	}
+	if revoked != 0 {
+		t.RevokedAt = unixTime(revoked)
+	}
 	return t, nil
 }
 
-// ListTokens returns every live token, oldest first.
+// ListTokens returns every token, revoked ones included, oldest first.
 func (s *Store) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`)
 	if err != nil {
@@ -64,7 +67,7 @@ func (s *Store) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
 // TokenByHash returns ENOTFOUND for unknown or revoked tokens.
 func (s *Store) TokenByHash(ctx context.Context, tokenHash string) (catalog.APIToken, error) {
 	t, err := scanToken(s.reader.QueryRowContext(ctx,
-		`SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = ?`, tokenHash))
+		`SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = ? AND revoked_at = 0`, tokenHash))
 	if err == sql.ErrNoRows {
 		return t, notFound("token")
 	}
@@ -77,9 +80,10 @@ func (s *Store) TouchToken(ctx context.Context, id int64, at time.Time) error {
 	return translate(err, "touch token")
 }
 
-// RevokeToken deletes the token; ENOTFOUND when there is none.
+// RevokeToken stamps the token revoked; ENOTFOUND when there is no
+// live token with that id.
 func (s *Store) RevokeToken(ctx context.Context, id int64) error {
-	res, err := s.writer.ExecContext(ctx, `DELETE FROM api_tokens WHERE id = ?`, id)
+	res, err := s.writer.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ? WHERE id = ? AND revoked_at = 0`, now().Unix(), id)
 	if err != nil {
 		return translate(err, "revoke token")
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -89,7 +90,7 @@ func TestUpsertMoviesBatchIsOneByOne(t *testing.T) {
 		t.Fatalf("UpsertMovies batch: %v", err)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Fatalf("movie %d written back:\n got %+v\nwant %+v", i, got[i], want[i])
 		}
 	}
@@ -109,7 +110,7 @@ func TestUpsertMoviesBatchIsOneByOne(t *testing.T) {
 		t.Fatalf("stored movies: got %d, want %d", len(gotAll), len(wantAll))
 	}
 	for i := range wantAll {
-		if gotAll[i] != wantAll[i] {
+		if !reflect.DeepEqual(gotAll[i], wantAll[i]) {
 			t.Fatalf("stored movie %d:\n got %+v\nwant %+v", i, gotAll[i], wantAll[i])
 		}
 	}

@@ -48,6 +48,49 @@ func runAdmins(t *testing.T, open func(t *testing.T) catalog.Store) {
 		}
 	})
 
+	// Operators manage administrators: list, delete and reset the
+	// password, the last two ending the administrator's sessions at once.
+	t.Run("Manage", func(t *testing.T) {
+		s := open(t)
+		a := createAdmin(t, s, "alice")
+		b := createAdmin(t, s, "bob")
+		list, err := s.ListAdmins(ctx)
+		noErr(t, err, "ListAdmins")
+		if len(list) != 2 || list[0].Username != "alice" || list[1].Username != "bob" || list[0].PasswordHash != "" || !list[1].CreatedAt.Equal(b.CreatedAt) {
+			t.Fatalf("ListAdmins: got %+v, want alice then bob without hashes", list)
+		}
+		now := nowSecond()
+		for _, h := range []string{"a1", "a2"} {
+			noErr(t, s.CreateSession(ctx, catalog.Session{TokenHash: h, AdminID: a.ID, CreatedAt: now, LastSeen: now}), "CreateSession")
+		}
+		noErr(t, s.CreateSession(ctx, catalog.Session{TokenHash: "b1", AdminID: b.ID, CreatedAt: now, LastSeen: now}), "CreateSession")
+
+		ended, err := s.SetAdminPassword(ctx, "alice", "$2a$10$new")
+		noErr(t, err, "SetAdminPassword")
+		if ended != 2 {
+			t.Errorf("SetAdminPassword: ended %d sessions, want 2", ended)
+		}
+		if got, _ := s.AdminByUsername(ctx, "alice"); got.PasswordHash != "$2a$10$new" {
+			t.Errorf("after SetAdminPassword: hash %q", got.PasswordHash)
+		}
+		_, err = s.SessionByTokenHash(ctx, "a1")
+		wantCode(t, err, catalog.ENOTFOUND)
+		_, err = s.SessionByTokenHash(ctx, "b1")
+		noErr(t, err, "bob's session after alice's reset")
+		_, err = s.SetAdminPassword(ctx, "carol", "x")
+		wantCode(t, err, catalog.ENOTFOUND)
+
+		noErr(t, s.DeleteAdmin(ctx, "bob"), "DeleteAdmin")
+		_, err = s.SessionByTokenHash(ctx, "b1")
+		wantCode(t, err, catalog.ENOTFOUND)
+		_, err = s.AdminByUsername(ctx, "bob")
+		wantCode(t, err, catalog.ENOTFOUND)
+		wantCode(t, s.DeleteAdmin(ctx, "bob"), catalog.ENOTFOUND)
+		if list, _ := s.ListAdmins(ctx); len(list) != 1 || list[0].Username != "alice" {
+			t.Errorf("ListAdmins after delete: got %+v, want only alice", list)
+		}
+	})
+
 	t.Run("Sessions", func(t *testing.T) {
 		s := open(t)
 		a := createAdmin(t, s, "alice")

@@ -30,7 +30,7 @@ func runExport(t *testing.T, open func(t *testing.T) catalog.Store) {
 			t.Fatalf("ExportMovies: got %d movies, want %d", len(got), len(want))
 		}
 		for i := range want {
-			if got[i] != want[i] {
+			if !sameMovie(got[i], want[i]) {
 				t.Fatalf("ExportMovies row %d:\n got %+v\nwant %+v", i, got[i], want[i])
 			}
 		}

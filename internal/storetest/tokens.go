@@ -50,13 +50,33 @@ func runTokens(t *testing.T, open func(t *testing.T) catalog.Store) {
 		t.Errorf("ListTokens[1]: got %+v, want last use %s and scope movies:write", list[1], used)
 	}
 
+	revokedFrom := nowSecond()
 	noErr(t, s.RevokeToken(ctx, a.ID), "RevokeToken")
 	_, err = s.TokenByHash(ctx, "aaaa")
 	wantCode(t, err, catalog.ENOTFOUND)
 	wantCode(t, s.RevokeToken(ctx, a.ID), catalog.ENOTFOUND)
+	wantCode(t, s.RevokeToken(ctx, b.ID+1000), catalog.ENOTFOUND)
 	list, err = s.ListTokens(ctx)
 	noErr(t, err, "ListTokens after revoke")
-	if len(list) != 1 || list[0].ID != b.ID {
-		t.Errorf("ListTokens after revoke: got %+v, want only b", list)
+	if len(list) != 2 || list[0].ID != a.ID || list[1].ID != b.ID {
+		t.Fatalf("ListTokens after revoke: got %+v, want a (revoked) then b", list)
+	}
+	wantTimeBetween(t, "RevokedAt", list[0].RevokedAt, revokedFrom, nowSecond())
+	if !list[1].RevokedAt.IsZero() {
+		t.Errorf("ListTokens after revoke: b has RevokedAt %s, want zero (live)", list[1].RevokedAt)
+	}
+
+	// Ids are never reused: after the newest token is revoked, a new
+	// one gets a higher id, so a stale "token revoke N" cannot reach it.
+	noErr(t, s.RevokeToken(ctx, b.ID), "RevokeToken b")
+	c := catalog.APIToken{Name: "after", Scopes: []string{catalog.ScopeClipsWrite}, TokenHash: "cccc"}
+	noErr(t, s.CreateToken(ctx, &c), "CreateToken c")
+	if c.ID <= b.ID {
+		t.Errorf("CreateToken after revoking token %d: got id %d, want above %d (ids are never reused)", b.ID, c.ID, b.ID)
+	}
+	got, err = s.TokenByHash(ctx, "cccc")
+	noErr(t, err, "TokenByHash c")
+	if got.ID != c.ID || !got.RevokedAt.IsZero() {
+		t.Errorf("TokenByHash c: got %+v, want id %d, live", got, c.ID)
 	}
 }

@@ -6,7 +6,8 @@
 //	CATALOG_TEST_ENGINE=postgres go test ./internal/clipapi/...
 //
 // PostgreSQL tests also need CATALOG_TEST_POSTGRES (see pgtest) and skip
-// with a message that says how to run them when it is unset.
+// with a message that says how to run them when it is unset (under CI they
+// fail instead: see testenv).
 package testdb
 
 import (
@@ -50,7 +51,11 @@ func New(t testing.TB) DB {
 	t.Helper()
 	switch e := Engine(); e {
 	case SQLite:
-		return DB{engine: e, dsn: filepath.Join(t.TempDir(), "test.db")}
+		// The file exists and is migrated, as a service's database is:
+		// commands other than serve and migrate refuse a missing one.
+		d := DB{engine: e, dsn: filepath.Join(t.TempDir(), "test.db")}
+		d.Open(t).Close()
+		return d
 	case Postgres:
 		return DB{engine: e, dsn: pgtest.EmptyDSN(t)}
 	default:

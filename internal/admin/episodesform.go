@@ -1,0 +1,154 @@
+package admin
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"catalog/internal/catalog"
+)
+
+// The console edits a movie's episodes (contract 9) as one block per
+// server: its name, and its episodes one a line as
+// "NAME | EMBED URL | M3U8 URL". The form shows every server plus one
+// empty block, so a server is added by filling that block and saving,
+// and removed by emptying its block: no JavaScript needed.
+
+// Form names of a server block: serverNameField+N and serverDataField+N.
+const (
+	serverNameField = "server_name."
+	serverDataField = "server_data."
+	episodeSep      = "|"
+)
+
+// episodeLines is the text of a server's episodes in the form.
+func episodeLines(s catalog.Server) string {
+	lines := make([]string, len(s.Episodes))
+	for i, e := range s.Episodes {
+		lines[i] = e.Name + " " + episodeSep + " " + e.LinkEmbed + " " + episodeSep + " " + e.LinkM3U8
+	}
+	return strings.Join(lines, "\n")
+}
+
+// episodesValues puts the form values of servers into v.
+func episodesValues(v map[string]string, servers []catalog.Server) {
+	for i, s := range servers {
+		v[serverNameField+strconv.Itoa(i)] = s.Name
+		v[serverDataField+strconv.Itoa(i)] = episodeLines(s)
+	}
+}
+
+// serverBlocks is how many server blocks the form shows for values: one
+// after the last one holding anything, within catalog.MaxServers.
+func serverBlocks(values map[string]string) int {
+	n := 0
+	for i := range catalog.MaxServers {
+		k := strconv.Itoa(i)
+		if strings.TrimSpace(values[serverNameField+k]) != "" || strings.TrimSpace(values[serverDataField+k]) != "" {
+			n = i + 1
+		}
+	}
+	return min(n+1, catalog.MaxServers)
+}
+
+// episodesForm is the form fields of the server blocks.
+func episodesForm(values, fieldErrors map[string]string) []formField {
+	var fields []formField
+	for i := range serverBlocks(values) {
+		k := strconv.Itoa(i)
+		label := "Server " + strconv.Itoa(i+1)
+		fields = append(fields,
+			formField{Name: serverNameField + k, Label: label + " name", Type: "text", Max: catalog.MaxServerNameRunes,
+				Hint: "e.g. Main. Empty this block to remove the server.", Value: values[serverNameField+k], Error: fieldErrors[serverNameField+k]},
+			formField{Name: serverDataField + k, Label: label + " episodes", Type: "textarea",
+				Hint:  "One episode a line: NAME | EMBED URL | M3U8 URL (either URL may be empty).",
+				Value: values[serverDataField+k], Error: fieldErrors[serverDataField+k]})
+	}
+	return fields
+}
+
+// readEpisodesForm reads the server blocks of a posted form into
+// servers, recording the raw values in values. at maps each server's
+// index in servers to its block, and each episode to its line number,
+// so that a field error can be shown beside its block.
+func readEpisodesForm(r *http.Request, values map[string]string) ([]catalog.Server, []serverAt) {
+	var servers []catalog.Server
+	var at []serverAt
+	for i := range catalog.MaxServers {
+		k := strconv.Itoa(i)
+		name, data := r.PostFormValue(serverNameField+k), r.PostFormValue(serverDataField+k)
+		values[serverNameField+k], values[serverDataField+k] = name, data
+		if strings.TrimSpace(name) == "" && strings.TrimSpace(data) == "" {
+			continue
+		}
+		s := catalog.Server{Name: name}
+		where := serverAt{block: i}
+		for n, line := range strings.Split(strings.ReplaceAll(data, "\r\n", "\n"), "\n") {
+			if strings.TrimSpace(line) == "" {
+				continue
+			}
+			parts := strings.SplitN(line, episodeSep, 3)
+			for len(parts) < 3 {
+				parts = append(parts, "")
+			}
+			s.Episodes = append(s.Episodes, catalog.Episode{Name: parts[0], LinkEmbed: parts[1], LinkM3U8: parts[2]})
+			where.lines = append(where.lines, n+1)
+		}
+		servers = append(servers, s)
+		at = append(at, where)
+	}
+	return servers, at
+}
+
+// serverAt is where a server of the form came from.
+type serverAt struct {
+	block int   // its block
+	lines []int // the line of each of its episodes
+}
+
+// episodeFormErrors moves the field errors of Normalize about episodes
+// ("episodes[1].server_data[4].link_m3u8") beside their blocks
+// ("server_data.2": "line 5: link_m3u8 must be ...").
+func episodeFormErrors(fields map[string]string, at []serverAt) {
+	for key, msg := range fields {
+		if !strings.HasPrefix(key, "episodes") {
+			continue
+		}
+		delete(fields, key)
+		rest := strings.TrimPrefix(key, "episodes")
+		s, ok := index(&rest)
+		if !ok || s >= len(at) {
+			fields[serverDataField+"0"] = msg
+			continue
+		}
+		block := strconv.Itoa(at[s].block)
+		switch {
+		case rest == ".server_name":
+			fields[serverNameField+block] = msg
+		case strings.HasPrefix(rest, ".server_data"):
+			rest = strings.TrimPrefix(rest, ".server_data")
+			if e, ok := index(&rest); ok && e < len(at[s].lines) {
+				what := strings.TrimPrefix(rest, ".")
+				if what != "" {
+					what += " "
+				}
+				msg = "line " + strconv.Itoa(at[s].lines[e]) + ": " + what + msg
+			}
+			fields[serverDataField+block] = msg
+		}
+	}
+}
+
+// index reads a leading "[N]" off *s.
+func index(s *string) (int, bool) {
+	inner, rest, ok := strings.Cut(strings.TrimPrefix(*s, "["), "]")
+	if !ok || !strings.HasPrefix(*s, "[") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(inner)
+	if err != nil {
+		return 0, false
+	}
+	*s = rest
+	return n, true
+}

@@ -1,0 +1,175 @@
+package importer_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+
+	"catalog/internal/catalog"
+	"catalog/internal/importer"
+)
+
+// Ids above 2^53-1 (9007199254740991) reject their record, naming the
+// line, in every format; the records around them are imported, and a
+// later movie still gets an id.
+func TestIDsAbove2To53Rejected(t *testing.T) {
+	for name, input := range map[string]string{
+		"m.jsonl": `{"id":9007199254740991,"name":"largest"}
+{"id":9007199254740992,"name":"one past"}
+{"id":9223372036854775807,"name":"int64 max"}
+{"id":99999999999999999999,"name":"past int64"}
+{"name":"no id"}
+`,
+		"m.json": `[{"id":9007199254740991,"name":"largest"},
+{"id":9007199254740992,"name":"one past"},
+{"id":9223372036854775807,"name":"int64 max"},
+{"id":99999999999999999999,"name":"past int64"},
+{"name":"no id"}]`,
+		"m.csv": "id,name\n9007199254740991,largest\n9007199254740992,one past\n9223372036854775807,int64 max\n99999999999999999999,past int64\n,no id\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := openStore(t)
+			sum := importMovies(t, s, name, input, importer.Options{})
+			wantSummary(t, sum, 5, 2, 3)
+			first := 2
+			if strings.HasSuffix(name, ".csv") {
+				first = 3
+			}
+			wantRejects(t, sum, map[int]string{
+				first: "id: must be at most 9007199254740991", first + 1: "id: must be at most 9007199254740991",
+				first + 2: "id: must be at most 9007199254740991"})
+			c := catalog.Clip{Title: "after", IframeURL: "https://example.com/v"}
+			if err := s.CreateClip(context.Background(), &c); err != nil {
+				t.Fatalf("CreateClip after the import: %v", err)
+			}
+		})
+	}
+}
+
+// brokenOff reads as s, then fails as a connection that broke off.
+type brokenOff struct{ r *strings.Reader }
+
+func (b brokenOff) Read(p []byte) (int, error) {
+	if b.r.Len() == 0 {
+		return 0, io.ErrUnexpectedEOF
+	}
+	return b.r.Read(p)
+}
+
+// An input that breaks off (a cut upload) still writes every record read
+// whole before the break, and says where the last one starts; the line
+// the break cut short is neither written nor rejected.
+func TestInputBrokenOffKeepsWhatWasRead(t *testing.T) {
+	for name, input := range map[string]string{
+		"m.jsonl": "{\"name\":\"one\"}\n{\"name\":\"\"}\n{\"name\":\"three\"}\n{\"name\":\"fo",
+		"m.json":  "[{\"name\":\"one\"},\n{\"name\":\"\"},\n{\"name\":\"three\"},\n{\"name\":\"fo",
+		"m.csv":   "name\none\n\"\"\nthree\nfo",
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := openStore(t)
+			sum, err := importer.Movies(context.Background(), s, name, brokenOff{strings.NewReader(input)}, importer.Options{})
+			if !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("error: got %v, want the input's", err)
+			}
+			last := 3
+			if name == "m.csv" {
+				last = 4
+			}
+			if sum.Imported != 2 || sum.LastLine != last {
+				t.Fatalf("summary: got %d imported up to line %d, want 2 up to line %d (%+v)", sum.Imported, sum.LastLine, last, sum)
+			}
+			if n, _ := s.CountMovies(context.Background()); n != 2 {
+				t.Fatalf("movies stored: got %d, want 2", n)
+			}
+		})
+	}
+}
+
+// filler reads as n bytes of 'a', without holding them.
+type filler struct{ n int64 }
+
+func (f *filler) Read(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, io.EOF
+	}
+	p = p[:min(int64(len(p)), f.n)]
+	for i := range p {
+		p[i] = 'a'
+	}
+	f.n -= int64(len(p))
+	return len(p), nil
+}
+
+// record is a reader of prefix, n filler bytes, then suffix.
+func record(prefix string, n int64, suffix string) io.Reader {
+	return io.MultiReader(strings.NewReader(prefix), &filler{n: n}, strings.NewReader(suffix))
+}
+
+// Every format holds a record to 16 MiB, 16,777,216 bytes: a JSON Lines
+// line and a JSON array element as written, a CSV row as its cells and
+// commas. One byte more stops the input with ETOOLARGE naming the line.
+func TestRecordSizeLimit(t *testing.T) {
+	const limit = 16_777_216
+	wrap := map[string][2]string{
+		"m.jsonl": {"{\"name\":\"first\"}\n{\"name\":\"", "\"}\n"},
+		"m.json":  {"[{\"name\":\"first\"},\n{\"name\":\"", "\"}]"},
+		"m.csv":   {"name\nfirst\n", "\n"},
+	}
+	for name, w := range wrap {
+		overhead := int64(len(`{"name":""}`))
+		if name == "m.csv" {
+			overhead = 0
+		}
+		for _, size := range []int64{limit, limit + 1} {
+			t.Run(name+"/"+strconv.FormatInt(size, 10), func(t *testing.T) {
+				s := openStore(t)
+				sum, err := importer.Movies(context.Background(), s, name, record(w[0], size-overhead, w[1]), importer.Options{DryRun: true})
+				if size == limit {
+					if err != nil {
+						t.Fatalf("a record of %d bytes: got %v, want it read", size, err)
+					}
+					// Read, and refused by the name's own limit, not by size.
+					wantSummary(t, sum, 2, 1, 1)
+					return
+				}
+				line := "line 2: "
+				if name == "m.csv" {
+					line = "line 3: " // after the header
+				}
+				if catalog.ErrorCode(err) != catalog.ETOOLARGE || !strings.Contains(catalog.ErrorMessage(err), line+"the record is larger than 16777216 bytes") {
+					t.Fatalf("a record of %d bytes: got %v, want ETOOLARGE naming %s", size, err, line)
+				}
+				if sum.Read != 1 || sum.Imported != 1 {
+					t.Fatalf("summary: got %+v, want the first record read and imported", sum)
+				}
+			})
+		}
+	}
+}
+
+// Memory stays bounded whatever one record holds: a 256 MiB record is
+// refused after reading about the limit, in every format.
+func TestRecordSizeBoundsMemory(t *testing.T) {
+	for name, w := range map[string][2]string{
+		"m.jsonl": {"{\"synopsis\":\"", "\"}\n"},
+		"m.json":  {"[{\"synopsis\":\"", "\"}]"},
+		"m.csv":   {"synopsis\n", "\n"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := importer.Movies(context.Background(), nil, name, record(w[0], 256<<20, w[1]), importer.Options{DryRun: true})
+			runtime.ReadMemStats(&after)
+			if catalog.ErrorCode(err) != catalog.ETOOLARGE {
+				t.Fatalf("got %v, want ETOOLARGE", err)
+			}
+			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 160<<20 {
+				t.Fatalf("allocated %d MiB for one record, want at most 160 MiB", alloc>>20)
+			}
+		})
+	}
+}

@@ -1,0 +1,59 @@
+package storetest
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"catalog/internal/catalog"
+)
+
+// runIDs holds imported ids to 2^53-1 (9007199254740991), the largest a
+// JavaScript client reads exactly: a larger one is refused naming the
+// record, and nothing of it is stored, so later inserts still get ids.
+func runIDs(t *testing.T, open func(t *testing.T) catalog.Store) {
+	ctx := context.Background()
+	for _, id := range []int64{9007199254740992, 9223372036854775807} {
+		t.Run("clip", func(t *testing.T) {
+			s := open(t)
+			c := newClip("too far", "")
+			c.ID = id
+			err := s.ImportClips(ctx, []catalog.Clip{c})
+			wantCode(t, err, catalog.EINVALID)
+			wantNamed(t, err, id)
+			next := newClip("after", "")
+			noErr(t, s.CreateClip(ctx, &next), "CreateClip after the refused id")
+			if next.ID != 1 {
+				t.Fatalf("id after a refused import: got %d, want 1", next.ID)
+			}
+		})
+		t.Run("movie", func(t *testing.T) {
+			s := open(t)
+			err := s.UpsertMovies(ctx, []catalog.Movie{{ID: id, Name: "too far", Slug: "too-far"}})
+			wantCode(t, err, catalog.EINVALID)
+			wantNamed(t, err, id)
+			next := []catalog.Movie{{Name: "after", Slug: "after"}}
+			noErr(t, s.UpsertMovies(ctx, next), "UpsertMovies after the refused id")
+			if next[0].ID != 1 {
+				t.Fatalf("id after a refused import: got %d, want 1", next[0].ID)
+			}
+		})
+	}
+	t.Run("largest", func(t *testing.T) {
+		s := open(t)
+		c := newClip("at the limit", "")
+		c.ID = 9007199254740991
+		noErr(t, s.ImportClips(ctx, []catalog.Clip{c}), "ImportClips at 2^53-1")
+		m := []catalog.Movie{{ID: 9007199254740991, Name: "at the limit", Slug: "at-the-limit"}}
+		noErr(t, s.UpsertMovies(ctx, m), "UpsertMovies at 2^53-1")
+	})
+}
+
+func wantNamed(tb testing.TB, err error, id int64) {
+	tb.Helper()
+	msg := catalog.ErrorMessage(err)
+	if want := strconv.FormatInt(id, 10); !strings.Contains(msg, want) {
+		tb.Fatalf("message: got %q, want it to name the record %s", msg, want)
+	}
+}
