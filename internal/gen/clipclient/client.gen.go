@@ -82,7 +82,7 @@ func (e HealthStatus) Valid() bool {
 
 // Defines values for Platform.
 const (
-	PlatformEmpty     Platform = ""
+	PlatformEmpty     Platform = "คลิปหลุด"
 	PlatformJAV       Platform = "JAV"
 	PlatformJAVJAV    Platform = "JAVJAV"
 	PlatformJAVJAVJAV Platform = "JAVJAVJAV"
@@ -109,7 +109,7 @@ func (e Platform) Valid() bool {
 
 // Defines values for ListClipsParamsPlatform.
 const (
-	ListClipsParamsPlatformEmpty     ListClipsParamsPlatform = "คลิปหลุด"
+	ListClipsParamsPlatformEmpty     ListClipsParamsPlatform = ""
 	ListClipsParamsPlatformJAV       ListClipsParamsPlatform = "JAV"
 	ListClipsParamsPlatformJAVJAV    ListClipsParamsPlatform = "JAVJAV"
 	ListClipsParamsPlatformJAVJAVJAV ListClipsParamsPlatform = "JAVJAVJAV"
@@ -285,6 +285,9 @@ type Error struct {
 		Fields  *map[string]string `json:"fields,omitempty"`
 		Message string             `json:"message"`
 
+		// Report Only on an import that stopped early: what was committed before it stopped.
+		Report *ImportReportData `json:"report,omitempty"`
+
 		// Status The HTTP status again.
 		Status int `json:"status"`
 	} `json:"error"`
@@ -305,18 +308,24 @@ type HealthStatus string
 
 // ImportReport defines model for ImportReport.
 type ImportReport struct {
-	Data struct {
-		Imported int `json:"imported"`
-		Read     int `json:"read"`
-		Rejected int `json:"rejected"`
-		Rejects  []struct {
-			Line    int    `json:"line"`
-			Message string `json:"message"`
-		} `json:"rejects"`
+	Data ImportReportData `json:"data"`
+}
 
-		// Unreported Rejected records beyond those listed.
-		Unreported int `json:"unreported"`
-	} `json:"data"`
+// ImportReportData defines model for ImportReportData.
+type ImportReportData struct {
+	Imported int `json:"imported"`
+
+	// LastLine The line where the last record read starts (0: none was read).
+	LastLine int `json:"last_line"`
+	Read     int `json:"read"`
+	Rejected int `json:"rejected"`
+	Rejects  []struct {
+		Line    int    `json:"line"`
+		Message string `json:"message"`
+	} `json:"rejects"`
+
+	// Unreported Rejected records beyond those listed.
+	Unreported int `json:"unreported"`
 }
 
 // Id defines model for id.
@@ -557,7 +566,7 @@ type ClientInterface interface {
 
 	// ImportRecordsWithBody Import movies or clips from a file
 	//
-	// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory. One import runs at a time (409 while another runs).
+	// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory; one record is at most 16777216 bytes (a JSON Lines line or array element as written, a CSV row as its cells and commas), and a larger one stops the import with a 413 naming its line. One import runs at a time (409 while another runs). The body has no overall time limit but a minimum transfer rate: at least 32768 bytes in every 30 seconds the server waits for it, so a slow link finishes and a stalled one is cut (408). An import that stops early (cut, broken off, too large, the database failing) answers with an error whose report says what was committed: records written (imported) and the line where the last record read starts (last_line), where a retry can resume.
 	//
 	// Takes any type of body and a specified content type.
 	//
@@ -566,7 +575,7 @@ type ClientInterface interface {
 
 	// ImportRecords Import movies or clips from a file
 	//
-	// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory. One import runs at a time (409 while another runs).
+	// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory; one record is at most 16777216 bytes (a JSON Lines line or array element as written, a CSV row as its cells and commas), and a larger one stops the import with a 413 naming its line. One import runs at a time (409 while another runs). The body has no overall time limit but a minimum transfer rate: at least 32768 bytes in every 30 seconds the server waits for it, so a slow link finishes and a stalled one is cut (408). An import that stops early (cut, broken off, too large, the database failing) answers with an error whose report says what was committed: records written (imported) and the line where the last record read starts (last_line), where a retry can resume.
 	//
 	// Takes a body of the `application/json` content type.
 	//
@@ -758,7 +767,7 @@ func (c *Client) Health(ctx context.Context, reqEditors ...RequestEditorFn) (*ht
 
 // ImportRecordsWithBody Import movies or clips from a file
 //
-// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory. One import runs at a time (409 while another runs).
+// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory; one record is at most 16777216 bytes (a JSON Lines line or array element as written, a CSV row as its cells and commas), and a larger one stops the import with a 413 naming its line. One import runs at a time (409 while another runs). The body has no overall time limit but a minimum transfer rate: at least 32768 bytes in every 30 seconds the server waits for it, so a slow link finishes and a stalled one is cut (408). An import that stops early (cut, broken off, too large, the database failing) answers with an error whose report says what was committed: records written (imported) and the line where the last record read starts (last_line), where a retry can resume.
 //
 // Takes any type of body and a specified content type.
 //
@@ -777,7 +786,7 @@ func (c *Client) ImportRecordsWithBody(ctx context.Context, kind ImportRecordsPa
 
 // ImportRecords Import movies or clips from a file
 //
-// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory. One import runs at a time (409 while another runs).
+// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory; one record is at most 16777216 bytes (a JSON Lines line or array element as written, a CSV row as its cells and commas), and a larger one stops the import with a 413 naming its line. One import runs at a time (409 while another runs). The body has no overall time limit but a minimum transfer rate: at least 32768 bytes in every 30 seconds the server waits for it, so a slow link finishes and a stalled one is cut (408). An import that stops early (cut, broken off, too large, the database failing) answers with an error whose report says what was committed: records written (imported) and the line where the last record read starts (last_line), where a retry can resume.
 //
 // Takes a body of the `application/json` content type.
 //
@@ -1388,7 +1397,7 @@ type ClientWithResponsesInterface interface {
 
 	// ImportRecordsWithBodyWithResponse Import movies or clips from a file
 	//
-	// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory. One import runs at a time (409 while another runs).
+	// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory; one record is at most 16777216 bytes (a JSON Lines line or array element as written, a CSV row as its cells and commas), and a larger one stops the import with a 413 naming its line. One import runs at a time (409 while another runs). The body has no overall time limit but a minimum transfer rate: at least 32768 bytes in every 30 seconds the server waits for it, so a slow link finishes and a stalled one is cut (408). An import that stops early (cut, broken off, too large, the database failing) answers with an error whose report says what was committed: records written (imported) and the line where the last record read starts (last_line), where a retry can resume.
 	//
 	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -1397,7 +1406,7 @@ type ClientWithResponsesInterface interface {
 
 	// ImportRecordsWithResponse Import movies or clips from a file
 	//
-	// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory. One import runs at a time (409 while another runs).
+	// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory; one record is at most 16777216 bytes (a JSON Lines line or array element as written, a CSV row as its cells and commas), and a larger one stops the import with a 413 naming its line. One import runs at a time (409 while another runs). The body has no overall time limit but a minimum transfer rate: at least 32768 bytes in every 30 seconds the server waits for it, so a slow link finishes and a stalled one is cut (408). An import that stops early (cut, broken off, too large, the database failing) answers with an error whose report says what was committed: records written (imported) and the line where the last record read starts (last_line), where a retry can resume.
 	//
 	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 	//
@@ -2331,6 +2340,12 @@ type ImportRecordsResponse404Headers struct {
 	XContentTypeOptions string
 }
 
+// ImportRecordsResponse408Headers the declared response headers of an HTTP 408 response for ImportRecords
+type ImportRecordsResponse408Headers struct {
+	CacheControl        string
+	XContentTypeOptions string
+}
+
 // ImportRecordsResponse409Headers the declared response headers of an HTTP 409 response for ImportRecords
 type ImportRecordsResponse409Headers struct {
 	CacheControl        string
@@ -2374,6 +2389,8 @@ type ImportRecordsResponse struct {
 	JSON403 *Forbidden
 	// JSON404 the response for an HTTP 404 `application/json` response
 	JSON404 *WriteNotFound
+	// JSON408 the response for an HTTP 408 `application/json` response
+	JSON408 *Error
 	// JSON409 the response for an HTTP 409 `application/json` response
 	JSON409 *Error
 	// JSON413 the response for an HTTP 413 `application/json` response
@@ -2394,6 +2411,8 @@ type ImportRecordsResponse struct {
 	Headers403 *ImportRecordsResponse403Headers
 	// Headers404 the parsed response headers for an HTTP 404 response
 	Headers404 *ImportRecordsResponse404Headers
+	// Headers408 the parsed response headers for an HTTP 408 response
+	Headers408 *ImportRecordsResponse408Headers
 	// Headers409 the parsed response headers for an HTTP 409 response
 	Headers409 *ImportRecordsResponse409Headers
 	// Headers413 the parsed response headers for an HTTP 413 response
@@ -2429,6 +2448,11 @@ func (r ImportRecordsResponse) GetJSON403() *Forbidden {
 // GetJSON404 returns the response for an HTTP 404 `application/json` response
 func (r ImportRecordsResponse) GetJSON404() *WriteNotFound {
 	return r.JSON404
+}
+
+// GetJSON408 returns the response for an HTTP 408 `application/json` response
+func (r ImportRecordsResponse) GetJSON408() *Error {
+	return r.JSON408
 }
 
 // GetJSON409 returns the response for an HTTP 409 `application/json` response
@@ -2763,7 +2787,7 @@ func (c *ClientWithResponses) HealthWithResponse(ctx context.Context, reqEditors
 
 // ImportRecordsWithBodyWithResponse Import movies or clips from a file
 //
-// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory. One import runs at a time (409 while another runs).
+// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory; one record is at most 16777216 bytes (a JSON Lines line or array element as written, a CSV row as its cells and commas), and a larger one stops the import with a 413 naming its line. One import runs at a time (409 while another runs). The body has no overall time limit but a minimum transfer rate: at least 32768 bytes in every 30 seconds the server waits for it, so a slow link finishes and a stalled one is cut (408). An import that stops early (cut, broken off, too large, the database failing) answers with an error whose report says what was committed: records written (imported) and the line where the last record read starts (last_line), where a retry can resume.
 //
 // Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
 //
@@ -2778,7 +2802,7 @@ func (c *ClientWithResponses) ImportRecordsWithBodyWithResponse(ctx context.Cont
 
 // ImportRecordsWithResponse Import movies or clips from a file
 //
-// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory. One import runs at a time (409 while another runs).
+// Streams the body through the importer, as catalog import does: records are upserted (movies: by id, else id_code, else slug), one bad record is reported with its line and does not stop the others. The body is JSON Lines (application/x-ndjson), a JSON array (application/json) or CSV (text/csv), at most 268435456 bytes, never held whole in memory; one record is at most 16777216 bytes (a JSON Lines line or array element as written, a CSV row as its cells and commas), and a larger one stops the import with a 413 naming its line. One import runs at a time (409 while another runs). The body has no overall time limit but a minimum transfer rate: at least 32768 bytes in every 30 seconds the server waits for it, so a slow link finishes and a stalled one is cut (408). An import that stops early (cut, broken off, too large, the database failing) answers with an error whose report says what was committed: records written (imported) and the line where the last record read starts (last_line), where a retry can resume.
 //
 // Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
 //
@@ -4198,6 +4222,13 @@ func ParseImportRecordsResponse(rsp *http.Response) (*ImportRecordsResponse, err
 		}
 		response.JSON404 = &dest
 
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 408:
+		var dest Error
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON408 = &dest
+
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 409:
 		var dest Error
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
@@ -4324,6 +4355,23 @@ func ParseImportRecordsResponse(rsp *http.Response) (*ImportRecordsResponse, err
 			headers.XContentTypeOptions = value
 		}
 		response.Headers404 = &headers
+	case rsp.StatusCode == 408:
+		var headers ImportRecordsResponse408Headers
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers408 = &headers
 	case rsp.StatusCode == 409:
 		var headers ImportRecordsResponse409Headers
 		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {

@@ -52,6 +52,26 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Episodes The movie's play sources (contract 9): servers, each with its episodes in order; [] when none. At most 20 servers of 1 to 5000 episodes each, at most 2097152 bytes as JSON.
+type Episodes = []struct {
+	ServerData []struct {
+		// LinkEmbed A page to show in an iframe, or "".
+		LinkEmbed string `json:"link_embed"`
+
+		// LinkM3u8 An HLS playlist, or ""; an episode has at least one of the two links.
+		LinkM3u8 string `json:"link_m3u8"`
+
+		// Name At most 64 characters.
+		Name string `json:"name"`
+
+		// Slug Unique within its server; derived from the name when not given.
+		Slug string `json:"slug"`
+	} `json:"server_data"`
+
+	// ServerName At most 64 characters, unique within the movie.
+	ServerName string `json:"server_name"`
+}
+
 // Error defines model for Error.
 type Error struct {
 	Code interface{} `json:"code"`
@@ -97,6 +117,7 @@ type JavList struct {
 
 // JavMovie The fields chosen with fields, in this order.
 type JavMovie struct {
+	// URLPlayer For old clients: the first embed link of the first server of episodes ("" when it has none).
 	URLPlayer *struct {
 		ServerData struct {
 			LinkEmbed string `json:"link_embed"`
@@ -114,6 +135,9 @@ type JavMovie struct {
 
 	// Director The list's items joined with ", "; "" when none.
 	Director *string `json:"director,omitempty"`
+
+	// Episodes The movie's play sources (contract 9): servers, each with its episodes in order; [] when none. At most 20 servers of 1 to 5000 episodes each, at most 2097152 bytes as JSON.
+	Episodes *Episodes `json:"episodes,omitempty"`
 
 	// Genre The list's items joined with ", "; "" when none.
 	Genre      *string `json:"genre,omitempty"`
@@ -139,6 +163,9 @@ type Movie struct {
 	Categories *[]string `json:"categories,omitempty"`
 	Country    *[]string `json:"country,omitempty"`
 	Director   *[]string `json:"director,omitempty"`
+
+	// Episodes The movie's play sources (contract 9): servers, each with its episodes in order; [] when none. At most 20 servers of 1 to 5000 episodes each, at most 2097152 bytes as JSON.
+	Episodes   *Episodes `json:"episodes,omitempty"`
 	Genre      *[]string `json:"genre,omitempty"`
 	Id         *int64    `json:"id,omitempty"`
 	IdCode     *string   `json:"id_code,omitempty"`
@@ -244,7 +271,7 @@ type Unavailable = Error
 
 // ListJavParams defines parameters for ListJav.
 type ListJavParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *JavFields `form:"fields,omitempty" json:"fields,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
@@ -271,13 +298,13 @@ type ListJavParams struct {
 
 // GetJavParams defines parameters for GetJav.
 type GetJavParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *JavFields `form:"fields,omitempty" json:"fields,omitempty"`
 }
 
 // ListMoviesParams defines parameters for ListMovies.
 type ListMoviesParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
@@ -292,7 +319,7 @@ type ListMoviesParams struct {
 
 // GetMovieParams defines parameters for GetMovie.
 type GetMovieParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 }
 
