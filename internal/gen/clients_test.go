@@ -7,6 +7,7 @@ package gen_test
 import (
 	"context"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -78,8 +79,9 @@ func TestGeneratedClientsReadServeDemo(t *testing.T) {
 			t.Fatalf("clip 999999: got status %d, %+v, %v; want the 404 error shape", missing.StatusCode(), missing.JSON404, err)
 		}
 		platforms, err := c.ListPlatformsWithResponse(ctx)
-		if err != nil || platforms.JSON200 == nil || len(platforms.JSON200.Data) != 5 || platforms.JSON200.Data[0] != "JAV" {
-			t.Fatalf("platforms: got %+v, %v; want the five defaults, JAV first", platforms.JSON200, err)
+		if err != nil || platforms.JSON200 == nil || len(platforms.JSON200.Data) != 5 || platforms.JSON200.Data[0] != "JAV" ||
+			!slices.Contains(platforms.JSON200.Data, "คลิปหลุด") {
+			t.Fatalf("platforms: got %+v, %v; want the five defaults, JAV first, คลิปหลุด among them", platforms.JSON200, err)
 		}
 	})
 

@@ -17,33 +17,6 @@ import (
 	"github.com/oapi-codegen/runtime"
 )
 
-// Defines values for ClipPlatform.
-const (
-	ClipPlatformEmpty     ClipPlatform = ""
-	ClipPlatformJAV       ClipPlatform = "JAV"
-	ClipPlatformJAVJAV    ClipPlatform = "JAVJAV"
-	ClipPlatformJAVJAVJAV ClipPlatform = "JAVJAVJAV"
-	ClipPlatformN1        ClipPlatform = "ทวิต"
-)
-
-// Valid indicates whether the value is a known member of the ClipPlatform enum.
-func (e ClipPlatform) Valid() bool {
-	switch e {
-	case ClipPlatformEmpty:
-		return true
-	case ClipPlatformJAV:
-		return true
-	case ClipPlatformJAVJAV:
-		return true
-	case ClipPlatformJAVJAVJAV:
-		return true
-	case ClipPlatformN1:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for HealthDatabase.
 const (
 	HealthDatabaseError HealthDatabase = "error"
@@ -80,60 +53,6 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
-// Defines values for Platform.
-const (
-	PlatformEmpty     Platform = "คลิปหลุด"
-	PlatformJAV       Platform = "JAV"
-	PlatformJAVJAV    Platform = "JAVJAV"
-	PlatformJAVJAVJAV Platform = "JAVJAVJAV"
-	PlatformN1        Platform = "ทวิต"
-)
-
-// Valid indicates whether the value is a known member of the Platform enum.
-func (e Platform) Valid() bool {
-	switch e {
-	case PlatformEmpty:
-		return true
-	case PlatformJAV:
-		return true
-	case PlatformJAVJAV:
-		return true
-	case PlatformJAVJAVJAV:
-		return true
-	case PlatformN1:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListClipsParamsPlatform.
-const (
-	ListClipsParamsPlatformEmpty     ListClipsParamsPlatform = ""
-	ListClipsParamsPlatformJAV       ListClipsParamsPlatform = "JAV"
-	ListClipsParamsPlatformJAVJAV    ListClipsParamsPlatform = "JAVJAV"
-	ListClipsParamsPlatformJAVJAVJAV ListClipsParamsPlatform = "JAVJAVJAV"
-	ListClipsParamsPlatformN1        ListClipsParamsPlatform = "ทวิต"
-)
-
-// Valid indicates whether the value is a known member of the ListClipsParamsPlatform enum.
-func (e ListClipsParamsPlatform) Valid() bool {
-	switch e {
-	case ListClipsParamsPlatformEmpty:
-		return true
-	case ListClipsParamsPlatformJAV:
-		return true
-	case ListClipsParamsPlatformJAVJAV:
-		return true
-	case ListClipsParamsPlatformJAVJAVJAV:
-		return true
-	case ListClipsParamsPlatformN1:
-		return true
-	default:
-		return false
-	}
-}
-
 // Defines values for ImportRecordsParamsKind.
 const (
 	Clips  ImportRecordsParamsKind = "clips"
@@ -146,33 +65,6 @@ func (e ImportRecordsParamsKind) Valid() bool {
 	case Clips:
 		return true
 	case Movies:
-		return true
-	default:
-		return false
-	}
-}
-
-// Defines values for ListPlatforms200JSONResponseBodyData.
-const (
-	ListPlatforms200JSONResponseBodyDataEmpty     ListPlatforms200JSONResponseBodyData = "คลิปหลุด"
-	ListPlatforms200JSONResponseBodyDataJAV       ListPlatforms200JSONResponseBodyData = "JAV"
-	ListPlatforms200JSONResponseBodyDataJAVJAV    ListPlatforms200JSONResponseBodyData = "JAVJAV"
-	ListPlatforms200JSONResponseBodyDataJAVJAVJAV ListPlatforms200JSONResponseBodyData = "JAVJAVJAV"
-	ListPlatforms200JSONResponseBodyDataN1        ListPlatforms200JSONResponseBodyData = "ทวิต"
-)
-
-// Valid indicates whether the value is a known member of the ListPlatforms200JSONResponseBodyData enum.
-func (e ListPlatforms200JSONResponseBodyData) Valid() bool {
-	switch e {
-	case ListPlatforms200JSONResponseBodyDataEmpty:
-		return true
-	case ListPlatforms200JSONResponseBodyDataJAV:
-		return true
-	case ListPlatforms200JSONResponseBodyDataJAVJAV:
-		return true
-	case ListPlatforms200JSONResponseBodyDataJAVJAVJAV:
-		return true
-	case ListPlatforms200JSONResponseBodyDataN1:
 		return true
 	default:
 		return false
@@ -273,7 +165,7 @@ type ClipPatch struct {
 }
 
 // ClipPlatform defines model for ClipPlatform.
-type ClipPlatform string
+type ClipPlatform = string
 
 // ClipTitle defines model for ClipTitle.
 type ClipTitle = string
@@ -284,9 +176,7 @@ type Error struct {
 		// Fields Only on validation errors (400): every failing field and what is wrong with it.
 		Fields  *map[string]string `json:"fields,omitempty"`
 		Message string             `json:"message"`
-
-		// Report Only on an import that stopped early: what was committed before it stopped.
-		Report *ImportReportData `json:"report,omitempty"`
+		Report  *ImportReportData  `json:"report,omitempty"`
 
 		// Status The HTTP status again.
 		Status int `json:"status"`
@@ -338,7 +228,7 @@ type Limit = int
 type Page = int
 
 // Platform defines model for platform.
-type Platform string
+type Platform = string
 
 // Q defines model for q.
 type Q = string
@@ -388,7 +278,7 @@ type ListClipsParams struct {
 	Q *Q `form:"q,omitempty" json:"q,omitempty"`
 
 	// Platform Only clips of this platform (exact, after NFC normalisation). Another value is a 400 that lists the allowed ones; empty is no filter.
-	Platform *ListClipsParamsPlatform `form:"platform,omitempty" json:"platform,omitempty"`
+	Platform *Platform `form:"platform,omitempty" json:"platform,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
@@ -397,17 +287,11 @@ type ListClipsParams struct {
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
 
-// ListClipsParamsPlatform defines parameters for ListClips.
-type ListClipsParamsPlatform string
-
 // ImportRecordsJSONBody defines parameters for ImportRecords.
 type ImportRecordsJSONBody = []map[string]interface{}
 
 // ImportRecordsParamsKind defines parameters for ImportRecords.
 type ImportRecordsParamsKind string
-
-// ListPlatforms200JSONResponseBodyData defines parameters for ListPlatforms.
-type ListPlatforms200JSONResponseBodyData string
 
 // CreateClipJSONRequestBody defines body for CreateClip for application/json ContentType.
 type CreateClipJSONRequestBody = ClipCreate
@@ -2597,7 +2481,7 @@ type ListPlatformsResponse struct {
 	HTTPResponse *http.Response
 	// JSON200 the response for an HTTP 200 `application/json` response
 	JSON200 *struct {
-		Data []ListPlatforms200JSONResponseBodyData `json:"data"`
+		Data []string `json:"data"`
 	}
 	// Headers200 the parsed response headers for an HTTP 200 response
 	Headers200 *ListPlatformsResponse200Headers
@@ -2607,7 +2491,7 @@ type ListPlatformsResponse struct {
 
 // GetJSON200 returns the response for an HTTP 200 `application/json` response
 func (r ListPlatformsResponse) GetJSON200() *struct {
-	Data []ListPlatforms200JSONResponseBodyData `json:"data"`
+	Data []string `json:"data"`
 } {
 	return r.JSON200
 }
@@ -4572,7 +4456,7 @@ func ParseListPlatformsResponse(rsp *http.Response) (*ListPlatformsResponse, err
 	switch {
 	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
 		var dest struct {
-			Data []ListPlatforms200JSONResponseBodyData `json:"data"`
+			Data []string `json:"data"`
 		}
 		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
 			return nil, err
