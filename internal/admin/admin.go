@@ -16,6 +16,7 @@ import (
 
 	"catalog/internal/auth"
 	"catalog/internal/catalog"
+	"catalog/internal/collect"
 	"catalog/internal/html"
 	"catalog/internal/importer"
 	"catalog/internal/snapshot"
@@ -39,6 +40,7 @@ type Store interface {
 	catalog.ClipStore
 	catalog.MovieStore
 	catalog.TokenStore
+	catalog.SourceStore
 }
 
 // Config configures New.
@@ -60,6 +62,9 @@ type Config struct {
 	Snapshots *snapshot.Service
 	// Imported, when set, hears of every upload's import (metrics).
 	Imported importer.Observer
+	// Collector, when set, runs the Sources page's "Collect now" and
+	// reports the run in progress.
+	Collector *collect.Runner
 }
 
 // Service serves the admin pages.
@@ -76,6 +81,7 @@ type Service struct {
 	imports       *importer.Slot
 	snapshots     *snapshot.Service
 	imported      importer.Observer
+	collector     *collect.Runner
 }
 
 // New parses the embedded templates once; a broken template is a
@@ -107,5 +113,6 @@ func New(cfg Config) *Service {
 		imports:       imports,
 		snapshots:     cfg.Snapshots,
 		imported:      cfg.Imported,
+		collector:     cfg.Collector,
 	}
 }

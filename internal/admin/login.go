@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"catalog/internal/auth"
 	"catalog/internal/catalog"
 )
 
@@ -104,14 +105,16 @@ func (s *Service) Logout(w http.ResponseWriter, r *http.Request) {
 	redirect(w, r, "/admin/login")
 }
 
-// clientAddr is the peer address without its port: the connection's,
-// or the client's when internal/cli has taken it from X-Forwarded-For
-// of a --trusted-proxies peer. Behind a proxy that is not trusted all
-// clients share the proxy's address, which then throttles as one.
+// clientAddr is the peer address without its port as login throttling
+// counts it (auth.ThrottleKey: an IPv6 client by its /64): the
+// connection's, or the client's when internal/cli has taken it from
+// X-Forwarded-For of a --trusted-proxies peer. Behind a proxy that is
+// not trusted all clients share the proxy's address, which then
+// throttles as one.
 func clientAddr(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
-		return r.RemoteAddr
+		return auth.ThrottleKey(r.RemoteAddr)
 	}
-	return host
+	return auth.ThrottleKey(host)
 }

@@ -153,6 +153,7 @@ func (m *Movie) Normalize() error {
 	}
 	m.normalizeFields(fe)
 	m.normalizeEpisodes(fe)
+	m.checkFormats(fe)
 	if m.Name == "" {
 		fe.Add("name", "is required")
 	}

@@ -119,6 +119,7 @@ type Store interface {
 	VodStore
 	AdminStore
 	TokenStore
+	SourceStore
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// DataVersion changes whenever any clip or movie changes, in any

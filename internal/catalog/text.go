@@ -44,8 +44,8 @@ func CheckURL(v string) string {
 		return "must be at most " + itoa(MaxURLBytes) + " bytes"
 	}
 	for _, r := range v {
-		if unicode.IsControl(r) || unicode.IsSpace(r) {
-			return "must be an absolute http or https URL"
+		if unicode.IsControl(r) || unicode.IsSpace(r) || strings.ContainsRune(urlUnsafe, r) {
+			return "must be an absolute http or https URL without spaces, quotes or angle brackets"
 		}
 	}
 	u, err := url.Parse(v)

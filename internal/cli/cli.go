@@ -89,6 +89,9 @@ Commands:
                                      write every record in import form
   backup --out FILE                  copy a live SQLite database consistently
   token create|list|revoke           API tokens for scripts (create --name NAME --scope SCOPES)
+  source add|list|remove             MacCMS sources to collect movies from (add NAME URL [--every D] [--hours N])
+  collect NAME|URL [--hours N] [--pages N]
+                                     collect movies from one source now
   health [--ready]                   check that a running serve answers on both addresses
   version                            print the version
 
@@ -127,6 +130,10 @@ func (p *Program) Run(ctx context.Context, args []string) error {
 		err = p.backup(ctx, rest)
 	case "token":
 		err = p.token(ctx, rest)
+	case "source":
+		err = p.source(ctx, rest)
+	case "collect":
+		err = p.collectCmd(ctx, rest)
 	case "health":
 		err = p.health(ctx, rest)
 	case "version", "-version", "--version":

@@ -39,14 +39,18 @@ func (p *Program) migrate(ctx context.Context, args []string) error {
 	}
 	defer st.Close()
 	if len(applied) == 0 {
-		_, err = fmt.Fprintln(p.Stdout, "database schema is up to date: nothing to apply")
-		return err
+		if _, err := fmt.Fprintln(p.Stdout, "database schema is up to date: nothing to apply"); err != nil {
+			return err
+		}
+	} else {
+		for _, name := range applied {
+			fmt.Fprintln(p.Stdout, "applied", name)
+		}
+		if _, err := fmt.Fprintf(p.Stdout, "database schema migrated: %d applied\n", len(applied)); err != nil {
+			return err
+		}
 	}
-	for _, name := range applied {
-		fmt.Fprintln(p.Stdout, "applied", name)
-	}
-	_, err = fmt.Fprintf(p.Stdout, "database schema migrated: %d applied\n", len(applied))
-	return err
+	return reportInvalidRows(ctx, st, p.Stdout)
 }
 
 // bcryptMaxBytes is the longest password bcrypt accepts.

@@ -23,7 +23,7 @@ import (
 // quotes, commas, "|" and newlines in cells, list items holding commas
 // or "|" or starting with "[", backslashes, empty lists and empty
 // strings, and ids with gaps.
-const roundTripMovies = `{"id": 3, "name": "รักแท้ \"ไม่มี\" จริง", "year": "2019", "categories": ["ดราม่า", "Action, Thriller", "Comedy"], "actor": ["สมชาย ใจดี", "Aiko \"A\" Tanaka"], "director": ["Smith, John"], "studio": ["a|b", "c"], "genre": ["[Uncut]", "Drama"], "country": ["TH"], "synopsis": "Line one, with a comma.\nLine \"two\" | piped\n\n\tTabbed, C:\\path\\ and ✓", "id_code": "ABC-001", "release": "2019-05-01", "poster1_url": "https://img.example.com/p.jpg?a=1,2&b=\"3\"", "poster2_url": "https://img.example.com/p2.jpg", "link_embed": "https://player.example.com/e/1?x=a|b"}
+const roundTripMovies = `{"id": 3, "name": "รักแท้ \"ไม่มี\" จริง", "year": "2019", "categories": ["ดราม่า", "Action, Thriller", "Comedy"], "actor": ["สมชาย ใจดี", "Aiko \"A\" Tanaka"], "director": ["Smith, John"], "studio": ["a|b", "c"], "genre": ["[Uncut]", "Drama"], "country": ["TH"], "synopsis": "Line one, with a comma.\nLine \"two\" | piped\n\n\tTabbed, C:\\path\\ and ✓", "id_code": "ABC-001", "release": "2019-05-01", "poster1_url": "https://img.example.com/p.jpg?a=1,2&b=%223%22", "poster2_url": "https://img.example.com/p2.jpg", "link_embed": "https://player.example.com/e/1?x=a|b"}
 {"id": 10, "name": "Bare"}
 {"id": 11, "name": "Quote, comma | pipe", "slug": "custom-slug", "categories": ["One, only"], "actor": ["x|y"], "director": ["[not json"], "studio": ["[\"x\"]"], "genre": ["Drama", "[Uncut]"], "synopsis": ""}
 {"id": 1000000, "name": "日本語のタイトル", "categories": [], "actor": [], "country": ["JP", "TH"], "year": "", "release": "", "episodes": [{"server_name": "Main \"1\", | ตอน", "server_data": [{"name": "Ep 1 $#", "link_embed": "https://p.example/e/1?a=$b#c", "link_m3u8": "https://cdn.example/1/index.m3u8"}, {"name": "ตอนที่ 2", "slug": "two", "link_m3u8": "https://cdn.example/2.m3u8?x=a|b,c"}]}, {"server_name": "Backup", "server_data": [{"name": "Ep 1", "link_embed": "https://b.example/1"}]}]}
@@ -31,7 +31,7 @@ const roundTripMovies = `{"id": 3, "name": "รักแท้ \"ไม่มี
 
 const roundTripClips = `{"id": 2, "created_at": "2024-01-02T03:04:05Z", "title": "คลิป \"ทดสอบ\", หนึ่ง | สอง", "iframe_url": "https://www.youtube.com/embed/dQw4w9WgXcQ", "platform": "คลิปหลุด", "notes": "line one\nline, two\t\"tab\"\n|"}
 {"id": 5, "created_at": "2020-02-29T23:59:59Z", "title": "No cover", "iframe_url": "https://media.example.org/embed/1?a=1,2", "actor": "", "studio": "", "platform": "", "notes": ""}
-{"id": 9, "created_at": "2026-11-21T13:45:07Z", "title": "Given cover", "iframe_url": "https://www.dailymotion.com/embed/video/x7abc", "cover_url": "https://covers.example.com/c.jpg?x=\"1\"", "actor": "Smith, John", "studio": "A|B", "platform": "JAV", "notes": "[not a list]"}
+{"id": 9, "created_at": "2026-11-21T13:45:07Z", "title": "Given cover", "iframe_url": "https://www.dailymotion.com/embed/video/x7abc", "cover_url": "https://covers.example.com/c.jpg?x=%221%22", "actor": "Smith, John", "studio": "A|B", "platform": "JAV", "notes": "[not a list]"}
 `
 
 // TestExportRoundTrip exports a catalog in both formats, imports each

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"catalog/internal/edge"
+	"catalog/internal/httpx"
 	"catalog/internal/metrics"
 	"catalog/internal/postgres"
 	"catalog/internal/sqlite"
@@ -34,7 +35,7 @@ func openPurger(cmd, raw string, log *slog.Logger, done func([]string, error)) (
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("%s: --purge-url must be an http:// or https:// URL, got %q", cmd, raw)
+		return nil, usagef("%s: --purge-url must be an http:// or https:// URL, got %q", cmd, edge.RedactURL(raw))
 	}
 	return edge.NewPurger(edge.PurgerConfig{URL: raw, Logger: log, Done: done}), nil
 }
@@ -72,16 +73,13 @@ func poolStats(st store) func() []metrics.Pool {
 }
 
 // metricsServer serves /metrics, and nothing else, on its own listener:
-// the public addresses never show it.
+// the public addresses never show it. It has the services' timeouts.
 func metricsServer(m *metrics.Registry, log *slog.Logger) *http.Server {
 	mux := http.NewServeMux()
 	mux.Handle("GET /metrics", m.Handler())
-	return &http.Server{
-		Handler:           mux,
-		ReadHeaderTimeout: 10 * time.Second,
-		WriteTimeout:      time.Minute,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-	}
+	// The services' limits: a scraper that stalls or idles cannot hold
+	// a connection for ever.
+	return httpx.NewServer(mux, log)
 }
 
 // loginRoute is the clip service's login form, whose 401 and 429

@@ -20,6 +20,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
+	"catalog/internal/collect"
 	"catalog/internal/demo"
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
@@ -95,6 +96,7 @@ type serveState struct {
 	m                 *metrics.Registry // nil: metrics off
 	metricsAddr       net.Addr
 	purger            *edge.Purger
+	collector         *collect.Runner
 	st                store
 	demoPassword      string
 	// runCtx is the context of the background work (snapshot builds,
@@ -260,9 +262,11 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	s.onClose(s.stopRun)
 	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log)
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
+	s.collector = newCollector(s.st, writes, m, log)
 	clips := httpx.NewServer(m.Service("clips", loginRoute, behindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,
+		Collector: s.collector,
 	}), s.proxies)), log)
 	movies := httpx.NewServer(m.Service("movies", "", behindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
@@ -279,6 +283,7 @@ func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Se
 	log := s.log
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(s.runCtx) })
+	wg.Go(func() { s.collector.Run(s.runCtx) })
 	serveErr := make(chan error, len(s.servers))
 	for _, sv := range s.servers {
 		wg.Go(func() {

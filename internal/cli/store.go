@@ -79,9 +79,15 @@ const snapshotLockKey int64 = 0x736e617073686f74 // "snapshot"
 // snapshotLock is the build lock for stores that several instances
 // share, nil for those that only one process serves (SQLite).
 func snapshotLock(s store) func(ctx context.Context) (func(), bool, error) {
+	return advisoryLock(s, snapshotLockKey)
+}
+
+// advisoryLock is the lock key of stores that several instances share,
+// nil for those that only one process serves (SQLite).
+func advisoryLock(s store, key int64) func(ctx context.Context) (func(), bool, error) {
 	pg, ok := s.(*postgres.Store)
 	if !ok {
 		return nil
 	}
-	return func(ctx context.Context) (func(), bool, error) { return pg.TryLock(ctx, snapshotLockKey) }
+	return func(ctx context.Context) (func(), bool, error) { return pg.TryLock(ctx, key) }
 }

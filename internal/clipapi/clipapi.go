@@ -16,6 +16,7 @@ import (
 	"catalog/internal/auth"
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/collect"
 	"catalog/internal/html"
 	"catalog/internal/httpx"
 	"catalog/internal/importer"
@@ -47,6 +48,8 @@ type Config struct {
 	// Search, when set, answers text searches (see internal/search);
 	// the caller starts it.
 	Search *search.Live
+	// Collector, when set, runs the console's "Collect now".
+	Collector *collect.Runner
 }
 
 // server holds the dependencies of the clip handlers.
@@ -105,6 +108,7 @@ func New(cfg Config) http.Handler {
 		Imports:   s.imports,
 		Imported:  cfg.Imported,
 		Snapshots: cfg.Snapshots,
+		Collector: cfg.Collector,
 		Store:     cfg.Store,
 		Platforms: s.platforms,
 		Logger:    s.log,

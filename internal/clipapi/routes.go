@@ -53,6 +53,10 @@ func (s *server) routes() http.Handler {
 	rt.HandleFunc("GET", "/admin/tokens", s.admin.Tokens)
 	rt.HandleFunc("POST", "/admin/tokens", s.admin.CreateToken)
 	rt.HandleFunc("POST", "/admin/tokens/{id}/revoke", s.admin.RevokeToken)
+	rt.HandleFunc("GET", "/admin/sources", s.admin.Sources)
+	rt.HandleFunc("POST", "/admin/sources", s.admin.AddSource)
+	rt.HandleFunc("POST", "/admin/sources/{name}/remove", s.admin.RemoveSource)
+	rt.HandleFunc("POST", "/admin/sources/{name}/collect", s.admin.CollectSource)
 
 	rt.HandleFunc("GET", "/{$}", s.pages.Index)
 	rt.HandleFunc("GET", "/clips/{id}", s.pages.Clip)

@@ -2,10 +2,12 @@ package edge
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -56,6 +58,7 @@ type PurgerConfig struct {
 // URL or a refused client does not get better by retrying).
 type Purger struct {
 	url       string
+	safeURL   string // url as logs may show it (RedactURL)
 	client    *http.Client
 	log       *slog.Logger
 	done      func([]string, error)
@@ -77,8 +80,8 @@ func NewPurger(cfg PurgerConfig) *Purger {
 	if cfg.URL == "" {
 		return nil
 	}
-	p := &Purger{url: cfg.URL, client: cfg.Client, log: cfg.Logger, done: cfg.Done, retryWait: cfg.RetryWait,
-		queue: make(chan []string, QueueSize)}
+	p := &Purger{url: cfg.URL, safeURL: RedactURL(cfg.URL), client: cfg.Client, log: cfg.Logger, done: cfg.Done,
+		retryWait: cfg.RetryWait, queue: make(chan []string, QueueSize)}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	if p.client == nil {
 		p.client = &http.Client{Timeout: requestTimeout}
@@ -221,6 +224,35 @@ func (p *Purger) send(keys []string) {
 	}
 }
 
+// redacted stands for a secret in a logged URL, as url.URL.Redacted
+// writes it.
+const redacted = "xxxxx"
+
+// RedactURL is raw as logs and messages may show it: the user part
+// hidden (url.URL.Redacted hides a password; a user name alone may be a
+// key too) and every query value hidden, names kept. A URL that does not
+// parse shows nothing of itself.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "(an unparsable URL)"
+	}
+	if u.User != nil {
+		if _, ok := u.User.Password(); !ok {
+			u.User = url.User(redacted)
+		}
+	}
+	if u.RawQuery != "" {
+		q, _ := url.ParseQuery(u.RawQuery) // what does not parse is dropped, not shown
+		for k := range q {
+			q[k] = []string{redacted}
+		}
+		u.RawQuery = q.Encode()
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.Redacted()
+}
+
 // post sends one PURGE request; retry says whether a failure may pass.
 func (p *Purger) post(keys []string) (retry bool, err error) {
 	ctx, cancel := context.WithTimeout(p.ctx, requestTimeout)
@@ -234,6 +266,12 @@ func (p *Purger) post(keys []string) (retry bool, err error) {
 	req.Header.Set("Surrogate-Key", list)
 	resp, err := p.client.Do(req)
 	if err != nil {
+		// The error quotes the URL, which is logged: a key in its
+		// query or its user part must not be.
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			ue.URL = p.safeURL
+		}
 		return true, err
 	}
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10)) // lets the connection be reused

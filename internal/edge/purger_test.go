@@ -220,6 +220,9 @@ func TestAnnouncingStore(t *testing.T) {
 		{"big movies batch", func() error { return st.UpsertMovies(ctx, hundred) }, "movies"},
 		{"delete movie", func() error { return st.DeleteMovie(ctx, 2) }, "movies movie-2"},
 		{"delete missing movie", func() error { return st.DeleteMovie(ctx, 2) }, ""},
+		{"collected page", func() error {
+			return st.CollectMovies(ctx, "src", []catalog.CollectedMovie{{VodID: 7, Movie: catalog.Movie{Name: "Collected", Slug: "collected"}}})
+		}, "movies movie-104"},
 	} {
 		before := sent.Load()
 		err := c.write()

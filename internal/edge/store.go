@@ -105,6 +105,15 @@ func (a *announcing) UpsertMovies(ctx context.Context, movies []catalog.Movie) e
 	return nil
 }
 
+func (a *announcing) CollectMovies(ctx context.Context, source string, page []catalog.CollectedMovie) error {
+	if err := a.st.CollectMovies(ctx, source, page); err != nil {
+		return err
+	}
+	// CollectMovies wrote the ids back; a record it could not write has 0.
+	a.p.Announce(batchKeys(Movies, MovieKey, len(page), func(i int) int64 { return page[i].Movie.ID })...)
+	return nil
+}
+
 func (a *announcing) DeleteMovie(ctx context.Context, id int64) error {
 	if err := a.st.DeleteMovie(ctx, id); err != nil {
 		return err

@@ -36,7 +36,7 @@ func TestAnnouncingKeepsTheEnginesMethods(t *testing.T) {
 // (and, if it writes clips or movies, given its override in store.go).
 func TestEveryContentWriteIsAnnounced(t *testing.T) {
 	announced := map[string]bool{"CreateClip": true, "UpdateClip": true, "DeleteClip": true, "ImportClips": true,
-		"UpsertMovies": true, "DeleteMovie": true}
+		"UpsertMovies": true, "DeleteMovie": true, "CollectMovies": true}
 	other := map[string]bool{
 		// reads
 		"ListClips": true, "GetClip": true, "ExportClips": true, "ListMovies": true, "GetMovie": true, "EachMovie": true,
@@ -46,6 +46,9 @@ func TestEveryContentWriteIsAnnounced(t *testing.T) {
 		"CreateAdmin": true, "AdminByUsername": true, "CreateSession": true, "SessionByTokenHash": true, "TouchSession": true,
 		"DeleteSession": true, "DeleteExpiredSessions": true, "ReserveLogin": true, "LoginSucceeded": true, "UnlockLogin": true,
 		"CreateToken": true, "ListTokens": true, "TokenByHash": true, "TouchToken": true, "RevokeToken": true,
+		"ListAdmins": true, "DeleteAdmin": true, "SetAdminPassword": true,
+		// sources and their runs: never in a cached answer
+		"AddSource": true, "ListSources": true, "SourceByName": true, "RemoveSource": true, "RecordRun": true,
 	}
 	store := reflect.TypeOf((*catalog.Store)(nil)).Elem()
 	for i := range store.NumMethod() {

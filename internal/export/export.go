@@ -13,6 +13,10 @@
 //   - a list with an item holding "|", or whose first item starts with
 //     "[", is written as a JSON array of strings (["a|b","c"]), which
 //     the importer reads as that array.
+//
+// A CSV cell that a spreadsheet would run as a formula (it starts with
+// =, +, -, @, a tab or a carriage return) is written with a leading "'",
+// which the importer strips, so the round trip stays byte-exact.
 package export
 
 import (
@@ -27,6 +31,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/importer"
 )
 
 // Format is an output format.
@@ -195,7 +200,15 @@ func newCSV[T any](w io.Writer, header []string, cells func(*T) []string) *csvEn
 
 func (c *csvEncoder[T]) start() error { return c.w.Write(c.header) }
 
-func (c *csvEncoder[T]) write(v *T) error { return c.w.Write(c.cells(v)) }
+// write writes v's row, every cell escaped for spreadsheets
+// (importer.EscapeFormula), which the importer undoes.
+func (c *csvEncoder[T]) write(v *T) error {
+	row := c.cells(v)
+	for i, cell := range row {
+		row[i] = importer.EscapeFormula(cell)
+	}
+	return c.w.Write(row)
+}
 
 // flush empties the buffer (see newCSV).
 func (c *csvEncoder[T]) flush() error {

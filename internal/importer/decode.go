@@ -393,6 +393,7 @@ func csvRecord(line int, row, names []string) record {
 	}
 	rec.members = make([]member, 0, len(row))
 	for i, cell := range row {
+		cell = UnescapeFormula(cell) // what export escaped for spreadsheets
 		m := member{name: names[i], kind: kindString, text: cell}
 		if strings.TrimSpace(cell) == "" {
 			m.kind, m.text = kindNull, ""

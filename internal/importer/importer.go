@@ -58,6 +58,11 @@ type Summary struct {
 	LastLine int
 }
 
+// Reject counts one rejected record and keeps its report while fewer
+// than MaxReported are kept: records that reach a store another way
+// than through a file (a collection) are reported the same.
+func (s *Summary) Reject(line int, msg string) { s.reject(line, msg) }
+
 func (s *Summary) reject(line int, msg string) {
 	s.Rejected++
 	if len(s.Rejects) < MaxReported {

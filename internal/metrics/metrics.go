@@ -51,6 +51,9 @@ type Registry struct {
 
 	importRecords *prometheus.CounterVec
 	purges        *prometheus.CounterVec
+
+	collectRuns    *prometheus.CounterVec
+	collectRecords *prometheus.CounterVec
 }
 
 // New returns a Registry with the Go runtime and process collectors and
@@ -108,6 +111,7 @@ func New() *Registry {
 	m.snapshotBuilds.WithLabelValues("error")
 	m.purges.WithLabelValues("ok")
 	m.purges.WithLabelValues("failed")
+	m.registerCollect(f)
 	return m
 }
 

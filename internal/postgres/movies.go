@@ -129,79 +129,95 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 	}
 	stamp := catalog.StoredNow()
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		// One importer at a time, readers unaffected: key lookups and
-		// the id sequence cannot race with another writer.
-		if _, err := tx.Exec(ctx, `LOCK TABLE movies IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+		if err := lockMovies(ctx, tx); err != nil {
 			return err
 		}
-		stored, err := storedKeys(ctx, tx, movies)
-		if err != nil {
-			return err
-		}
-		seq, err := readSequence(ctx, tx, "movies_id_seq")
-		if err != nil {
-			return err
-		}
-		// Records are resolved in order, as if upserted one by one: a
-		// key an earlier record of the batch used matches its movie.
-		seen := make(map[movieKey]int64)
-		for i := range movies {
-			m := &movies[i]
-			if m.ID != 0 {
-				seq.skipPast(m.ID)
-			} else if id, ok := seen[keyOf(m)]; ok {
-				m.ID = id
-			} else if id, ok := stored[keyOf(m)]; ok {
-				m.ID = id
-			} else {
-				m.ID = seq.take()
-			}
-			if m.IDCode != "" {
-				seen[movieKey{byCode: true, value: m.IDCode}] = m.ID
-			}
-			seen[movieKey{value: m.Slug}] = m.ID
-		}
-		if err := seq.save(ctx, tx); err != nil {
-			return err
-		}
-
-		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE movie_import (LIKE movies INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP`); err != nil {
-			return err
-		}
-		columns := append([]string{"seq", "id", "updated_at"}, movieDataColumns...)
-		_, err = tx.CopyFrom(ctx, pgx.Identifier{"movie_import"}, columns,
-			pgx.CopyFromSlice(len(movies), func(i int) ([]any, error) {
-				m := &movies[i]
-				updated := catalog.StoredTimeOr(m.UpdatedAt, stamp)
-				return catalog.AppendValues(append(make([]any, 0, len(movieWriteColumns)+3), int64(i), m.ID, updated), m, movieWriteColumns), nil
-			}))
-		if err != nil {
-			return err
-		}
-		// The upsert returns the rows it wrote; an unchanged movie keeps
-		// its stored time, read back separately.
-		updated := make(map[int64]time.Time, len(movies))
-		if err := collectTimes(ctx, tx, updated, upsertMoviesSQL); err != nil {
-			return err
-		}
-		var unchanged []int64
-		for i := range movies {
-			if _, ok := updated[movies[i].ID]; !ok {
-				unchanged = append(unchanged, movies[i].ID)
-			}
-		}
-		if len(unchanged) > 0 {
-			if err := collectTimes(ctx, tx, updated,
-				`SELECT m.id, m.updated_at FROM movies m JOIN unnest($1::bigint[]) AS k (id) ON m.id = k.id`, unchanged); err != nil {
-				return err
-			}
-		}
-		for i := range movies {
-			movies[i].UpdatedAt = updated[movies[i].ID]
-		}
-		return nil
+		return upsertMovies(ctx, tx, stamp, movies)
 	})
 	return translate(err, "upsert movies")
+}
+
+// lockMovies makes tx the one movie writer, readers unaffected: key
+// lookups and the id sequence cannot race with another writer.
+func lockMovies(ctx context.Context, tx pgx.Tx) error {
+	_, err := tx.Exec(ctx, `LOCK TABLE movies IN SHARE ROW EXCLUSIVE MODE`)
+	return err
+}
+
+// upsertMovies is UpsertMovies inside tx, which holds lockMovies; its
+// writes are stamped with stamp.
+func upsertMovies(ctx context.Context, tx pgx.Tx, stamp time.Time, movies []catalog.Movie) error {
+	if err := assignIDs(ctx, tx, movies); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE movie_import (LIKE movies INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP`); err != nil {
+		return err
+	}
+	columns := append([]string{"seq", "id", "updated_at"}, movieDataColumns...)
+	_, err := tx.CopyFrom(ctx, pgx.Identifier{"movie_import"}, columns,
+		pgx.CopyFromSlice(len(movies), func(i int) ([]any, error) {
+			m := &movies[i]
+			updated := catalog.StoredTimeOr(m.UpdatedAt, stamp)
+			return catalog.AppendValues(append(make([]any, 0, len(movieWriteColumns)+3), int64(i), m.ID, updated), m, movieWriteColumns), nil
+		}))
+	if err != nil {
+		return err
+	}
+	// The upsert returns the rows it wrote; an unchanged movie keeps
+	// its stored time, read back separately.
+	updated := make(map[int64]time.Time, len(movies))
+	if err := collectTimes(ctx, tx, updated, upsertMoviesSQL); err != nil {
+		return err
+	}
+	var unchanged []int64
+	for i := range movies {
+		if _, ok := updated[movies[i].ID]; !ok {
+			unchanged = append(unchanged, movies[i].ID)
+		}
+	}
+	if len(unchanged) > 0 {
+		if err := collectTimes(ctx, tx, updated,
+			`SELECT m.id, m.updated_at FROM movies m JOIN unnest($1::bigint[]) AS k (id) ON m.id = k.id`, unchanged); err != nil {
+			return err
+		}
+	}
+	for i := range movies {
+		movies[i].UpdatedAt = updated[movies[i].ID]
+	}
+	return nil
+}
+
+// assignIDs gives each movie without an id the id of the stored movie
+// its key matches, else a new one from the sequence.
+func assignIDs(ctx context.Context, tx pgx.Tx, movies []catalog.Movie) error {
+	stored, err := storedKeys(ctx, tx, movies)
+	if err != nil {
+		return err
+	}
+	seq, err := readSequence(ctx, tx, "movies_id_seq")
+	if err != nil {
+		return err
+	}
+	// Records are resolved in order, as if upserted one by one: a
+	// key an earlier record of the batch used matches its movie.
+	seen := make(map[movieKey]int64)
+	for i := range movies {
+		m := &movies[i]
+		if m.ID != 0 {
+			seq.skipPast(m.ID)
+		} else if id, ok := seen[keyOf(m)]; ok {
+			m.ID = id
+		} else if id, ok := stored[keyOf(m)]; ok {
+			m.ID = id
+		} else {
+			m.ID = seq.take()
+		}
+		if m.IDCode != "" {
+			seen[movieKey{byCode: true, value: m.IDCode}] = m.ID
+		}
+		seen[movieKey{value: m.Slug}] = m.ID
+	}
+	return seq.save(ctx, tx)
 }
 
 // storedKeys finds the stored movies that the id-less records match,

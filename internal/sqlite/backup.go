@@ -29,6 +29,11 @@ func (s *Store) Backup(ctx context.Context, path string) error {
 	}
 	defer db.Close()
 	db.SetMaxOpenConns(1)
+	// The copy holds what the database holds: owner-only, as the
+	// database (VACUUM INTO accepts an empty file).
+	if err := createPrivate(path); err != nil {
+		return err
+	}
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
 		return translate(err, "back up the database")
 	}

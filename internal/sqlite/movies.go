@@ -157,36 +157,42 @@ func (s *Store) UpsertMovies(ctx context.Context, movies []catalog.Movie) error 
 	}
 	stamp := now()
 	return s.bulkTx(ctx, "upsert movies", func(tx *sql.Tx) error {
-		w := &movieWriter{txStmts: txStmts{tx: tx, what: "upsert movies"}, stamp: stamp}
-		defer w.close()
-		run := make(map[string]struct{})
-		start := 0
-		for i := range movies {
-			m := &movies[i]
-			_, dup := run[m.IDCode]
-			if m.ID <= 0 && m.IDCode != "" && !dup {
-				run[m.IDCode] = struct{}{}
-				continue
-			}
-			if err := w.upsertByIDCode(ctx, movies[start:i]); err != nil {
-				return err
-			}
-			clear(run)
-			start = i
-			if m.ID > 0 || m.IDCode == "" {
-				if err := w.upsertOne(ctx, m); err != nil {
-					return err
-				}
-				start = i + 1
-			} else {
-				run[m.IDCode] = struct{}{}
-			}
+		return upsertMovies(ctx, tx, stamp, movies)
+	})
+}
+
+// upsertMovies is UpsertMovies inside the transaction tx, whose writes
+// are stamped with stamp.
+func upsertMovies(ctx context.Context, tx *sql.Tx, stamp time.Time, movies []catalog.Movie) error {
+	w := &movieWriter{txStmts: txStmts{tx: tx, what: "upsert movies"}, stamp: stamp}
+	defer w.close()
+	run := make(map[string]struct{})
+	start := 0
+	for i := range movies {
+		m := &movies[i]
+		_, dup := run[m.IDCode]
+		if m.ID <= 0 && m.IDCode != "" && !dup {
+			run[m.IDCode] = struct{}{}
+			continue
 		}
-		if err := w.upsertByIDCode(ctx, movies[start:]); err != nil {
+		if err := w.upsertByIDCode(ctx, movies[start:i]); err != nil {
 			return err
 		}
-		return flushPending(ctx, tx, "movies", "name_fold")
-	})
+		clear(run)
+		start = i
+		if m.ID > 0 || m.IDCode == "" {
+			if err := w.upsertOne(ctx, m); err != nil {
+				return err
+			}
+			start = i + 1
+		} else {
+			run[m.IDCode] = struct{}{}
+		}
+	}
+	if err := w.upsertByIDCode(ctx, movies[start:]); err != nil {
+		return err
+	}
+	return flushPending(ctx, tx, "movies", "name_fold")
 }
 
 // The upsert lookups.

@@ -86,6 +86,9 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := checkPath(path); err != nil {
 		return nil, err
 	}
+	if err := createPrivate(path); err != nil {
+		return nil, err
+	}
 	base := "file:" + escapePath(path) + "?" + pragmas
 	s := &Store{path: path}
 	var err error
@@ -147,6 +150,22 @@ func checkPath(path string) error {
 		return fmt.Errorf("sqlite: cannot create database file %s: directory %s does not exist", path, dir)
 	}
 	return nil
+}
+
+// createPrivate creates the database file, when it does not exist yet,
+// readable by its owner only: it holds the administrators' password
+// hashes and the session and token hashes. SQLite gives the -wal and
+// -shm files it creates beside it the database file's permissions. An
+// existing file keeps the permissions its operator gave it.
+func createPrivate(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("sqlite: cannot create database file %s: %s", path, oneLine(err))
+	}
+	return f.Close()
 }
 
 // escapePath makes path safe inside a file: URI; SQLite decodes %XX.

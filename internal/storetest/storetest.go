@@ -31,6 +31,7 @@ func Run(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("Vods", func(t *testing.T) { runVods(t, open) })
 	t.Run("Admins", func(t *testing.T) { runAdmins(t, open) })
 	t.Run("Tokens", func(t *testing.T) { runTokens(t, open) })
+	runSources(t, open)
 	t.Run("DataVersion", func(t *testing.T) { runDataVersion(t, open) })
 	t.Run("Keyset", func(t *testing.T) { runKeyset(t, open) })
 	t.Run("Export", func(t *testing.T) { runExport(t, open) })

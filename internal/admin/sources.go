@@ -1,0 +1,173 @@
+package admin
+
+import (
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/collect"
+)
+
+// sourcesPage is the console's Sources page (contract 10).
+type sourcesPage struct {
+	chrome
+	Notice  string
+	Message string
+	Errors  map[string]string
+	Form    sourceForm
+	Sources []catalog.Source
+	// Running is the run in progress in this process; Collecting is
+	// false when this process runs no collections.
+	Running    *collect.Current
+	Collecting bool
+}
+
+type sourceForm struct{ Name, URL, Every, Hours string }
+
+// Sources answers GET /admin/sources: every source with its last run,
+// the run in progress, and the forms to add, remove and collect now.
+func (s *Service) Sources(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	var notice string
+	q := r.URL.Query()
+	switch {
+	case q.Get("added") != "":
+		notice = "Source " + q.Get("added") + " was added."
+	case q.Get("removed") != "":
+		notice = "Source " + q.Get("removed") + " was removed; the movies collected from it stay."
+	case q.Get("collecting") != "":
+		notice = "A run of " + q.Get("collecting") + " was asked for; reload this page to follow it."
+	}
+	s.sourcesPage(w, r, sess, http.StatusOK, sourcesPage{Notice: notice})
+}
+
+func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catalog.Session, status int, p sourcesPage) {
+	list, err := s.store.ListSources(r.Context())
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	p.chrome = chrome{Admin: sess.Username, Section: "sources"}
+	p.Sources = list
+	p.Collecting = s.collector != nil
+	if p.Collecting {
+		if cur, ok := s.collector.Current(); ok {
+			p.Running = &cur
+		}
+	}
+	s.render(w, r, status, "sources", p)
+}
+
+// AddSource answers POST /admin/sources.
+func (s *Service) AddSource(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, sess, catalog.Errorf(catalog.EINVALID, "the form could not be read"))
+		return
+	}
+	form := sourceForm{Name: r.PostFormValue("name"), URL: r.PostFormValue("url"),
+		Every: strings.TrimSpace(r.PostFormValue("every")), Hours: strings.TrimSpace(r.PostFormValue("hours"))}
+	src, err := parseSourceForm(form)
+	if err == nil {
+		err = s.store.AddSource(r.Context(), &src)
+	}
+	if err == nil {
+		s.log.Info("source added", "source", src.Name, "admin", sess.Username)
+		redirect(w, r, "/admin/sources?added="+url.QueryEscape(src.Name))
+		return
+	}
+	fields, message, status, ok := formProblem(err, "The source was not added")
+	if !ok {
+		s.fail(w, r, sess, err)
+		return
+	}
+	s.sourcesPage(w, r, sess, status, sourcesPage{Message: message, Errors: fields, Form: form})
+}
+
+// parseSourceForm reads the add form: every as a duration ("1h", empty
+// for only on request), hours as a whole number (empty for 0).
+func parseSourceForm(f sourceForm) (catalog.Source, error) {
+	fe := catalog.FieldErrors{}
+	var every time.Duration
+	if f.Every != "" {
+		d, err := time.ParseDuration(f.Every)
+		if err != nil {
+			fe.Add("every", "must be a duration such as 30m or 6h")
+		}
+		every = d
+	}
+	hours := 0
+	if f.Hours != "" {
+		n, err := strconv.Atoi(f.Hours)
+		if err != nil {
+			fe.Add("hours", "must be a whole number of hours")
+		}
+		hours = n
+	}
+	src, err := catalog.NewSource(f.Name, f.URL, every, hours)
+	if err != nil || len(fe) > 0 {
+		if e, ok := err.(*catalog.Error); ok {
+			for k, v := range e.Fields {
+				if fe[k] == "" {
+					fe.Add(k, v)
+				}
+			}
+		}
+		return src, fe.Err()
+	}
+	return src, nil
+}
+
+// RemoveSource answers POST /admin/sources/{name}/remove.
+func (s *Service) RemoveSource(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("name")
+	err := s.store.RemoveSource(r.Context(), name)
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name)
+	}
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	s.log.Info("source removed", "source", name, "admin", sess.Username)
+	redirect(w, r, "/admin/sources?removed="+url.QueryEscape(name))
+}
+
+// CollectSource answers POST /admin/sources/{name}/collect: it asks the
+// background collector for a run and returns to the page at once.
+func (s *Service) CollectSource(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("name")
+	_, err := s.store.SourceByName(r.Context(), name)
+	switch {
+	case catalog.ErrorCode(err) == catalog.ENOTFOUND:
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q.", name)
+	case err == nil && s.collector == nil:
+		err = catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.")
+	case err == nil && !s.collector.Request(name):
+		err = catalog.Errorf(catalog.ECONFLICT, "A run of %s is already waiting or running.", name)
+	}
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	s.log.Info("collection requested", "source", name, "admin", sess.Username)
+	redirect(w, r, "/admin/sources?collecting="+url.QueryEscape(name))
+}

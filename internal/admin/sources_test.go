@@ -1,0 +1,96 @@
+package admin_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"golang.org/x/crypto/bcrypt"
+
+	"catalog/internal/catalog"
+	"catalog/internal/clipapi"
+	"catalog/internal/collect"
+	"catalog/internal/testdb"
+)
+
+// The Sources page (contract 10): administrators add and remove sources
+// with the console's rules (session, same origin), see each one's last
+// run and ask for a run now, without JavaScript.
+func TestConsoleSources(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store := testdb.Open(t)
+	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
+	if err := store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
+		t.Fatal(err)
+	}
+	source := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"code":1,"page":1,"pagecount":1,"total":2,"list":[{"vod_id":1,"vod_name":"One","vod_year":"2001"},{"vod_id":2,"vod_name":"","vod_year":"2002"}]}`)
+	}))
+	defer source.Close()
+	runner := collect.NewRunner(collect.RunnerConfig{Store: store})
+	go runner.Run(ctx)
+	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
+	defer srv.Close()
+
+	anon := &console{t: t, store: store, url: srv.URL, client: newConsoleClient()}
+	if res, _ := anon.get("/admin/sources"); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("anonymous page: got %d, want 303 to the login", res.StatusCode)
+	}
+	form := url.Values{"name": {"peer"}, "url": {source.URL + "/api.php/provide/vod/"}, "every": {""}, "hours": {"24"}}
+	if res, _ := anon.post("/admin/sources", form); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("anonymous add: got %d, want 303 to the login", res.StatusCode)
+	}
+	c := loggedIn(t, store, srv.URL)
+	if res, _ := c.post("/admin/sources", form, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"); res.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-origin add: got %d, want 403", res.StatusCode)
+	}
+	if list, _ := store.ListSources(ctx); len(list) != 0 {
+		t.Fatalf("sources after refused adds: %+v", list)
+	}
+
+	res, body := c.post("/admin/sources", url.Values{"name": {"bad name"}, "url": {"ftp://x"}, "every": {"soon"}, "hours": {"-1"}})
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("bad add: got %d, want 422", res.StatusCode)
+	}
+	for _, f := range []string{"name", "url", "every", "hours"} {
+		if !strings.Contains(body, `data-error-for="`+f+`"`) {
+			t.Errorf("bad add: no error beside %s", f)
+		}
+	}
+	if res, _ := c.post("/admin/sources", form); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("add: got %d, want 303", res.StatusCode)
+	}
+	if res, body := c.post("/admin/sources", form); res.StatusCode != http.StatusConflict || !strings.Contains(body, `a source named &#34;peer&#34; already exists`) {
+		t.Errorf("second add: got %d", res.StatusCode)
+	}
+
+	if res, _ := c.post("/admin/sources/peer/collect", nil); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("collect now: got %d, want 303", res.StatusCode)
+	}
+	waitUntil(t, func() bool {
+		src, _ := store.SourceByName(ctx, "peer")
+		return !src.LastRun.Started.IsZero()
+	})
+	_, body = c.get("/admin/sources")
+	if !strings.Contains(body, "1 pages, 2 read, 1 written, 1 rejected") || !strings.Contains(body, `action="/admin/sources/peer/collect"`) {
+		t.Errorf("page after the run does not show it: %s", body)
+	}
+	if res, _ := c.post("/admin/sources/nobody/collect", nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("collect an unknown source: got %d, want 404", res.StatusCode)
+	}
+
+	if res, _ := c.post("/admin/sources/peer/remove", nil); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("remove: got %d, want 303", res.StatusCode)
+	}
+	if list, _ := store.ListSources(ctx); len(list) != 0 {
+		t.Errorf("after remove: %+v", list)
+	}
+	if n, _ := store.CountMovies(ctx); n != 1 {
+		t.Errorf("movies after remove: %d, want the collected one kept", n)
+	}
+}

@@ -1,0 +1,193 @@
+package catalog
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The identity rule of contract 10, shared by the engines: which movie
+// each collected record becomes, and what is written there. The engines
+// answer the lookups inside the page's transaction (CollectLookup) and
+// write the plan.
+
+// SourceLink says which movie a source's record became. Joined: the
+// movie did not come from this source, which owns only its servers
+// named "SOURCE: CODE" there.
+type SourceLink struct {
+	MovieID int64
+	Joined  bool
+}
+
+// TitleYear is what a record joins an existing movie by.
+type TitleYear struct{ Name, Year string }
+
+// CollectLookup answers the store's side of the identity rule, inside
+// the transaction that writes the page.
+type CollectLookup interface {
+	// Links returns the movies that source's records with these vod_ids
+	// became, by vod_id.
+	Links(ctx context.Context, source string, vodIDs []int64) (map[int64]SourceLink, error)
+	// SameTitles returns, for each key, the lowest id of a movie with
+	// that name and year that no record of source became.
+	SameTitles(ctx context.Context, source string, keys []TitleYear) (map[TitleYear]int64, error)
+	// JoinedSources returns, by movie id, the sources whose records
+	// joined these movies.
+	JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]string, error)
+	// Movies reads these movies whole, by id.
+	Movies(ctx context.Context, ids []int64) (map[int64]Movie, error)
+}
+
+// CollectWrite is one movie to write for a page: Movie is written by
+// its ID (0: a new movie, numbered by the engine); when Link is set
+// the record's link is stored afterwards, pointing at Movie.ID.
+type CollectWrite struct {
+	Record int // index in the page
+	Movie  Movie
+	VodID  int64
+	Link   bool
+	Joined bool
+}
+
+// PlanCollect applies the identity rule to a page whose records are
+// normalised: a record whose vod_id this source sent before updates that
+// movie (its own fields and servers when the movie is the source's,
+// only its "SOURCE: CODE" servers when the record had joined it); a new
+// record joins a movie of the same name and year that did not come from
+// this source, else becomes a new movie. A later record of the page with
+// the same vod_id wins. A record that cannot be merged (the joined movie
+// would break a limit) gets its Err set and is not written.
+func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look CollectLookup) ([]CollectWrite, error) {
+	last := make(map[int64]int, len(page))
+	for i := range page {
+		last[page[i].VodID] = i
+	}
+	vodIDs := make([]int64, 0, len(last))
+	for i := range page {
+		if last[page[i].VodID] == i {
+			vodIDs = append(vodIDs, page[i].VodID)
+		}
+	}
+	links, err := look.Links(ctx, source, vodIDs)
+	if err != nil {
+		return nil, err
+	}
+	var keys []TitleYear
+	for _, id := range vodIDs {
+		if _, ok := links[id]; !ok {
+			m := &page[last[id]].Movie
+			keys = append(keys, TitleYear{m.Name, m.Year})
+		}
+	}
+	same, err := look.SameTitles(ctx, source, keys)
+	if err != nil {
+		return nil, err
+	}
+	writes := make([]CollectWrite, 0, len(vodIDs))
+	var targets []int64 // movies whose stored servers the writes depend on
+	for _, id := range vodIDs {
+		i := last[id]
+		w := CollectWrite{Record: i, Movie: page[i].Movie, VodID: id}
+		w.Movie.ID = 0
+		if l, ok := links[id]; ok {
+			w.Movie.ID, w.Joined = l.MovieID, l.Joined
+		} else if mid, ok := same[TitleYear{w.Movie.Name, w.Movie.Year}]; ok {
+			w.Movie.ID, w.Joined, w.Link = mid, true, true
+		} else {
+			w.Link = true
+		}
+		if w.Movie.ID != 0 {
+			targets = append(targets, w.Movie.ID)
+		}
+		writes = append(writes, w)
+	}
+	return mergeServers(ctx, source, page, writes, targets, look)
+}
+
+// mergeServers completes the writes that share a movie with other
+// sources: a joined record keeps the stored movie and replaces only its
+// own servers; the source's own movie keeps the servers that other
+// sources' records joined it with.
+func mergeServers(ctx context.Context, source string, page []CollectedMovie, writes []CollectWrite, targets []int64, look CollectLookup) ([]CollectWrite, error) {
+	if len(targets) == 0 {
+		return writes, nil
+	}
+	joined, err := look.JoinedSources(ctx, targets)
+	if err != nil {
+		return nil, err
+	}
+	var read []int64
+	for _, w := range writes {
+		if w.Movie.ID != 0 && (w.Joined || len(joined[w.Movie.ID]) > 0) {
+			read = append(read, w.Movie.ID)
+		}
+	}
+	if len(read) == 0 {
+		return writes, nil
+	}
+	stored, err := look.Movies(ctx, read)
+	if err != nil {
+		return nil, err
+	}
+	kept := writes[:0]
+	for _, w := range writes {
+		old, ok := stored[w.Movie.ID]
+		if !ok {
+			kept = append(kept, w)
+			continue
+		}
+		var merged Movie
+		if w.Joined {
+			merged = old
+			merged.Episodes = JoinServers(old.Episodes, source, w.Movie.Episodes)
+		} else {
+			merged = w.Movie
+			merged.Episodes = append(merged.Episodes, serversOf(old.Episodes, joined[w.Movie.ID])...)
+		}
+		merged.UpdatedAt = time.Time{} // changed now, if at all
+		if err := merged.Normalize(); err != nil {
+			page[w.Record].Err = "episodes: joining this record's servers to movie " + strconv.FormatInt(w.Movie.ID, 10) + ": " + ErrorMessage(err)
+			continue
+		}
+		w.Movie = merged
+		kept = append(kept, w)
+	}
+	return kept, nil
+}
+
+// JoinedServerName is the name of a joined record's server: the source,
+// a colon and the server's own name (its play code).
+func JoinedServerName(source, server string) string { return source + ": " + server }
+
+// JoinServers replaces source's servers among stored with add, each
+// renamed JoinedServerName(source, name); the other servers stay, in
+// their order, before the source's.
+func JoinServers(stored []Server, source string, add []Server) []Server {
+	out := make([]Server, 0, len(stored)+len(add))
+	for _, s := range stored {
+		if !strings.HasPrefix(s.Name, JoinedServerName(source, "")) {
+			out = append(out, s)
+		}
+	}
+	for _, s := range add {
+		s.Name = JoinedServerName(source, s.Name)
+		out = append(out, s)
+	}
+	return out
+}
+
+// serversOf returns the servers of stored that records of sources
+// joined the movie with.
+func serversOf(stored []Server, sources []string) []Server {
+	var out []Server
+	for _, s := range stored {
+		for _, src := range sources {
+			if strings.HasPrefix(s.Name, JoinedServerName(src, "")) {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}

@@ -1,0 +1,200 @@
+package cli_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/cli"
+	"catalog/internal/testdb"
+)
+
+// collectedFields are the fields a MacCMS source carries (contract 10);
+// studio has no vod_ member and ids are the collector's own.
+const collectedFields = "title,slug,year,poster1_url,poster2_url,categories,actor,director,genre,country,synopsis,id_code,release,episodes"
+
+// sourceMovies are a source catalog's movies, last changed three hours
+// ago, so that a run with h=1 reads only later changes.
+func sourceMovies(t *testing.T, n int) []catalog.Movie {
+	t.Helper()
+	old := time.Now().Add(-3 * time.Hour).UTC().Truncate(time.Second)
+	movies := make([]catalog.Movie, n)
+	for i := range movies {
+		m := catalog.Movie{
+			Name: fmt.Sprintf("Film number %d", i+1), Year: fmt.Sprint(1990 + i%30), IDCode: fmt.Sprintf("FN-%03d", i+1),
+			Poster1URL: fmt.Sprintf("https://img.example.com/%d/slide.jpg", i), Poster2URL: fmt.Sprintf("https://img.example.com/%d/poster.jpg", i),
+			Synopsis: fmt.Sprintf("Story %d.\nSecond line.", i), Release: fmt.Sprintf("20%02d-0%d-1%d", i%25, 1+i%9, i%10),
+			Episodes: []catalog.Server{
+				{Name: "iframe", Episodes: []catalog.Episode{{Name: "Episode 1", LinkEmbed: fmt.Sprintf("https://play.example.com/%d/1", i)},
+					{Name: "Episode 2", LinkEmbed: fmt.Sprintf("https://play.example.com/%d/2", i)}}},
+				{Name: "m3u8", Episodes: []catalog.Episode{{Name: "Episode 1", LinkM3U8: fmt.Sprintf("https://cdn.example.com/%d/1/index.m3u8", i)}}},
+			},
+			UpdatedAt: old,
+		}
+		*catalog.MovieList(&m, "categories") = catalog.NewList([]string{[]string{"Drama", "Comedy", "Action"}[i%3]})
+		*catalog.MovieList(&m, "actor") = catalog.NewList([]string{"Ann Lee", fmt.Sprintf("Actor %d", i)})
+		*catalog.MovieList(&m, "director") = catalog.NewList([]string{"Kim Park"})
+		*catalog.MovieList(&m, "genre") = catalog.NewList([]string{"Thriller", "Mystery"})
+		*catalog.MovieList(&m, "country") = catalog.NewList([]string{"Korea"})
+		if err := m.Normalize(); err != nil {
+			t.Fatalf("movie %d: %v", i, err)
+		}
+		movies[i] = m
+	}
+	return movies
+}
+
+// moviesBySlug pages through /api/movies?fields=collectedFields and
+// returns every movie by slug, as raw JSON.
+func moviesBySlug(t *testing.T, base string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for page := 1; ; page++ {
+		var env struct {
+			PageCount int               `json:"pagecount"`
+			List      []json.RawMessage `json:"list"`
+		}
+		u := fmt.Sprintf("%s/api/movies?fields=%s&limit=100&page=%d", base, collectedFields, page)
+		if code := getJSON(t, http.DefaultClient, u, &env); code != 200 {
+			t.Fatalf("GET %s: %d", u, code)
+		}
+		for _, raw := range env.List {
+			var m struct{ Slug string }
+			json.Unmarshal(raw, &m)
+			out[m.Slug] = string(raw)
+		}
+		if page >= env.PageCount {
+			return out
+		}
+	}
+}
+
+func wantSameMovies(t *testing.T, what string, got, want map[string]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d movies, want %d", what, len(got), len(want))
+	}
+	for slug, w := range want {
+		if !reflect.DeepEqual(got[slug], w) {
+			t.Fatalf("%s: movie %q\n got %s\nwant %s", what, slug, got[slug], w)
+		}
+	}
+}
+
+// Collecting from a second catalog reproduces its movies field for
+// field (episodes included), and a later run with h reads only what
+// changed and shows the change. CATALOG_TEST_ENGINE=postgres runs it on
+// PostgreSQL.
+func TestCollectFromCatalog(t *testing.T) {
+	ctx := context.Background()
+	srcDB, dstDB := testdb.New(t), testdb.New(t)
+	src := srcDB.Open(t)
+	movies := sourceMovies(t, 250)
+	if err := src.UpsertMovies(ctx, movies); err != nil {
+		t.Fatal(err)
+	}
+	srcEnv := map[string]string{"CATALOG_DB": srcDB.DSN()}
+	dstEnv := map[string]string{"CATALOG_DB": dstDB.DSN()}
+	source := "http://" + startServe(t, srcEnv, serveArgs()...).addrs.Movies.String()
+
+	wantExit(t, run(t, dstEnv, "", "migrate"), 0)
+	wantExit(t, run(t, dstEnv, "", "source", "add", "peer", source+"/api.php/provide/vod/", "--hours", "1"), 0)
+	r := run(t, dstEnv, "", "collect", "peer", "--quiet")
+	wantExit(t, r, 0)
+	if want := "peer: 3 pages, 250 read, 250 written, 0 rejected\n"; r.stdout != want {
+		t.Errorf("first run: got %q, want %q", r.stdout, want)
+	}
+	collected := "http://" + startServe(t, dstEnv, serveArgs()...).addrs.Movies.String()
+	wantSameMovies(t, "first run", moviesBySlug(t, collected), moviesBySlug(t, source))
+
+	// Two movies change on the source; the next run reads only them.
+	edits := []catalog.Movie{movies[3], movies[230]}
+	edits[0].Synopsis, edits[0].UpdatedAt = "Rewritten.", time.Time{}
+	edits[1].Episodes, edits[1].UpdatedAt = edits[1].Episodes[:1], time.Time{}
+	if err := src.UpsertMovies(ctx, edits); err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, dstEnv, "", "collect", "peer", "--quiet")
+	wantExit(t, r, 0)
+	if want := "peer: 1 pages, 2 read, 2 written, 0 rejected\n"; r.stdout != want {
+		t.Errorf("run with h: got %q, want %q", r.stdout, want)
+	}
+	after := moviesBySlug(t, collected)
+	wantSameMovies(t, "run with h", after, moviesBySlug(t, source))
+	if !strings.Contains(after[movies[3].Slug], `"synopsis":"Rewritten."`) {
+		t.Errorf("edited movie: got %s, want the new synopsis", after[movies[3].Slug])
+	}
+	r = run(t, dstEnv, "", "source", "list")
+	wantExit(t, r, 0)
+	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
+	if f := strings.Fields(lines[len(lines)-1]); len(f) != 9 || f[0] != "peer" || strings.Join(f[5:], " ") != "1 2 2 0" {
+		t.Errorf("source list: got %q, want peer's last run (1 page, 2 read, 2 written, 0 rejected, no error)", r.stdout)
+	}
+}
+
+// The command line: bad sources are usage errors, an unknown name is
+// neither a source nor an address, rejections and stopped runs exit 1.
+func TestSourceCommands(t *testing.T) {
+	env := map[string]string{"CATALOG_DB": testdb.New(t).DSN()}
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"source"}, "add, list or remove"},
+		{[]string{"source", "add", "x"}, "give NAME and URL"},
+		{[]string{"source", "add", "bad name", "https://s.example/vod"}, "NAME may hold only ASCII letters"},
+		{[]string{"source", "add", "s1", "ftp://s.example/vod"}, "URL must be an http:// or https:// provide/vod address"},
+		{[]string{"source", "add", "s1", "https://s.example/vod", "--every", "10s"}, "--every must be 0 (only on request) or at least 1m0s"},
+		{[]string{"source", "add", "s1", "https://s.example/vod", "--hours", "8761"}, "--hours must be between 0 (read everything) and 8760"},
+		{[]string{"collect"}, "give one source NAME or provide/vod URL"},
+		{[]string{"collect", "nothing-here"}, `"nothing-here" is neither a source`},
+		{[]string{"collect", "https://s.example/vod", "--pages", "-1"}, "--pages must be 0"},
+	} {
+		r := run(t, env, "", tt.args...)
+		wantExit(t, r, 2)
+		if !strings.Contains(r.err.Error(), tt.want) {
+			t.Errorf("%q: error %q does not say %q", tt.args, r.err, tt.want)
+		}
+	}
+	wantExit(t, run(t, env, "", "source", "add", "s1", "https://s.example/vod", "--every", "1h"), 0)
+	if r := run(t, env, "", "source", "add", "s1", "https://s.example/other"); cliExit(r) != 1 || !strings.Contains(r.err.Error(), `a source named "s1" already exists`) {
+		t.Errorf("duplicate: got %v", r.err)
+	}
+	wantExit(t, run(t, env, "", "source", "remove", "s1"), 0)
+	if r := run(t, env, "", "source", "remove", "s1"); cliExit(r) != 1 || !strings.Contains(r.err.Error(), `no source is named "s1"`) {
+		t.Errorf("second remove: got %v", r.err)
+	}
+
+	// A source with one bad record: reported, written others, exit 1.
+	srv := startFixtureSource(t, `{"code":1,"page":1,"pagecount":1,"total":2,"list":[`+
+		`{"vod_id":1,"vod_name":"Good","vod_year":"2001"},{"vod_id":2,"vod_name":"","vod_year":"2002"}]}`)
+	r := run(t, env, "", "collect", srv+"/api.php/provide/vod/", "--quiet")
+	wantExit(t, r, 1)
+	if !strings.Contains(r.stderr, `: record 2: vod_id "2": name: is required`) || !strings.Contains(r.stdout, "1 pages, 2 read, 1 written, 1 rejected") {
+		t.Errorf("rejection: stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+	// A stopped run: exit 1 with the page and the reason.
+	bad := startFixtureSource(t, `<html><title>Down</title></html>`)
+	r = run(t, env, "", "collect", bad+"/vod", "--quiet")
+	wantExit(t, r, 1)
+	if !strings.Contains(r.err.Error(), `page 1: answer is not the JSON of a provide API`) {
+		t.Errorf("stopped run: %v", r.err)
+	}
+}
+
+func cliExit(r result) int { return cli.ExitCode(r.err) }
+
+// startFixtureSource serves body as every page of a source.
+func startFixtureSource(t *testing.T, body string) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, body) }))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}

@@ -1,0 +1,258 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/collect"
+	"catalog/internal/edge"
+	"catalog/internal/metrics"
+	"catalog/internal/progress"
+)
+
+const sourceUsage = `Usage:
+  catalog source add NAME URL [--every DURATION] [--hours N]
+  catalog source list
+  catalog source remove NAME`
+
+// source runs `catalog source add|list|remove` (contract 1 and 10).
+func (p *Program) source(ctx context.Context, args []string) error {
+	if len(args) == 0 {
+		return usagef("source: say what to do: add, list or remove")
+	}
+	sub, rest := args[0], args[1:]
+	name := "source " + sub
+	var db dbConfig
+	var every time.Duration
+	var hours int
+	var f *flags
+	want := 0
+	switch sub {
+	case "-h", "--help", "help":
+		fmt.Fprintln(p.Stdout, sourceUsage)
+		return errHelp
+	case "add":
+		f = newFlags(name, "NAME URL", "Adds a MacCMS provide/vod address to collect movies from (JSON, or XML when\nthe address names it: at/xml or at=xml).")
+		f.durationVar(&every, "every", "", 0, "how often serve collects from it (0: only on request; at least 1m)")
+		f.intVar(&hours, "hours", "", 0, "after the first full run, read only what changed in the last N hours (h=N; 0: everything)")
+		want = 2
+	case "list":
+		f = newFlags(name, "", "Lists the sources with their last run.")
+	case "remove":
+		f = newFlags(name, "NAME", "Removes a source; the movies collected from it stay.")
+		want = 1
+	default:
+		return usagef("source: unknown subcommand %q; use add, list or remove", sub)
+	}
+	f.dbFlags(&db)
+	positional, err := f.parse(rest, p)
+	if err != nil {
+		return err
+	}
+	if len(positional) != want {
+		return usagef("%s: give %s (run \"catalog %s -h\" for usage)", name, strings.Join(strings.Fields(f.synopsis), " and "), name)
+	}
+	if err := db.check(name); err != nil {
+		return err
+	}
+	var src catalog.Source
+	if sub == "add" {
+		if src, err = catalog.NewSource(positional[0], positional[1], every, hours); err != nil {
+			return usagef("source add: %s", flagErrors(err))
+		}
+	}
+	st, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	return p.sourceDo(ctx, st, sub, positional, src)
+}
+
+// sourceDo runs a checked source subcommand on the open store.
+func (p *Program) sourceDo(ctx context.Context, st catalog.SourceStore, sub string, positional []string, src catalog.Source) error {
+	var err error
+	switch sub {
+	case "add":
+		if err := st.AddSource(ctx, &src); err != nil {
+			return fmt.Errorf("source add: %w", err)
+		}
+		_, err = fmt.Fprintf(p.Stdout, "source %s added\n", src.Name)
+		return err
+	case "remove":
+		if err := st.RemoveSource(ctx, positional[0]); err != nil {
+			if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+				return fmt.Errorf("source remove: no source is named %q (catalog source list shows them)", positional[0])
+			}
+			return fmt.Errorf("source remove: %w", err)
+		}
+		_, err = fmt.Fprintf(p.Stdout, "source %s removed\n", positional[0])
+		return err
+	}
+	return p.listSources(ctx, st)
+}
+
+// flagErrors words a validation error's fields as the flags or
+// arguments that carry them.
+func flagErrors(err error) string {
+	var e *catalog.Error
+	if !errors.As(err, &e) || len(e.Fields) == 0 {
+		return message(err)
+	}
+	flagged := catalog.FieldErrors{}
+	for field, msg := range e.Fields {
+		switch field {
+		case "name", "url":
+			flagged.Add(strings.ToUpper(field), msg)
+		default:
+			flagged.Add("--"+field, msg)
+		}
+	}
+	return flagged.Describe(" ")
+}
+
+func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error {
+	list, err := st.ListSources(ctx)
+	if err != nil {
+		return fmt.Errorf("source list: %w", err)
+	}
+	tw := tabwriter.NewWriter(p.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tURL\tEVERY\tHOURS\tLAST RUN\tPAGES\tREAD\tWRITTEN\tREJECTED\tERROR")
+	for _, s := range list {
+		every, last := "-", "never"
+		if s.Every > 0 {
+			every = s.Every.String()
+		}
+		r := s.LastRun
+		if !r.Started.IsZero() {
+			last = r.Started.Format(time.RFC3339)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%s\n", s.Name, s.URL, every, s.Hours, last,
+			r.Pages, r.Read, r.Written, r.Rejected, r.Err)
+	}
+	return tw.Flush()
+}
+
+// collectCmd runs `catalog collect NAME|URL [--hours N] [--pages N]`:
+// one run now, with progress and the import's report of rejected
+// records; exit status 1 when any record was rejected or the run
+// stopped on an error.
+func (p *Program) collectCmd(ctx context.Context, args []string) error {
+	var db dbConfig
+	var pf progressFlags
+	var hours, pages int
+	var purgeURL string
+	f := newFlags("collect", "NAME|URL",
+		"Collects movies now from a source added with \"catalog source add\", or from a provide/vod\n"+
+			"address (remembered under its host:port). Rejected records are reported; the exit status\n"+
+			"is 1 when any record was rejected or the run stopped on an error.")
+	f.dbFlags(&db)
+	f.intVar(&hours, "hours", "", -1, "read only what changed in the last N hours (h=N; default: the source's hours once it has run whole, else everything)")
+	f.intVar(&pages, "pages", "", 0, "read at most N pages (0: every page)")
+	f.progressFlags(&pf)
+	f.purgeFlag(&purgeURL)
+	positional, err := f.parse(args, p)
+	if err != nil {
+		return err
+	}
+	if len(positional) != 1 {
+		return usagef("collect: give one source NAME or provide/vod URL")
+	}
+	if hours > catalog.MaxSourceHours || hours < -1 {
+		return usagef("collect: --hours must be between 0 and %d, got %d", catalog.MaxSourceHours, hours)
+	}
+	if pages < 0 {
+		return usagef("collect: --pages must be 0 (every page) or more, got %d", pages)
+	}
+	if err := db.check("collect"); err != nil {
+		return err
+	}
+	purger, err := openPurger("collect", purgeURL, p.logger(p.Stderr), nil)
+	if err != nil {
+		return err
+	}
+	defer closePurger(purger)
+	opened, err := openStore(ctx, db)
+	if err != nil {
+		return err
+	}
+	defer opened.Close()
+	opts, err := runOptions(ctx, opened, positional[0], hours)
+	if err != nil {
+		return err
+	}
+	opts.Pages = pages
+	st := edge.Announcing(opened, purger)
+	return p.runCollect(ctx, st, opts, p.progress(pf))
+}
+
+// runOptions finds what to collect: a named source, else an address.
+func runOptions(ctx context.Context, st catalog.SourceStore, arg string, hours int) (collect.Options, error) {
+	src, err := st.SourceByName(ctx, arg)
+	switch {
+	case err == nil:
+		if hours < 0 {
+			hours = src.RunHours()
+		}
+		return collect.Options{Source: src.Name, URL: src.URL, Hours: hours}, nil
+	case catalog.ErrorCode(err) != catalog.ENOTFOUND:
+		return collect.Options{}, fmt.Errorf("collect: %w", err)
+	}
+	u, perr := url.Parse(arg)
+	if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return collect.Options{}, usagef("collect: %q is neither a source (catalog source list shows them) nor an http(s) provide/vod address", arg)
+	}
+	if msg := catalog.CheckSourceName(u.Host); msg != "" {
+		return collect.Options{}, usagef("collect: the address's host %q cannot name a source: %s", u.Host, msg)
+	}
+	return collect.Options{Source: u.Host, URL: arg, Hours: max(hours, 0)}, nil
+}
+
+// runCollect runs one collection with a progress report and prints its
+// report: every rejected record on stderr, then the summary.
+func (p *Program) runCollect(ctx context.Context, st collect.Store, opts collect.Options, pc progress.Config) error {
+	var rep *progress.Reporter
+	started, shown := false, 0
+	opts.Progress = func(pr collect.Progress) {
+		if !started {
+			// The source tells its total on the first page.
+			rep, started = pc.Records("collect "+opts.Source, int64(pr.Total)), true
+		}
+		rep.Add(int64(pr.Read - shown))
+		shown = pr.Read
+	}
+	run, sum, err := collect.Run(ctx, st, opts)
+	rep.Close()
+	for _, rej := range sum.Rejects {
+		fmt.Fprintf(p.Stderr, "%s: record %d: %s\n", opts.Source, rej.Line, flatten(rej.Message))
+	}
+	if more := sum.Rejected - len(sum.Rejects); more > 0 {
+		fmt.Fprintf(p.Stderr, "%s: ... and %d more rejected records\n", opts.Source, more)
+	}
+	fmt.Fprintf(p.Stdout, "%s: %d pages, %d read, %d written, %d rejected\n", opts.Source, run.Pages, run.Read, run.Written, run.Rejected)
+	switch {
+	case err != nil:
+		return fmt.Errorf("collect %s: %s", opts.Source, err)
+	case sum.Rejected > 0:
+		return &rejectedError{rejected: sum.Rejected}
+	}
+	return nil
+}
+
+// collectLockKey is the advisory lock that keeps instances sharing a
+// PostgreSQL database from collecting at the same time.
+const collectLockKey int64 = 0x636f6c6c656374 // "collect"
+
+// newCollector is serve's background collector: due sources one at a
+// time, writing through writes (which announce purges), counted in m.
+func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger) *collect.Runner {
+	return collect.NewRunner(collect.RunnerConfig{Store: writes, Lock: advisoryLock(st, collectLockKey),
+		Logger: log.With("component", "collect"), Observe: m.Collect})
+}

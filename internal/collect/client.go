@@ -1,0 +1,233 @@
+// Package collect collects movies from MacCMS provide/vod sources
+// (contract 10), as MacCMS's own collector does: it reads ac=detail page
+// by page, in JSON or XML, maps each record to a movie, and writes each
+// page in one transaction through catalog.SourceStore, which applies the
+// identity rule.
+//
+// A source is a stranger: every request is bounded in time (connecting,
+// then the whole page) and in size, redirects are few and only to
+// http(s), and a run reads a bounded number of pages. Whatever goes
+// wrong stops the run with a one-line error that names the page; the
+// pages before it stay written and the failing page writes nothing.
+package collect
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The limits of contract 10.
+const (
+	DefaultConnectTimeout = 10 * time.Second
+	DefaultPageTimeout    = 60 * time.Second
+	DefaultMaxPageBytes   = 16 << 20
+	DefaultMaxPages       = 10000
+	MaxRedirects          = 5
+)
+
+// Limits bound what a run asks of a source; a zero field takes its
+// default. Tests shorten the timeouts.
+type Limits struct {
+	ConnectTimeout time.Duration
+	PageTimeout    time.Duration
+	MaxPageBytes   int64
+	MaxPages       int
+}
+
+func (l Limits) withDefaults() Limits {
+	if l.ConnectTimeout <= 0 {
+		l.ConnectTimeout = DefaultConnectTimeout
+	}
+	if l.PageTimeout <= 0 {
+		l.PageTimeout = DefaultPageTimeout
+	}
+	if l.MaxPageBytes <= 0 {
+		l.MaxPageBytes = DefaultMaxPageBytes
+	}
+	if l.MaxPages <= 0 {
+		l.MaxPages = DefaultMaxPages
+	}
+	return l
+}
+
+// client fetches the pages of one source.
+type client struct {
+	http   *http.Client
+	limits Limits
+	xml    bool
+	base   *url.URL
+}
+
+// newClient checks the source's address and builds its HTTP client.
+func newClient(rawURL string, limits Limits) (*client, error) {
+	u, err := url.Parse(strings.TrimSpace(rawURL))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("source address %q is not an http:// or https:// URL", rawURL)
+	}
+	limits = limits.withDefaults()
+	dialer := &net.Dialer{Timeout: limits.ConnectTimeout, KeepAlive: 30 * time.Second}
+	transport := &http.Transport{
+		Proxy:               http.ProxyFromEnvironment,
+		DialContext:         dialer.DialContext,
+		TLSHandshakeTimeout: limits.ConnectTimeout,
+		MaxIdleConnsPerHost: 2,
+		IdleConnTimeout:     90 * time.Second,
+		ForceAttemptHTTP2:   true,
+	}
+	hc := &http.Client{Transport: transport, CheckRedirect: checkRedirect}
+	return &client{http: hc, limits: limits, xml: namesXML(u), base: u}, nil
+}
+
+// checkRedirect follows at most MaxRedirects redirects, and only to
+// http(s).
+func checkRedirect(req *http.Request, via []*http.Request) error {
+	if len(via) > MaxRedirects {
+		return fmt.Errorf("more than %d redirects", MaxRedirects)
+	}
+	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
+		return fmt.Errorf("redirected to a %q address; only http and https are followed", req.URL.Scheme)
+	}
+	return nil
+}
+
+// namesXML reports whether a provide/vod address asks for XML: at=xml,
+// or the path parameter /at/xml (contract 6).
+func namesXML(u *url.URL) bool {
+	if strings.EqualFold(u.Query().Get("at"), "xml") {
+		return true
+	}
+	parts := strings.Split(strings.Trim(u.Path, "/"), "/")
+	for i := 0; i+1 < len(parts); i++ {
+		if strings.EqualFold(parts[i], "at") && strings.EqualFold(parts[i+1], "xml") {
+			return true
+		}
+	}
+	return false
+}
+
+// PageSize is the pagesize a run asks for when the address names none:
+// the most the provide API serves (contract 6). Sources that ignore it
+// page in their own size, which pagecount follows.
+const PageSize = 100
+
+// pageURL is the address of one detail page: the source's address with
+// ac=detail, pg, pagesize unless the address sets it and, when
+// hours > 0, h.
+func (c *client) pageURL(page, hours int) string {
+	u := *c.base
+	q := u.Query()
+	q.Set("ac", "detail")
+	q.Set("pg", strconv.Itoa(page))
+	if q.Get("pagesize") == "" {
+		q.Set("pagesize", strconv.Itoa(PageSize))
+	}
+	if hours > 0 {
+		q.Set("h", strconv.Itoa(hours))
+	} else {
+		q.Del("h")
+	}
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// fetch reads one page whole, within the page timeout and size limit,
+// and checks that it is what the format promises.
+func (c *client) fetch(ctx context.Context, page, hours int) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.limits.PageTimeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.pageURL(page, hours), nil)
+	if err != nil {
+		return nil, err
+	}
+	req.Header.Set("User-Agent", "catalog-collect (MacCMS provide API)")
+	req.Header.Set("Accept", "application/json, text/xml;q=0.9, */*;q=0.1")
+	res, err := c.http.Do(req)
+	if err != nil {
+		return nil, c.netError(ctx, err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("answered %s", res.Status)
+	}
+	if res.ContentLength > c.limits.MaxPageBytes {
+		return nil, c.tooLarge()
+	}
+	if err := c.checkType(res.Header.Get("Content-Type")); err != nil {
+		return nil, err
+	}
+	body, err := io.ReadAll(io.LimitReader(res.Body, c.limits.MaxPageBytes+1))
+	if err != nil {
+		return nil, c.netError(ctx, err)
+	}
+	if int64(len(body)) > c.limits.MaxPageBytes {
+		return nil, c.tooLarge()
+	}
+	return body, nil
+}
+
+func (c *client) tooLarge() error {
+	return fmt.Errorf("answer is larger than %s", sizeText(c.limits.MaxPageBytes))
+}
+
+// netError words a failed request: a timeout names the limit it hit.
+func (c *client) netError(ctx context.Context, err error) error {
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("no whole answer within %s", c.limits.PageTimeout)
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	var ne net.Error
+	if errors.As(err, &ne) && ne.Timeout() {
+		return fmt.Errorf("could not connect within %s", c.limits.ConnectTimeout)
+	}
+	return err
+}
+
+// checkType refuses an answer whose Content-Type cannot hold the format.
+// The text types are accepted because PHP, which most sources run on,
+// labels every answer text/html unless told otherwise; what the body
+// holds is checked when it is decoded.
+func (c *client) checkType(header string) error {
+	if header == "" {
+		return nil
+	}
+	mt, _, err := mime.ParseMediaType(header)
+	if err != nil {
+		return fmt.Errorf("unreadable Content-Type %q", header)
+	}
+	switch {
+	case mt == "text/html", mt == "text/plain":
+		return nil
+	case c.xml && (mt == "text/xml" || mt == "application/xml" || strings.HasSuffix(mt, "+xml")):
+		return nil
+	case !c.xml && (mt == "application/json" || mt == "text/json" || mt == "text/javascript" || mt == "application/javascript"):
+		return nil
+	}
+	want := "JSON"
+	if c.xml {
+		want = "XML"
+	}
+	return fmt.Errorf("answer is %s, not %s", mt, want)
+}
+
+// sizeText writes a byte count the way people read limits: 16 MiB.
+func sizeText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}

@@ -1,0 +1,236 @@
+package collect
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// vod is one record as a source sent it, in MacCMS terms (contract 6):
+// the fields a collection maps, as text.
+type vod struct {
+	ID                                   string
+	Name, En, Sub, Year, Pubdate         string
+	Pic, PicSlide, Actor, Director, Area string
+	Class, TypeName, Content             string
+	PlayFrom, PlayURL                    string
+}
+
+// sourcePage is one decoded answer.
+type sourcePage struct {
+	Page, PageCount, Total int
+	Records                []vod
+}
+
+// text takes any JSON scalar as text: sources send numbers as strings
+// and strings as numbers, and null for "".
+type text string
+
+func (t *text) UnmarshalJSON(b []byte) error {
+	switch {
+	case len(b) > 0 && b[0] == '"':
+		var s string
+		if err := json.Unmarshal(b, &s); err != nil {
+			return err
+		}
+		*t = text(s)
+	case string(b) == "null":
+		*t = ""
+	case len(b) > 0 && (b[0] == '{' || b[0] == '['):
+		return fmt.Errorf("got %s where text belongs", map[byte]string{'{': "an object", '[': "an array"}[b[0]])
+	default:
+		*t = text(b) // a number or true/false, as written
+	}
+	return nil
+}
+
+// jsonVod is a record's members that a collection reads.
+type jsonVod struct {
+	ID       text `json:"vod_id"`
+	Name     text `json:"vod_name"`
+	En       text `json:"vod_en"`
+	Sub      text `json:"vod_sub"`
+	Year     text `json:"vod_year"`
+	Pubdate  text `json:"vod_pubdate"`
+	Pic      text `json:"vod_pic"`
+	PicSlide text `json:"vod_pic_slide"`
+	Actor    text `json:"vod_actor"`
+	Director text `json:"vod_director"`
+	Area     text `json:"vod_area"`
+	Class    text `json:"vod_class"`
+	TypeName text `json:"type_name"`
+	Content  text `json:"vod_content"`
+	PlayFrom text `json:"vod_play_from"`
+	PlayURL  text `json:"vod_play_url"`
+}
+
+// decodeJSON reads the list envelope of a JSON answer.
+func decodeJSON(body []byte) (sourcePage, error) {
+	var env struct {
+		Code      *text     `json:"code"`
+		Msg       text      `json:"msg"`
+		Page      text      `json:"page"`
+		PageCount text      `json:"pagecount"`
+		Total     text      `json:"total"`
+		List      []jsonVod `json:"list"`
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		return sourcePage{}, fmt.Errorf("answer is not the JSON of a provide API (%s)%s", jsonProblem(err), looksLike(body))
+	}
+	if env.Code == nil {
+		return sourcePage{}, fmt.Errorf("answer has no code: not the JSON of a provide API%s", looksLike(body))
+	}
+	if *env.Code != "1" {
+		return sourcePage{}, fmt.Errorf("answered code %s: %s", clip(string(*env.Code)), clip(string(env.Msg)))
+	}
+	p := sourcePage{Records: make([]vod, len(env.List))}
+	var err error
+	if p.Page, p.PageCount, p.Total, err = pageNumbers(string(env.Page), string(env.PageCount), string(env.Total)); err != nil {
+		return p, err
+	}
+	for i, v := range env.List {
+		p.Records[i] = vod{ID: string(v.ID), Name: string(v.Name), En: string(v.En), Sub: string(v.Sub),
+			Year: string(v.Year), Pubdate: string(v.Pubdate), Pic: string(v.Pic), PicSlide: string(v.PicSlide),
+			Actor: string(v.Actor), Director: string(v.Director), Area: string(v.Area), Class: string(v.Class),
+			TypeName: string(v.TypeName), Content: string(v.Content), PlayFrom: string(v.PlayFrom), PlayURL: string(v.PlayURL)}
+	}
+	return p, nil
+}
+
+func jsonProblem(err error) string {
+	var se *json.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("broken JSON at byte %d", se.Offset)
+	}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) && te.Field != "" {
+		return fmt.Sprintf("%s is a JSON %s", te.Field, te.Value)
+	}
+	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// xmlVideo is one <video> of MacCMS's XML form.
+type xmlVideo struct {
+	ID       string `xml:"id"`
+	Name     string `xml:"name"`
+	Type     string `xml:"type"`
+	Sub      string `xml:"subname"`
+	Pic      string `xml:"pic"`
+	Area     string `xml:"area"`
+	Year     string `xml:"year"`
+	Actor    string `xml:"actor"`
+	Director string `xml:"director"`
+	Des      string `xml:"des"`
+	DL       []struct {
+		Flag string `xml:"flag,attr"`
+		URL  string `xml:",chardata"`
+	} `xml:"dl>dd"`
+}
+
+// decodeXML reads <rss><list page pagecount>...<video>...</list></rss>.
+// The XML form has no code; the records carry no slug, release date or
+// second poster, and a play group is a <dd flag="CODE">.
+func decodeXML(body []byte) (sourcePage, error) {
+	var doc struct {
+		XMLName xml.Name
+		List    *struct {
+			Page      string     `xml:"page,attr"`
+			PageCount string     `xml:"pagecount,attr"`
+			Total     string     `xml:"recordcount,attr"`
+			Videos    []xmlVideo `xml:"video"`
+		} `xml:"list"`
+	}
+	dec := xml.NewDecoder(bytes.NewReader(body))
+	dec.Strict = true
+	if err := dec.Decode(&doc); err != nil {
+		return sourcePage{}, fmt.Errorf("answer is not the XML of a provide API (%s)%s", strings.TrimPrefix(err.Error(), "XML syntax error on "), looksLike(body))
+	}
+	if doc.XMLName.Local != "rss" || doc.List == nil {
+		return sourcePage{}, fmt.Errorf("answer is <%s>, not <rss><list> of a provide API%s", clip(doc.XMLName.Local), looksLike(body))
+	}
+	p := sourcePage{Records: make([]vod, len(doc.List.Videos))}
+	var err error
+	if p.Page, p.PageCount, p.Total, err = pageNumbers(doc.List.Page, doc.List.PageCount, doc.List.Total); err != nil {
+		return p, err
+	}
+	for i, v := range doc.List.Videos {
+		r := vod{ID: v.ID, Name: v.Name, TypeName: v.Type, Sub: v.Sub, Pic: v.Pic, Area: v.Area, Year: v.Year,
+			Actor: v.Actor, Director: v.Director, Content: v.Des}
+		var froms, urls []string
+		for _, dd := range v.DL {
+			froms = append(froms, dd.Flag)
+			urls = append(urls, dd.URL)
+		}
+		r.PlayFrom, r.PlayURL = strings.Join(froms, "$$$"), strings.Join(urls, "$$$")
+		p.Records[i] = r
+	}
+	return p, nil
+}
+
+// pageNumbers reads page, pagecount and the total; a missing one is 0
+// (without a pagecount the run stops after this page).
+func pageNumbers(page, count, total string) (p, c, t int, err error) {
+	for _, f := range []struct {
+		what string
+		s    string
+		n    *int
+	}{{"page", page, &p}, {"pagecount", count, &c}, {"total", total, &t}} {
+		s := strings.TrimSpace(f.s)
+		if s == "" {
+			continue
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 {
+			return 0, 0, 0, fmt.Errorf("%s is %q, not a count", f.what, clip(s))
+		}
+		*f.n = n
+	}
+	return p, c, t, nil
+}
+
+// looksLike names what an answer that is not the expected format is,
+// when it says: an HTML page, often a proxy's or a PHP error.
+func looksLike(body []byte) string {
+	head := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
+	if len(head) > 512 {
+		head = head[:512]
+	}
+	lower := bytes.ToLower(head)
+	if bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")) {
+		if t := between(string(head), "<title>", "</title>"); t != "" {
+			return fmt.Sprintf(": an HTML page titled %q", clip(t))
+		}
+		return ": an HTML page"
+	}
+	return ""
+}
+
+func between(s, open, close string) string {
+	i := strings.Index(strings.ToLower(s), open)
+	if i < 0 {
+		return ""
+	}
+	s = s[i+len(open):]
+	j := strings.Index(strings.ToLower(s), close)
+	if j < 0 {
+		return ""
+	}
+	return strings.TrimSpace(s[:j])
+}
+
+// clip shortens a stranger's text for an error message: at most 80
+// characters, valid UTF-8, one line.
+func clip(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	s = strings.Join(strings.Fields(s), " ")
+	if utf8.RuneCountInString(s) <= 80 {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:80]) + "…"
+}

@@ -1,0 +1,233 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+)
+
+// AddSource stores s; ECONFLICT when the name is taken.
+func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
+	created := catalog.StoredNow()
+	_, err := s.pool.Exec(ctx,
+		`INSERT INTO sources (name, url, every_seconds, hours, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		src.Name, src.URL, int64(src.Every/time.Second), src.Hours, created)
+	if err = translate(err, "add source"); err != nil {
+		if catalog.ErrorCode(err) == catalog.ECONFLICT {
+			return catalog.Errorf(catalog.ECONFLICT, "a source named %q already exists", src.Name)
+		}
+		return err
+	}
+	src.CreatedAt = created
+	return nil
+}
+
+// sourceQuery reads sources with their newest run and when their newest
+// run that read every page finished.
+const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at,
+  r.started_at, r.finished_at, coalesce(r.pages, 0), coalesce(r.read, 0),
+  coalesce(r.written, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
+  (SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = '')
+FROM sources s LEFT JOIN LATERAL (SELECT * FROM source_runs x WHERE x.source = s.name ORDER BY x.id DESC LIMIT 1) r ON true`
+
+func scanSource(row pgx.Row) (catalog.Source, error) {
+	var src catalog.Source
+	var every int64
+	var started, finished, success *time.Time
+	r := &src.LastRun
+	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &src.CreatedAt,
+		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Rejected, &r.Err, &success)
+	if err != nil {
+		return src, err
+	}
+	src.Every = time.Duration(every) * time.Second
+	src.CreatedAt = src.CreatedAt.UTC()
+	if started != nil {
+		r.Source, r.Started, r.Finished = src.Name, started.UTC(), finished.UTC()
+	}
+	if success != nil {
+		src.LastSuccess = success.UTC()
+	}
+	return src, nil
+}
+
+// ListSources returns every source by name.
+func (s *Store) ListSources(ctx context.Context) ([]catalog.Source, error) {
+	rows, err := s.pool.Query(ctx, sourceQuery+` ORDER BY s.name`)
+	if err != nil {
+		return nil, translate(err, "list sources")
+	}
+	var out []catalog.Source
+	for rows.Next() {
+		src, err := scanSource(rows)
+		if err != nil {
+			rows.Close()
+			return nil, translate(err, "list sources")
+		}
+		out = append(out, src)
+	}
+	return out, translate(rows.Err(), "list sources")
+}
+
+// SourceByName returns ENOTFOUND when there is none.
+func (s *Store) SourceByName(ctx context.Context, name string) (catalog.Source, error) {
+	src, err := scanSource(s.pool.QueryRow(ctx, sourceQuery+` WHERE s.name = $1`, name))
+	if err == pgx.ErrNoRows {
+		return src, notFound("source")
+	}
+	return src, translate(err, "get source")
+}
+
+// RemoveSource deletes the source; its runs and links stay.
+func (s *Store) RemoveSource(ctx context.Context, name string) error {
+	tag, err := s.pool.Exec(ctx, `DELETE FROM sources WHERE name = $1`, name)
+	if err != nil {
+		return translate(err, "remove source")
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound("source")
+	}
+	return nil
+}
+
+// RecordRun stores one run's result.
+func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
+	_, err := s.pool.Exec(ctx, `INSERT INTO source_runs
+(source, started_at, finished_at, pages, read, written, rejected, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		r.Source, r.Started, r.Finished, r.Pages, r.Read, r.Written, r.Rejected, r.Err)
+	return translate(err, "record run")
+}
+
+// CollectMovies writes one page of source's records in one transaction
+// (catalog.PlanCollect decides what), holding the movie writers' lock
+// like UpsertMovies; new movies take their ids from the sequence, so
+// that every write goes by id.
+func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog.CollectedMovie) error {
+	if len(page) == 0 {
+		return nil
+	}
+	stamp := catalog.StoredNow()
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		if err := lockMovies(ctx, tx); err != nil {
+			return err
+		}
+		writes, err := catalog.PlanCollect(ctx, source, page, collectLookup{tx})
+		if err != nil {
+			return err
+		}
+		seq, err := readSequence(ctx, tx, "movies_id_seq")
+		if err != nil {
+			return err
+		}
+		movies := make([]catalog.Movie, len(writes))
+		var linked []int
+		for i := range writes {
+			movies[i] = writes[i].Movie
+			if movies[i].ID == 0 {
+				movies[i].ID = seq.take()
+			}
+			if writes[i].Link {
+				linked = append(linked, i)
+			}
+		}
+		if err := upsertMovies(ctx, tx, stamp, movies); err != nil {
+			return err
+		}
+		if len(linked) > 0 {
+			_, err = tx.CopyFrom(ctx, pgx.Identifier{"source_movies"}, []string{"source", "vod_id", "movie_id", "joined"},
+				pgx.CopyFromSlice(len(linked), func(i int) ([]any, error) {
+					w := &writes[linked[i]]
+					return []any{source, w.VodID, movies[linked[i]].ID, w.Joined}, nil
+				}))
+			if err != nil {
+				return err
+			}
+		}
+		for i, w := range writes {
+			page[w.Record].Movie.ID = movies[i].ID
+		}
+		return nil
+	})
+	return translate(err, "collect movies")
+}
+
+// collectLookup answers catalog.PlanCollect inside the page's
+// transaction, one query per question for the whole page.
+type collectLookup struct{ tx pgx.Tx }
+
+func (l collectLookup) Links(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
+	out := make(map[int64]catalog.SourceLink)
+	rows, err := l.tx.Query(ctx, `SELECT l.vod_id, l.movie_id, l.joined FROM source_movies l
+JOIN unnest($2::bigint[]) AS k (id) ON l.vod_id = k.id WHERE l.source = $1`, source, vodIDs)
+	if err != nil {
+		return nil, err
+	}
+	var id int64
+	var link catalog.SourceLink
+	_, err = pgx.ForEachRow(rows, []any{&id, &link.MovieID, &link.Joined}, func() error {
+		out[id] = link
+		return nil
+	})
+	return out, err
+}
+
+func (l collectLookup) SameTitles(ctx context.Context, source string, keys []catalog.TitleYear) (map[catalog.TitleYear]int64, error) {
+	out := make(map[catalog.TitleYear]int64)
+	if len(keys) == 0 {
+		return out, nil
+	}
+	names, years := make([]string, len(keys)), make([]string, len(keys))
+	for i, k := range keys {
+		names[i], years[i] = k.Name, k.Year
+	}
+	rows, err := l.tx.Query(ctx, `SELECT DISTINCT ON (m.name, m.year) m.name, m.year, m.id
+FROM movies m JOIN unnest($2::text[], $3::text[]) AS k (name, year) ON m.name = k.name AND m.year = k.year
+WHERE NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = $1)
+ORDER BY m.name, m.year, m.id`, source, names, years)
+	if err != nil {
+		return nil, err
+	}
+	var k catalog.TitleYear
+	var id int64
+	_, err = pgx.ForEachRow(rows, []any{&k.Name, &k.Year, &id}, func() error {
+		out[k] = id
+		return nil
+	})
+	return out, err
+}
+
+func (l collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]string, error) {
+	out := make(map[int64][]string)
+	rows, err := l.tx.Query(ctx, `SELECT l.movie_id, l.source FROM source_movies l
+JOIN unnest($1::bigint[]) AS k (id) ON l.movie_id = k.id WHERE l.joined ORDER BY l.movie_id, l.source`, movieIDs)
+	if err != nil {
+		return nil, err
+	}
+	var id int64
+	var src string
+	_, err = pgx.ForEachRow(rows, []any{&id, &src}, func() error {
+		out[id] = append(out[id], src)
+		return nil
+	})
+	return out, err
+}
+
+func (l collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catalog.Movie, error) {
+	out := make(map[int64]catalog.Movie, len(ids))
+	rows, err := l.tx.Query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = ANY($1::bigint[])`, ids)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var m catalog.Movie
+		if err := scanMovie(rows, &m); err != nil {
+			return nil, err
+		}
+		out[m.ID] = m
+	}
+	return out, rows.Err()
+}

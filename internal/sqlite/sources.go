@@ -1,0 +1,249 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// AddSource stores s; ECONFLICT when the name is taken.
+func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
+	created := now()
+	_, err := s.writer.ExecContext(ctx,
+		`INSERT INTO sources (name, url, every_seconds, hours, created_at) VALUES (?, ?, ?, ?, ?)`,
+		src.Name, src.URL, int64(src.Every/time.Second), src.Hours, created.Unix())
+	if err = translate(err, "add source"); err != nil {
+		if catalog.ErrorCode(err) == catalog.ECONFLICT {
+			return catalog.Errorf(catalog.ECONFLICT, "a source named %q already exists", src.Name)
+		}
+		return err
+	}
+	src.CreatedAt = created
+	return nil
+}
+
+// sourceQuery reads sources with their newest run and their newest run
+// that read every page.
+const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at,
+  coalesce(r.started_at, 0), coalesce(r.finished_at, 0), coalesce(r.pages, 0), coalesce(r.read, 0),
+  coalesce(r.written, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
+  coalesce((SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = ''), 0)
+FROM sources s LEFT JOIN source_runs r ON r.id = (SELECT max(id) FROM source_runs x WHERE x.source = s.name)`
+
+func scanSource(row interface{ Scan(...any) error }) (catalog.Source, error) {
+	var src catalog.Source
+	var every, created, started, finished, success int64
+	r := &src.LastRun
+	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &created,
+		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Rejected, &r.Err, &success)
+	if err != nil {
+		return src, err
+	}
+	src.Every = time.Duration(every) * time.Second
+	src.CreatedAt = unixTime(created)
+	if started != 0 {
+		r.Source, r.Started, r.Finished = src.Name, unixTime(started), unixTime(finished)
+	}
+	if success != 0 {
+		src.LastSuccess = unixTime(success)
+	}
+	return src, nil
+}
+
+// ListSources returns every source by name.
+func (s *Store) ListSources(ctx context.Context) ([]catalog.Source, error) {
+	rows, err := s.reader.QueryContext(ctx, sourceQuery+` ORDER BY s.name`)
+	if err != nil {
+		return nil, translate(err, "list sources")
+	}
+	defer rows.Close()
+	var out []catalog.Source
+	for rows.Next() {
+		src, err := scanSource(rows)
+		if err != nil {
+			return nil, translate(err, "list sources")
+		}
+		out = append(out, src)
+	}
+	return out, translate(rows.Err(), "list sources")
+}
+
+// SourceByName returns ENOTFOUND when there is none.
+func (s *Store) SourceByName(ctx context.Context, name string) (catalog.Source, error) {
+	src, err := scanSource(s.reader.QueryRowContext(ctx, sourceQuery+` WHERE s.name = ?`, name))
+	if err == sql.ErrNoRows {
+		return src, notFound("source")
+	}
+	return src, translate(err, "get source")
+}
+
+// RemoveSource deletes the source; its runs and links stay.
+func (s *Store) RemoveSource(ctx context.Context, name string) error {
+	res, err := s.writer.ExecContext(ctx, `DELETE FROM sources WHERE name = ?`, name)
+	if err != nil {
+		return translate(err, "remove source")
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return translate(err, "remove source")
+	} else if n == 0 {
+		return notFound("source")
+	}
+	return nil
+}
+
+// RecordRun stores one run's result.
+func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
+	_, err := s.writer.ExecContext(ctx, `INSERT INTO source_runs
+(source, started_at, finished_at, pages, read, written, rejected, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Source, r.Started.Unix(), r.Finished.Unix(), r.Pages, r.Read, r.Written, r.Rejected, r.Err)
+	return translate(err, "record run")
+}
+
+// CollectMovies writes one page of source's records in one transaction
+// (catalog.PlanCollect decides what): new movies are numbered after the
+// last id, as SQLite would number them, so that every write goes by id.
+func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog.CollectedMovie) error {
+	if len(page) == 0 {
+		return nil
+	}
+	stamp := now()
+	return s.bulkTx(ctx, "collect movies", func(tx *sql.Tx) error {
+		look := &collectLookup{txStmts: txStmts{tx: tx, what: "collect movies"}}
+		defer look.close()
+		writes, err := catalog.PlanCollect(ctx, source, page, look)
+		if err != nil {
+			return err
+		}
+		last, err := lastID(ctx, tx, "movies")
+		if err != nil {
+			return translate(err, "collect movies")
+		}
+		movies := make([]catalog.Movie, len(writes))
+		for i := range writes {
+			movies[i] = writes[i].Movie
+			if movies[i].ID == 0 {
+				last++
+				movies[i].ID = last
+			}
+		}
+		if err := upsertMovies(ctx, tx, stamp, movies); err != nil {
+			return err
+		}
+		link, err := look.stmt(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined) VALUES (?, ?, ?, ?)
+ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined`)
+		if err != nil {
+			return err
+		}
+		for i, w := range writes {
+			if w.Link {
+				if _, err := link.ExecContext(ctx, source, w.VodID, movies[i].ID, w.Joined); err != nil {
+					return translate(err, "collect movies")
+				}
+			}
+			page[w.Record].Movie.ID = movies[i].ID
+		}
+		return nil
+	})
+}
+
+// collectLookup answers catalog.PlanCollect inside the page's
+// transaction. Ids and keys go in as one JSON array per query.
+type collectLookup struct{ txStmts }
+
+func (l *collectLookup) query(ctx context.Context, query string, arg any, scan func(*sql.Rows) error) error {
+	b, err := json.Marshal(arg)
+	if err != nil {
+		return err
+	}
+	st, err := l.stmt(ctx, query)
+	if err != nil {
+		return err
+	}
+	rows, err := st.QueryContext(ctx, string(b))
+	if err != nil {
+		return translate(err, l.what)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return translate(err, l.what)
+		}
+	}
+	return translate(rows.Err(), l.what)
+}
+
+func (l *collectLookup) Links(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
+	out := make(map[int64]catalog.SourceLink)
+	err := l.query(ctx, `SELECT vod_id, movie_id, joined FROM source_movies
+WHERE source = ?1 ->> '$.s' AND vod_id IN (SELECT value FROM json_each(?1 -> '$.ids'))`,
+		map[string]any{"s": source, "ids": vodIDs}, func(rows *sql.Rows) error {
+			var id int64
+			var link catalog.SourceLink
+			if err := rows.Scan(&id, &link.MovieID, &link.Joined); err != nil {
+				return err
+			}
+			out[id] = link
+			return nil
+		})
+	return out, err
+}
+
+func (l *collectLookup) SameTitles(ctx context.Context, source string, keys []catalog.TitleYear) (map[catalog.TitleYear]int64, error) {
+	out := make(map[catalog.TitleYear]int64)
+	if len(keys) == 0 {
+		return out, nil
+	}
+	pairs := make([][2]string, len(keys))
+	for i, k := range keys {
+		pairs[i] = [2]string{k.Name, k.Year}
+	}
+	err := l.query(ctx, `SELECT k.value ->> 0, k.value ->> 1, (SELECT m.id FROM movies m
+  WHERE m.name = k.value ->> 0 AND m.year = k.value ->> 1
+    AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = ?1 ->> '$.s')
+  ORDER BY m.id LIMIT 1)
+FROM json_each(?1 -> '$.keys') k`, map[string]any{"s": source, "keys": pairs}, func(rows *sql.Rows) error {
+		var k catalog.TitleYear
+		var id sql.NullInt64
+		if err := rows.Scan(&k.Name, &k.Year, &id); err != nil {
+			return err
+		}
+		if id.Valid {
+			out[k] = id.Int64
+		}
+		return nil
+	})
+	return out, err
+}
+
+func (l *collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]string, error) {
+	out := make(map[int64][]string)
+	err := l.query(ctx, `SELECT movie_id, source FROM source_movies
+WHERE joined AND movie_id IN (SELECT value FROM json_each(?)) ORDER BY movie_id, source`, movieIDs, func(rows *sql.Rows) error {
+		var id int64
+		var src string
+		if err := rows.Scan(&id, &src); err != nil {
+			return err
+		}
+		out[id] = append(out[id], src)
+		return nil
+	})
+	return out, err
+}
+
+func (l *collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catalog.Movie, error) {
+	out := make(map[int64]catalog.Movie, len(ids))
+	ms := newMovieScan(false)
+	err := l.query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id IN (SELECT value FROM json_each(?))`, ids,
+		func(rows *sql.Rows) error {
+			var m catalog.Movie
+			if err := ms.into(rows, &m); err != nil {
+				return err
+			}
+			out[m.ID] = m
+			return nil
+		})
+	return out, err
+}

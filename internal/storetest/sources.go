@@ -1,0 +1,230 @@
+package storetest
+
+import (
+	"context"
+	"reflect"
+	"strconv"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// runSources checks the sources, their runs and the identity rule of
+// collected movies (contract 10).
+func runSources(t *testing.T, open func(t *testing.T) catalog.Store) {
+	t.Run("Sources", func(t *testing.T) { runSourceList(t, open(t)) })
+	t.Run("SameRecordUpdatesInPlace", func(t *testing.T) { runCollectAgain(t, open(t)) })
+	t.Run("JoinByNameAndYear", func(t *testing.T) { runCollectJoin(t, open(t)) })
+	t.Run("OwnerKeepsJoinedServers", func(t *testing.T) { runCollectOwner(t, open(t)) })
+	t.Run("DeletedMovieComesBack", func(t *testing.T) { runCollectDeleted(t, open(t)) })
+	t.Run("JoinOverTheLimit", func(t *testing.T) { runCollectLimit(t, open(t)) })
+}
+
+func runSourceList(t *testing.T, s catalog.Store) {
+	ctx := context.Background()
+	_, err := s.SourceByName(ctx, "alpha")
+	wantCode(t, err, catalog.ENOTFOUND)
+	before := nowSecond()
+	a := catalog.Source{Name: "alpha", URL: "https://a.example/api.php/provide/vod/", Every: time.Hour, Hours: 24}
+	noErr(t, s.AddSource(ctx, &a), "AddSource alpha")
+	wantTimeBetween(t, "CreatedAt", a.CreatedAt, before, nowSecond())
+	wantCode(t, s.AddSource(ctx, &catalog.Source{Name: "alpha", URL: "https://other.example/"}), catalog.ECONFLICT)
+	b := catalog.Source{Name: "Beta.tv:8080", URL: "http://b.example:8080/vod/at/xml"}
+	noErr(t, s.AddSource(ctx, &b), "AddSource Beta")
+
+	list, err := s.ListSources(ctx)
+	noErr(t, err, "ListSources")
+	if len(list) != 2 || list[0].Name != "Beta.tv:8080" || list[1].Name != "alpha" {
+		t.Fatalf("ListSources: got %+v, want Beta.tv:8080 then alpha (by name)", list)
+	}
+	if got := list[1]; got.URL != a.URL || got.Every != time.Hour || got.Hours != 24 || !got.LastRun.Started.IsZero() || !got.LastSuccess.IsZero() {
+		t.Errorf("alpha: got %+v, want its URL, 1h, 24 hours, no run", got)
+	}
+
+	t0 := time.Date(2026, 11, 20, 10, 0, 0, 0, time.UTC)
+	ok := catalog.SourceRun{Source: "alpha", Started: t0, Finished: t0.Add(time.Minute), Pages: 3, Read: 60, Written: 58, Rejected: 2}
+	failed := catalog.SourceRun{Source: "alpha", Started: t0.Add(time.Hour), Finished: t0.Add(time.Hour + time.Second), Pages: 1, Read: 20, Written: 20, Err: "page 2: answered 502 Bad Gateway"}
+	other := catalog.SourceRun{Source: "gamma", Started: t0, Finished: t0, Err: "page 1: refused"}
+	for _, r := range []catalog.SourceRun{ok, failed, other} {
+		noErr(t, s.RecordRun(ctx, r), "RecordRun")
+	}
+	got, err := s.SourceByName(ctx, "alpha")
+	noErr(t, err, "SourceByName")
+	if !reflect.DeepEqual(got.LastRun, failed) || !got.LastSuccess.Equal(ok.Finished) {
+		t.Errorf("alpha after runs: got last run %+v, last success %v; want %+v and %v", got.LastRun, got.LastSuccess, failed, ok.Finished)
+	}
+	if got.RunHours() != 24 {
+		t.Errorf("RunHours after a whole run: got %d, want 24", got.RunHours())
+	}
+	if b, _ := s.SourceByName(ctx, "Beta.tv:8080"); b.RunHours() != 0 || !b.LastRun.Started.IsZero() {
+		t.Errorf("Beta without runs: got %+v, want no run and RunHours 0", b)
+	}
+
+	noErr(t, s.RemoveSource(ctx, "alpha"), "RemoveSource")
+	wantCode(t, s.RemoveSource(ctx, "alpha"), catalog.ENOTFOUND)
+	_, err = s.SourceByName(ctx, "alpha")
+	wantCode(t, err, catalog.ENOTFOUND)
+}
+
+// server is one server of n episodes, embed links under base.
+func playServer(name, base string, n int) catalog.Server {
+	s := catalog.Server{Name: name}
+	for i := 1; i <= n; i++ {
+		s.Episodes = append(s.Episodes, catalog.Episode{Name: "Ep " + strconv.Itoa(i), LinkEmbed: base + "/" + strconv.Itoa(i)})
+	}
+	return s
+}
+
+// collected is a normalised record of a source.
+func collectedMovie(t *testing.T, vodID int64, name, year, synopsis string, servers ...catalog.Server) catalog.CollectedMovie {
+	t.Helper()
+	m := catalog.Movie{Name: name, Year: year, Synopsis: synopsis, Episodes: servers}
+	noErr(t, m.Normalize(), "Normalize")
+	return catalog.CollectedMovie{VodID: vodID, Movie: m}
+}
+
+func collectPage(t *testing.T, s catalog.Store, source string, page ...catalog.CollectedMovie) []catalog.CollectedMovie {
+	t.Helper()
+	noErr(t, s.CollectMovies(context.Background(), source, page), "CollectMovies "+source)
+	return page
+}
+
+func wantServers(t *testing.T, what string, got []catalog.Server, want ...catalog.Server) {
+	t.Helper()
+	if len(got) == 0 && len(want) == 0 {
+		return
+	}
+	for i := range want {
+		for j := range want[i].Episodes {
+			e := &want[i].Episodes[j]
+			if e.Slug == "" {
+				e.Slug = catalog.Slugify(e.Name)
+			}
+		}
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("%s servers:\n got %+v\nwant %+v", what, got, want)
+	}
+}
+
+func wantMovieCount(t *testing.T, s catalog.Store, want int64) {
+	t.Helper()
+	n, err := s.CountMovies(context.Background())
+	noErr(t, err, "CountMovies")
+	if n != want {
+		t.Fatalf("movies: got %d, want %d", n, want)
+	}
+}
+
+func runCollectAgain(t *testing.T, s catalog.Store) {
+	first := collectPage(t, s, "alpha",
+		collectedMovie(t, 7, "Night Market", "2019", "v1", playServer("iframe", "https://p.example/nm", 2)),
+		collectedMovie(t, 8, "Harbour", "2020", "h", playServer("m3u8", "https://p.example/h", 1)))
+	id := first[0].Movie.ID
+	if id <= 0 || first[1].Movie.ID <= 0 || first[1].Movie.ID == id {
+		t.Fatalf("ids: got %d and %d, want two new movies", id, first[1].Movie.ID)
+	}
+	again := collectPage(t, s, "alpha", collectedMovie(t, 7, "Night Market (restored)", "2019", "v2", playServer("iframe", "https://p.example/nm2", 3)))
+	if again[0].Movie.ID != id {
+		t.Fatalf("second run: wrote movie %d, want %d in place", again[0].Movie.ID, id)
+	}
+	wantMovieCount(t, s, 2)
+	m := getMovie(t, s, id)
+	if m.Name != "Night Market (restored)" || m.Synopsis != "v2" {
+		t.Errorf("updated movie: got %q / %q, want the second run's fields", m.Name, m.Synopsis)
+	}
+	wantServers(t, "updated movie", m.Episodes, playServer("iframe", "https://p.example/nm2", 3))
+	// The same vod_id from another source is another record.
+	other := collectPage(t, s, "beta", collectedMovie(t, 7, "Something Else", "2001", "", playServer("iframe", "https://b.example/x", 1)))
+	if other[0].Movie.ID == id {
+		t.Error("beta's vod_id 7 updated alpha's movie")
+	}
+	wantMovieCount(t, s, 3)
+}
+
+func runCollectJoin(t *testing.T, s catalog.Store) {
+	ctx := context.Background()
+	imported := []catalog.Movie{{Name: "Sea Fog", Year: "2014", Synopsis: "imported text", IDCode: "SF-1",
+		Episodes: []catalog.Server{playServer("Main", "https://own.example/sf", 1)}}}
+	noErr(t, imported[0].Normalize(), "Normalize")
+	noErr(t, s.UpsertMovies(ctx, imported), "UpsertMovies")
+	id := imported[0].ID
+
+	// Another year is another movie; the same name and year joins.
+	page := collectPage(t, s, "beta",
+		collectedMovie(t, 1, "Sea Fog", "2015", "remake"),
+		collectedMovie(t, 2, "Sea Fog", "2014", "beta's text", playServer("iframe", "https://b.example/sf", 2), playServer("m3u8", "https://b.example/m", 1)))
+	if page[0].Movie.ID == id || page[1].Movie.ID != id {
+		t.Fatalf("ids: got %d and %d, want a new movie then the imported %d", page[0].Movie.ID, page[1].Movie.ID, id)
+	}
+	wantMovieCount(t, s, 2)
+	m := getMovie(t, s, id)
+	if m.Synopsis != "imported text" || m.IDCode != "SF-1" {
+		t.Errorf("joined movie: got synopsis %q, id_code %q; want the import's", m.Synopsis, m.IDCode)
+	}
+	wantServers(t, "joined movie", m.Episodes, playServer("Main", "https://own.example/sf", 1),
+		playServer("beta: iframe", "https://b.example/sf", 2), playServer("beta: m3u8", "https://b.example/m", 1))
+
+	// beta again: its servers are replaced, the rest stays.
+	collectPage(t, s, "beta", collectedMovie(t, 2, "Sea Fog", "2014", "beta's text, edited", playServer("iframe", "https://b.example/sf2", 1)))
+	wantMovieCount(t, s, 2)
+	m = getMovie(t, s, id)
+	if m.Synopsis != "imported text" {
+		t.Errorf("joined movie after beta's second run: synopsis %q, want the import's", m.Synopsis)
+	}
+	wantServers(t, "joined movie after beta's second run", m.Episodes, playServer("Main", "https://own.example/sf", 1),
+		playServer("beta: iframe", "https://b.example/sf2", 1))
+}
+
+func runCollectOwner(t *testing.T, s catalog.Store) {
+	page := collectPage(t, s, "alpha", collectedMovie(t, 40, "Orchard", "2022", "alpha v1", playServer("iframe", "https://a.example/o", 1)))
+	id := page[0].Movie.ID
+	joined := collectPage(t, s, "gamma", collectedMovie(t, 9, "Orchard", "2022", "gamma", playServer("hls", "https://g.example/o", 1)))
+	if joined[0].Movie.ID != id {
+		t.Fatalf("gamma's record: wrote %d, want it joined to %d", joined[0].Movie.ID, id)
+	}
+	collectPage(t, s, "alpha", collectedMovie(t, 40, "Orchard", "2022", "alpha v2", playServer("iframe", "https://a.example/o2", 2)))
+	m := getMovie(t, s, id)
+	if m.Synopsis != "alpha v2" {
+		t.Errorf("owner's update: synopsis %q, want alpha v2", m.Synopsis)
+	}
+	wantServers(t, "owner's update", m.Episodes, playServer("iframe", "https://a.example/o2", 2), playServer("gamma: hls", "https://g.example/o", 1))
+	// alpha's own movie is not a stranger to alpha: a second alpha
+	// record of the same name and year is a movie of its own.
+	other := collectPage(t, s, "alpha", collectedMovie(t, 41, "Orchard", "2022", "alpha's other cut"))
+	if other[0].Movie.ID == id {
+		t.Error("alpha's second record joined alpha's own movie")
+	}
+}
+
+func runCollectDeleted(t *testing.T, s catalog.Store) {
+	page := collectPage(t, s, "alpha", collectedMovie(t, 5, "Gone Girl", "2014", ""))
+	noErr(t, s.DeleteMovie(context.Background(), page[0].Movie.ID), "DeleteMovie")
+	again := collectPage(t, s, "alpha", collectedMovie(t, 5, "Gone Girl", "2014", "back"))
+	if again[0].Movie.ID <= 0 || again[0].Movie.ID == page[0].Movie.ID {
+		t.Fatalf("after delete: wrote %d, want a new movie", again[0].Movie.ID)
+	}
+	wantMovieCount(t, s, 1)
+}
+
+func runCollectLimit(t *testing.T, s catalog.Store) {
+	var full []catalog.Server
+	for i := range 20 {
+		full = append(full, playServer("s"+strconv.Itoa(i), "https://own.example/"+strconv.Itoa(i), 1))
+	}
+	page := collectPage(t, s, "alpha", collectedMovie(t, 1, "Crowded", "2000", "own", full...))
+	id := page[0].Movie.ID
+	joined := collectPage(t, s, "beta",
+		collectedMovie(t, 1, "Crowded", "2000", "", playServer("iframe", "https://b.example/c", 1)),
+		collectedMovie(t, 2, "Roomy", "2000", ""))
+	if joined[0].Err == "" || joined[0].Movie.ID != 0 {
+		t.Fatalf("a 21st server: got id %d, error %q; want the record refused", joined[0].Movie.ID, joined[0].Err)
+	}
+	if joined[1].Err != "" || joined[1].Movie.ID <= 0 {
+		t.Errorf("the other record of the page: got id %d, error %q; want it written", joined[1].Movie.ID, joined[1].Err)
+	}
+	if m := getMovie(t, s, id); len(m.Episodes) != 20 {
+		t.Errorf("crowded movie: %d servers, want its 20", len(m.Episodes))
+	}
+}
