@@ -2,6 +2,7 @@ package cli_test
 
 import (
 	"encoding/json"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	dto "github.com/prometheus/client_model/go"
 	"go.yaml.in/yaml/v3"
@@ -58,12 +60,28 @@ func TestDeployExpressionsNameExportedMetrics(t *testing.T) {
 // _count included.
 func exportedMetrics(t *testing.T) map[string]bool {
 	t.Helper()
-	srv := startServe(t, map[string]string{"CATALOG_DB": testdb.New(t).DSN()},
-		append(serveArgs(), "--metrics-addr", "127.0.0.1:0", "--snapshot-every", "90m")...)
+	env := map[string]string{"CATALOG_DB": testdb.New(t).DSN()}
+	// A source that is due at start and fails at once (nothing listens
+	// there): the collection series appear with a source's first run.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nowhere := "http://" + ln.Addr().String() + "/api.php/provide/vod"
+	ln.Close()
+	wantExit(t, run(t, env, "", "source", "add", "nowhere", nowhere, "--every", "1h"), 0)
+	srv := startServe(t, env, append(serveArgs(), "--metrics-addr", "127.0.0.1:0", "--snapshot-every", "90m")...)
 	for _, addr := range []string{srv.addrs.Clips.String(), srv.addrs.Movies.String()} {
 		getJSON(t, http.DefaultClient, "http://"+addr+"/api/health", nil)
 	}
 	families := scrape(t, srv.addrs.Metrics.String())
+	for deadline := time.Now().Add(30 * time.Second); families["catalog_collect_runs_total"] == nil; {
+		if time.Now().After(deadline) {
+			t.Fatal("no collection run of the due source within 30 s")
+		}
+		time.Sleep(50 * time.Millisecond)
+		families = scrape(t, srv.addrs.Metrics.String())
+	}
 	if got := value(families, "catalog_snapshot_interval_seconds", nil); got != 5400 {
 		t.Errorf("catalog_snapshot_interval_seconds: got %v, want 5400 (--snapshot-every 90m)", got)
 	}
