@@ -92,6 +92,7 @@ Commands:
   source add|list|remove             MacCMS sources to collect movies from (add NAME URL [--every D] [--hours N])
   collect NAME|URL [--hours N] [--pages N]
                                      collect movies from one source now
+  health [--ready]                   check that a running serve answers on both addresses
   version                            print the version
 
 Run "catalog COMMAND -h" for the flags of a command; every flag can also
@@ -133,6 +134,8 @@ func (p *Program) Run(ctx context.Context, args []string) error {
 		err = p.source(ctx, rest)
 	case "collect":
 		err = p.collectCmd(ctx, rest)
+	case "health":
+		err = p.health(ctx, rest)
 	case "version", "-version", "--version":
 		err = p.version(rest)
 	default:
@@ -182,10 +185,19 @@ func message(err error) string {
 	return err.Error()
 }
 
-// buildVersion is the module version, else the VCS revision the binary
-// was built from, else "dev".
+// buildVersion is the version of this binary, from its build
+// information (see versionOf).
 func buildVersion() string {
-	info, ok := debug.ReadBuildInfo()
+	return versionOf(debug.ReadBuildInfo())
+}
+
+// versionOf is the module version the go command stamped (since Go 1.24
+// a VCS build gets one: the tag, or a pseudo-version naming the commit,
+// with "+dirty" for uncommitted changes), else the VCS revision with
+// "-dirty" when the tree had changes, else "dev". A build without VCS
+// information (-buildvcs=false, or no .git directory in the build
+// context) is "dev": nothing in it says which source it is.
+func versionOf(info *debug.BuildInfo, ok bool) string {
 	if !ok {
 		return "dev"
 	}

@@ -122,8 +122,7 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	var c serveConfig
 	f := newFlags("serve", "", "Runs the clip service and the movie service until interrupted.")
 	f.dbFlags(&c.db)
-	f.stringVar(&c.clipsAddr, "clips-addr", "CATALOG_CLIPS_ADDR", "127.0.0.1:8080", "listen address of the clip service")
-	f.stringVar(&c.moviesAddr, "movies-addr", "CATALOG_MOVIES_ADDR", "127.0.0.1:8081", "listen address of the movie service")
+	f.addrFlags(&c.clipsAddr, &c.moviesAddr)
 	f.platformsFlag(&c.platforms)
 	f.durationVar(&c.snapshotEvery, "snapshot-every", "CATALOG_SNAPSHOT_EVERY", time.Hour, "`interval` between rebuilds of the movie snapshot")
 	f.stringVar(&c.snapshotDir, "snapshot-dir", "CATALOG_SNAPSHOT_DIR", "",
@@ -250,6 +249,7 @@ func (s *serveState) openStore(ctx context.Context) error {
 func (s *serveState) services(ctx context.Context, version string) *snapshot.Service {
 	m, purger, log := s.m, s.purger, s.log
 	m.Pools(poolStats(s.st))
+	m.SnapshotEvery(s.c.snapshotEvery)
 	writes := edge.Announcing(s.st, purger) // the services' writes announce what they change
 	snapshots := snapshot.New(snapshot.Config{Store: s.st, Dir: s.c.snapshotDir, Every: s.c.snapshotEvery, Logger: log,
 		Lock: snapshotLock(s.st), Observe: func(b snapshot.Build) {

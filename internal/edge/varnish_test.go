@@ -338,6 +338,14 @@ func startVarnish(tb testing.TB, varnishd string, sockets, backends map[string]s
 	if err := os.WriteFile(vclPath, []byte(text), 0o644); err != nil {
 		tb.Fatal(err)
 	}
+	// The rules it includes, from beside it.
+	rules, err := os.ReadFile(filepath.Join("..", "..", "deploy", "varnish", "catalog-rules.vcl"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "catalog-rules.vcl"), rules, 0o644); err != nil {
+		tb.Fatal(err)
+	}
 	// Debian ships the xkey vmod apart, in varnish-modules.
 	if out, err := exec.Command(varnishd, "-C", "-n", filepath.Join(dir, "check"), "-f", vclPath).CombinedOutput(); err != nil {
 		if strings.Contains(string(out), "Could not find VMOD xkey") {

@@ -277,6 +277,19 @@ func (m *Registry) Snapshot(b snapshot.Build) {
 	m.snapshotBuilds.WithLabelValues("ok").Inc()
 }
 
+// SnapshotEvery publishes serve's --snapshot-every as
+// catalog_snapshot_interval_seconds, so that an alert on the snapshot's
+// age can say "twice the interval" whatever the flag. Call it once.
+func (m *Registry) SnapshotEvery(every time.Duration) {
+	if m == nil {
+		return
+	}
+	g := prometheus.NewGauge(prometheus.GaugeOpts{Name: "catalog_snapshot_interval_seconds",
+		Help: "Seconds between snapshot rebuilds (--snapshot-every)."})
+	g.Set(every.Seconds())
+	m.reg.MustRegister(g)
+}
+
 // Import adds one import's counts; kind is "movies" or "clips".
 func (m *Registry) Import(kind string, read, written, rejected int) {
 	if m == nil {

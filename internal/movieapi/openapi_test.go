@@ -161,3 +161,9 @@ func TestOpenAPIMacCMS(t *testing.T) {
 		})
 	}
 }
+
+// TestOpenAPIPatterns: every "pattern" of the served document compiles
+// as RE2, for the Go validators and generators that read it.
+func TestOpenAPIPatterns(t *testing.T) {
+	apitest.CheckPatterns(t, apitest.Document(t, newService(t, newTestStore(t), nil)))
+}
