@@ -29,8 +29,13 @@ type console struct {
 
 func newConsole(t *testing.T) *console {
 	t.Helper()
+	return newConsoleOn(t, testdb.Open(t))
+}
+
+// newConsoleOn is newConsole on store.
+func newConsoleOn(t *testing.T, store catalog.Store) *console {
+	t.Helper()
 	ctx := context.Background()
-	store := testdb.Open(t)
 	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
 	if err := store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
 		t.Fatal(err)

@@ -60,7 +60,7 @@ func episodesForm(values, fieldErrors map[string]string) []formField {
 		fields = append(fields,
 			formField{Name: serverNameField + k, Label: label + " name", Type: "text", Max: catalog.MaxServerNameRunes,
 				Hint: "e.g. Main. Empty this block to remove the server.", Value: values[serverNameField+k], Error: fieldErrors[serverNameField+k]},
-			formField{Name: serverDataField + k, Label: label + " episodes", Type: "textarea",
+			formField{Name: serverDataField + k, Label: label + " episodes", Type: "textarea", Max: catalog.MaxEpisodesBytes,
 				Hint:  "One episode a line: NAME | EMBED URL | M3U8 URL (either URL may be empty).",
 				Value: values[serverDataField+k], Error: fieldErrors[serverDataField+k]})
 	}

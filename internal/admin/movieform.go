@@ -10,9 +10,10 @@ import (
 )
 
 // The console edits movies with the import's rules (catalog.Movie.
-// Normalize, contract 4.6), through the same store write as an import
-// (UpsertMovies), so a console edit and an imported record can never
-// disagree. Lists are edited as one value per line.
+// Normalize, contract 4.6), so a console edit and an imported record can
+// never disagree: an added movie goes through the import's write
+// (UpsertMovies), an edit updates the stored row (UpdateMovie). Lists
+// are edited as one value per line, episodes as in episodesform.go.
 
 // maxMovieForm bounds a posted movie form: a full synopsis and six full
 // lists in UTF-8 fit with room to spare, and so do episodes as large as
@@ -226,24 +227,30 @@ func (s *Service) EditMovie(w http.ResponseWriter, r *http.Request) {
 }
 
 // UpdateMovie answers POST /admin/movies/{id}: every field is replaced
-// by the form's, as an import record with this id would.
+// by the form's. The save is an update of the stored row, never an
+// upsert: a movie deleted since the form was loaded gives the form's
+// 404 rather than coming back under its old id.
 func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request) {
 	sess, ok := s.pageSession(w, r)
 	if !ok {
 		return
 	}
-	old, err := s.pathMovie(r)
+	id, err := catalog.ParseID(r.PathValue("id"))
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}
 	m, values, err := readMovieForm(w, r)
 	if err == nil {
-		m.ID = old.ID
-		err = s.saveMovie(r, &m)
+		m.ID = id
+		err = s.store.UpdateMovie(r.Context(), &m)
+	}
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		s.fail(w, r, sess, catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id))
+		return
 	}
 	if err != nil {
-		s.movieFormFailed(w, r, sess, old.ID, values, err, "The movie was not saved")
+		s.movieFormFailed(w, r, sess, id, values, err, "The movie was not saved")
 		return
 	}
 	s.log.Info("movie changed", "id", m.ID, "admin", sess.Username)

@@ -63,7 +63,9 @@ func TestParseVodPaging(t *testing.T) {
 		{"pagesize=30&limit=50", 1, 30},
 		{"pagesize=101", 1, 100},
 		{"pagesize=99999999999999999999", 1, 100},
-		{"pg=0", 0, 0}, {"pg=x", 0, 0}, {"pagesize=0", 0, 0}, {"limit=-1", 0, 0}, {"pagesize=1.5", 0, 0},
+		// 0 counts as absent, as MacCMS's Provide.php reads it.
+		{"pg=0", 1, 20}, {"pagesize=0", 1, 20}, {"pg=0&limit=0", 1, 20}, {"pagesize=0&limit=30", 1, 30},
+		{"pg=x", 0, 0}, {"limit=-1", 0, 0}, {"pagesize=1.5", 0, 0},
 	}
 	for _, tt := range tests {
 		q, _ := url.ParseQuery(tt.query)

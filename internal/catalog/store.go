@@ -67,6 +67,10 @@ type MovieStore interface {
 	MovieIDByKey(ctx context.Context, idCode, slug string) (int64, error)
 	// DeleteMovie returns ENOTFOUND when no movie has the id.
 	DeleteMovie(ctx context.Context, id int64) error
+	// UpdateMovie writes the normalised m over the stored movie m.ID and
+	// sets m.UpdatedAt (kept when nothing changed); ENOTFOUND when no
+	// movie has the id. It never inserts.
+	UpdateMovie(ctx context.Context, m *Movie) error
 }
 
 // AdminStore keeps administrators, sessions and failed-login counts.

@@ -126,3 +126,35 @@ func BenchmarkMovie(b *testing.B) {
 		g.Movie()
 	}
 }
+
+// A tenth of the demo's titles are series of 24 episodes, a third of
+// those on two servers; the rest carry one episode, most with both link
+// kinds.
+func TestMovieEpisodesShares(t *testing.T) {
+	g := demo.NewGenerator(1, platforms(t), from, time.Minute, 0)
+	var series, twoServers, both, embedOnly, hlsOnly int
+	for range 300 {
+		m := g.Movie()
+		switch n := len(m.Episodes[0].Episodes); {
+		case n == 24:
+			series++
+		case n != 1:
+			t.Fatalf("%s: %d episodes, want 1 or 24", m.Name, n)
+		}
+		if len(m.Episodes) == 2 {
+			twoServers++
+		}
+		switch e := m.Episodes[0].Episodes[0]; {
+		case e.LinkEmbed != "" && e.LinkM3U8 != "":
+			both++
+		case e.LinkEmbed != "":
+			embedOnly++
+		default:
+			hlsOnly++
+		}
+	}
+	if series != 30 || twoServers != 10 || both != 240 || embedOnly != 30 || hlsOnly != 30 {
+		t.Errorf("of 300: %d series, %d on two servers, %d with both kinds, %d embed only, %d HLS only; want 30, 10, 240, 30, 30",
+			series, twoServers, both, embedOnly, hlsOnly)
+	}
+}

@@ -215,6 +215,16 @@ func TestAnnouncingStore(t *testing.T) {
 		}, "clips clip-5"},
 		{"movies batch", func() error { return st.UpsertMovies(ctx, three) }, "movies movie-1 movie-2 movie-3"},
 		{"big movies batch", func() error { return st.UpsertMovies(ctx, hundred) }, "movies"},
+		{"update movie", func() error {
+			m := three[0]
+			m.Synopsis = "changed"
+			return st.UpdateMovie(ctx, &m)
+		}, "movies movie-1"},
+		{"update missing movie", func() error {
+			m := three[0]
+			m.ID = 9999
+			return st.UpdateMovie(ctx, &m)
+		}, ""},
 		{"delete movie", func() error { return st.DeleteMovie(ctx, 2) }, "movies movie-2"},
 		{"delete missing movie", func() error { return st.DeleteMovie(ctx, 2) }, ""},
 		{"collected page", func() error {

@@ -79,6 +79,14 @@ func (a *announcing) UpsertMovies(ctx context.Context, movies []catalog.Movie) e
 	return nil
 }
 
+func (a *announcing) UpdateMovie(ctx context.Context, m *catalog.Movie) error {
+	if err := a.st.UpdateMovie(ctx, m); err != nil {
+		return err
+	}
+	a.p.Announce(Movies, MovieKey(m.ID))
+	return nil
+}
+
 func (a *announcing) CollectMovies(ctx context.Context, source string, page []catalog.CollectedMovie) error {
 	if err := a.st.CollectMovies(ctx, source, page); err != nil {
 		return err

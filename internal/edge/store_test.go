@@ -14,7 +14,7 @@ import (
 // (and, if it writes clips or movies, given its override in store.go).
 func TestEveryContentWriteIsAnnounced(t *testing.T) {
 	announced := map[string]bool{"CreateClip": true, "UpdateClip": true, "DeleteClip": true, "ImportClips": true,
-		"UpsertMovies": true, "DeleteMovie": true, "CollectMovies": true}
+		"UpsertMovies": true, "UpdateMovie": true, "DeleteMovie": true, "CollectMovies": true}
 	other := map[string]bool{
 		// reads
 		"ListClips": true, "GetClip": true, "ExportClips": true, "ListMovies": true, "GetMovie": true, "EachMovie": true,

@@ -56,7 +56,8 @@ func (generatedStore) UpsertMovies(context.Context, []catalog.Movie) error { ret
 func (generatedStore) MovieIDByKey(context.Context, string, string) (int64, error) {
 	return 0, errNotGenerated
 }
-func (generatedStore) DeleteMovie(context.Context, int64) error { return errNotGenerated }
+func (generatedStore) DeleteMovie(context.Context, int64) error          { return errNotGenerated }
+func (generatedStore) UpdateMovie(context.Context, *catalog.Movie) error { return errNotGenerated }
 func (generatedStore) ExportMovies(context.Context, func(*catalog.Movie) error) error {
 	return errNotGenerated
 }

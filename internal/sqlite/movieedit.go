@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+
+	"catalog/internal/catalog"
 )
 
 // MovieIDByKey returns the id of the movie an import record with this
@@ -19,6 +21,28 @@ func (s *Store) MovieIDByKey(ctx context.Context, idCode, slug string) (int64, e
 		return 0, notFound("movie")
 	}
 	return id, translate(err, "find movie")
+}
+
+// UpdateMovie writes m over the stored movie m.ID, in a transaction of
+// its own (not the bulk writer's): ENOTFOUND when there is none, so an
+// edit never brings a deleted movie back.
+func (s *Store) UpdateMovie(ctx context.Context, m *catalog.Movie) error {
+	return s.writeTx(ctx, "update movie", func(tx *sql.Tx) error {
+		w := &movieWriter{txStmts: txStmts{tx: tx, what: "update movie"}, stamp: now()}
+		defer w.close()
+		var id, stored int64
+		err := tx.QueryRowContext(ctx, movieByID, m.ID).Scan(&id, &stored)
+		if err == sql.ErrNoRows {
+			return notFound("movie")
+		}
+		if err != nil {
+			return translate(err, "update movie")
+		}
+		if err := w.update(ctx, m, id, stored); err != nil {
+			return err
+		}
+		return flushPending(ctx, tx, "movies", "name_fold")
+	})
 }
 
 // DeleteMovie returns ENOTFOUND when no movie has the id.

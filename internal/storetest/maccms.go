@@ -136,7 +136,7 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 			vodMovie(t, "Alpha one", []string{"Drama"}, "1999", base.Add(3*time.Hour)),
 			vodMovie(t, "Beta two", []string{"Comedy"}, "2005", base.Add(1*time.Hour)),
 			vodMovie(t, "Gamma one", []string{"Drama"}, "2010", base.Add(3*time.Hour)),
-			vodMovie(t, "Delta", nil, "20x0", base.Add(2*time.Hour)),
+			vodMovie(t, "Delta", nil, "", base.Add(2*time.Hour)),
 			vodMovie(t, "Epsilon one", []string{"Drama"}, "", base),
 		}
 		ptrs := make([]*catalog.Movie, len(m))

@@ -1,0 +1,155 @@
+package admin_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+
+	"catalog/internal/catalog"
+	"catalog/internal/testdb"
+)
+
+// The movie form edits servers and episodes as blocks, one episode a
+// line as NAME | EMBED URL | M3U8 URL (contract 9), without JavaScript:
+// every server shows, plus one empty block to add another.
+func TestConsoleMovieEpisodes(t *testing.T) {
+	c := newConsole(t)
+	ctx := context.Background()
+	form := url.Values{
+		"name":          {"Series"},
+		"server_name.0": {"Main"},
+		"server_data.0": {"Ep 1 | https://p.example/e/1 | https://cdn.example/1.m3u8\r\n\r\nตอนที่ 2 |  | https://cdn.example/2.m3u8?a=$b#c\r\n"},
+		"server_name.2": {"Backup"}, // a gap between blocks is fine
+		"server_data.2": {"Full | https://b.example/1"},
+	}
+	res, _ := c.post("/admin/movies", form)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("add: got %d", res.StatusCode)
+	}
+	id, _ := catalog.ParseID(strings.TrimPrefix(res.Header.Get("Location"), "/admin/movies?added="))
+	m, err := c.store.GetMovie(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []catalog.Server{
+		{Name: "Main", Episodes: []catalog.Episode{
+			{Name: "Ep 1", Slug: "ep-1", LinkEmbed: "https://p.example/e/1", LinkM3U8: "https://cdn.example/1.m3u8"},
+			{Name: "ตอนที่ 2", Slug: "ตอนที่-2", LinkM3U8: "https://cdn.example/2.m3u8?a=$b#c"}}},
+		{Name: "Backup", Episodes: []catalog.Episode{{Name: "Full", Slug: "full", LinkEmbed: "https://b.example/1"}}},
+	}
+	if !reflect.DeepEqual(m.Episodes, want) {
+		t.Fatalf("stored episodes:\n got %+v\nwant %+v", m.Episodes, want)
+	}
+
+	// The edit form shows both servers and one empty block.
+	_, body := c.get(fmt.Sprintf("/admin/movies/%d/edit", id))
+	for _, s := range []string{`name="server_name.0" type="text" value="Main"`, `name="server_name.1" type="text" value="Backup"`, `maxlength="2097152"`, `name="server_data.2"`,
+		"Ep 1 | https://p.example/e/1 | https://cdn.example/1.m3u8\nตอนที่ 2 |  | https://cdn.example/2.m3u8?a=$b#c</textarea>"} {
+		if !strings.Contains(body, s) {
+			t.Errorf("edit form lacks %q", s)
+		}
+	}
+	if strings.Contains(body, `name="server_data.3"`) {
+		t.Errorf("edit form shows more than one empty server block")
+	}
+
+	// A bad line is reported beside its block, with its line number, and
+	// nothing is written.
+	bad := url.Values{"name": {"Series"}, "server_name.0": {"Main"}, "server_data.0": {"Ep 1 | https://p.example/1\n\nEp 2 | ftp://x | "},
+		"server_name.1": {"Main"}, "server_data.1": {"Ep 1 | | https://cdn.example/1.m3u8"}}
+	res, body = c.post(fmt.Sprintf("/admin/movies/%d", id), bad)
+	if res.StatusCode != http.StatusUnprocessableEntity {
+		t.Fatalf("bad save: got %d", res.StatusCode)
+	}
+	for _, s := range []string{`data-error-for="server_data.0"`, "line 3: link_embed must be an absolute http or https URL", `data-error-for="server_name.1"`} {
+		if !strings.Contains(body, s) {
+			t.Errorf("bad save: page lacks %q", s)
+		}
+	}
+	if got, _ := c.store.GetMovie(ctx, id); !reflect.DeepEqual(got.Episodes, want) {
+		t.Errorf("a refused save changed the episodes")
+	}
+
+	// Emptying a block removes its server.
+	res, _ = c.post(fmt.Sprintf("/admin/movies/%d", id), url.Values{"name": {"Series"}, "server_name.1": {"Backup"}, "server_data.1": {"Full | https://b.example/1"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: got %d", res.StatusCode)
+	}
+	if got, _ := c.store.GetMovie(ctx, id); !reflect.DeepEqual(got.Episodes, want[1:]) {
+		t.Errorf("after removing Main: %+v", got.Episodes)
+	}
+}
+
+// A series of 2,000 episodes is edited through the form.
+func TestConsoleLongSeries(t *testing.T) {
+	c := newConsole(t)
+	var lines []string
+	for i := 1; i <= 2000; i++ {
+		lines = append(lines, fmt.Sprintf("Ep %d | https://player.example.com/embed/long/%d | https://cdn.example.com/hls/long/%d/index.m3u8", i, i, i))
+	}
+	form := url.Values{"name": {"Long"}, "server_name.0": {"Main"}, "server_data.0": {strings.Join(lines, "\n")}}
+	res, _ := c.post("/admin/movies", form)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("add: got %d", res.StatusCode)
+	}
+	id, _ := catalog.ParseID(strings.TrimPrefix(res.Header.Get("Location"), "/admin/movies?added="))
+	form.Set("server_data.0", strings.Join(lines[:1999], "\n"))
+	if res, _ = c.post(fmt.Sprintf("/admin/movies/%d", id), form); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: got %d", res.StatusCode)
+	}
+	m, err := c.store.GetMovie(context.Background(), id)
+	if err != nil || len(m.Episodes[0].Episodes) != 1999 {
+		t.Fatalf("after the edit: %v", err)
+	}
+	if res, body := c.get(fmt.Sprintf("/admin/movies/%d/edit", id)); res.StatusCode != http.StatusOK || !strings.Contains(body, "Ep 1999 |") {
+		t.Fatalf("edit form of a long series: %d", res.StatusCode)
+	}
+}
+
+// deletingStore deletes a movie the moment a save of it starts, after
+// the form's movie was read: the race of an edit with a delete from
+// another browser.
+type deletingStore struct {
+	catalog.Store
+}
+
+func (d deletingStore) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
+	m, err := d.Store.GetMovie(ctx, id)
+	if err == nil {
+		d.Store.DeleteMovie(ctx, id)
+	}
+	return m, err
+}
+
+func (d deletingStore) UpdateMovie(ctx context.Context, m *catalog.Movie) error {
+	d.Store.DeleteMovie(ctx, m.ID)
+	return d.Store.UpdateMovie(ctx, m)
+}
+
+// A movie deleted between the form's load and its save gives the form's
+// 404 and is not brought back.
+func TestConsoleEditDeletedMovie(t *testing.T) {
+	store := testdb.Open(t)
+	ctx := context.Background()
+	m := catalog.Movie{Name: "Doomed", IDCode: "DOOM-1"}
+	if err := m.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	batch := []catalog.Movie{m}
+	if err := store.UpsertMovies(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	id := batch[0].ID
+	c := newConsoleOn(t, deletingStore{store})
+	res, body := c.post(fmt.Sprintf("/admin/movies/%d", id), url.Values{"name": {"Doomed again"}, "id_code": {"DOOM-1"}})
+	if res.StatusCode != http.StatusNotFound || !strings.Contains(body, "may have been deleted") {
+		t.Errorf("save of a movie deleted meanwhile: got %d, want the form's 404", res.StatusCode)
+	}
+	if _, err := store.GetMovie(ctx, id); catalog.ErrorCode(err) != catalog.ENOTFOUND {
+		t.Errorf("the deleted movie came back: %v", err)
+	}
+}
