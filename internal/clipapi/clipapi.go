@@ -7,7 +7,6 @@
 package clipapi
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -48,7 +47,7 @@ type Config struct {
 	Imported importer.Observer
 	// Search is the clips' index (internal/search), the read model of
 	// every list, started by the caller; nil: New makes one over Store,
-	// started on its first use and kept until the process ends.
+	// started by its first search and kept until the process ends.
 	Search *search.Live
 	// Collector, when set, runs the console's "Collect now".
 	Collector *collect.Runner
@@ -93,7 +92,6 @@ func New(cfg Config) http.Handler {
 	}
 	if s.search == nil {
 		s.search = search.NewLive(cfg.Store, catalog.SearchClips, s.log)
-		s.search.Start(context.Background())
 	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchClips, s.log)
 	s.reads.SetStats(cfg.CacheStats)

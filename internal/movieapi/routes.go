@@ -4,7 +4,6 @@
 package movieapi
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -30,7 +29,7 @@ type Config struct {
 	CacheStats *cache.Stats
 	// Search is the movies' index (internal/search), the read model of
 	// every list, started by the caller; nil: New makes one over Store,
-	// started on its first use and kept until the process ends.
+	// started by its first search and kept until the process ends.
 	Search *search.Live
 }
 
@@ -52,7 +51,6 @@ func New(cfg Config) http.Handler {
 	}
 	if s.search == nil {
 		s.search = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
-		s.search.Start(context.Background())
 	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies, s.log)
 	s.reads.SetStats(cfg.CacheStats)

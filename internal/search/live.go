@@ -308,6 +308,9 @@ func (l *Live) prune(ctx context.Context) {
 // version (the data version the request read), waiting up to ReadyWait
 // for the index to be ready (ErrBuilding after that).
 func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, error) {
+	// An index its owner did not start starts with its first search and
+	// runs until the process ends.
+	l.Start(context.Background())
 	l.see(version)
 	for {
 		if err := l.WaitReady(ctx); err != nil {
