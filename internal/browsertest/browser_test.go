@@ -159,10 +159,12 @@ func (b *browser) waitFor(what, predicate string) {
 	b.t.Fatalf("%s: %s did not become true", what, predicate)
 }
 
-// shot saves a full-page PNG of the current page.
+// shot saves a full-page PNG of the current page. A page of the API
+// reference is tens of thousands of pixels tall, and encoding it on a
+// busy machine takes far longer than any one interaction should.
 func (b *browser) shot(name string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 10*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, time.Minute)
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {

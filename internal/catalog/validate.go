@@ -6,15 +6,28 @@ import (
 	"unicode"
 )
 
-// MaxID is the largest record id: 2^53-1, the largest integer that a
-// JavaScript client (a JSON number is a float64 there) reads exactly. An
-// id above it would be served as a different number, and one near the
-// int64 limit would exhaust SQLite's AUTOINCREMENT for good.
-const MaxID = 1<<53 - 1
+// MaxID is the largest record id: 2^32-1. The search index, the read
+// model of every list, holds ids as 32-bit integers, so a larger id could
+// not be listed; it is also well below 2^53-1, the largest integer a
+// JavaScript client (a JSON number is a float64 there) reads exactly, and
+// far from the int64 limit that would exhaust SQLite's AUTOINCREMENT.
+const MaxID = 1<<32 - 1
 
 // idRange is the message for an id out of range.
 var idRange = "must be at most " + strconv.FormatInt(MaxID, 10) +
-	" (2^53-1, the largest integer a JavaScript client reads exactly)"
+	" (2^32-1, the largest id the search index holds)"
+
+// CheckAssignedID is the store's check of an id it assigned itself: past
+// MaxID (possible only after a record was imported at the very top of
+// the range) the write fails as a whole, with a reason the operator can
+// act on, instead of storing a record no list could show.
+func CheckAssignedID(kind string, id int64) error {
+	if id > MaxID {
+		return &Error{Code: EUNAVAILABLE, Message: "no " + kind + " ids left: the next would be " +
+			strconv.FormatInt(id, 10) + ", above " + strconv.FormatInt(MaxID, 10)}
+	}
+	return nil
+}
 
 // CheckID returns "" when id (from a client, an import or a form) may be
 // stored, else the problem.

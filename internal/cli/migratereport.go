@@ -13,7 +13,7 @@ import (
 const maxListedProblems = 100
 
 // reportInvalidRows names the stored rows that break the rules imports
-// and forms now enforce (ids up to 2^53-1, the slug's alphabet, YYYY
+// and forms now enforce (ids up to 2^32-1, the slug's alphabet, YYYY
 // years, URLs without spaces, quotes or angle brackets). It only
 // reports: the operator decides what each row should become, and
 // migrate never rewrites data behind their back.

@@ -13,23 +13,23 @@ import (
 	"catalog/internal/importer"
 )
 
-// Ids above 2^53-1 (9007199254740991) reject their record, naming the
+// Ids above 2^32-1 (4294967295) reject their record, naming the
 // line, in every format; the records around them are imported, and a
 // later movie still gets an id.
 func TestIDsAbove2To53Rejected(t *testing.T) {
 	for name, input := range map[string]string{
-		"m.jsonl": `{"id":9007199254740991,"name":"largest"}
-{"id":9007199254740992,"name":"one past"}
+		"m.jsonl": `{"id":4294967295,"name":"largest"}
+{"id":4294967296,"name":"one past"}
 {"id":9223372036854775807,"name":"int64 max"}
 {"id":99999999999999999999,"name":"past int64"}
 {"name":"no id"}
 `,
-		"m.json": `[{"id":9007199254740991,"name":"largest"},
-{"id":9007199254740992,"name":"one past"},
+		"m.json": `[{"id":4294967295,"name":"largest"},
+{"id":4294967296,"name":"one past"},
 {"id":9223372036854775807,"name":"int64 max"},
 {"id":99999999999999999999,"name":"past int64"},
 {"name":"no id"}]`,
-		"m.csv": "id,name\n9007199254740991,largest\n9007199254740992,one past\n9223372036854775807,int64 max\n99999999999999999999,past int64\n,no id\n",
+		"m.csv": "id,name\n4294967295,largest\n4294967296,one past\n9223372036854775807,int64 max\n99999999999999999999,past int64\n,no id\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := openStore(t)
@@ -40,8 +40,8 @@ func TestIDsAbove2To53Rejected(t *testing.T) {
 				first = 3
 			}
 			wantRejects(t, sum, map[int]string{
-				first: "id: must be at most 9007199254740991", first + 1: "id: must be at most 9007199254740991",
-				first + 2: "id: must be at most 9007199254740991"})
+				first: "id: must be at most 4294967295", first + 1: "id: must be at most 4294967295",
+				first + 2: "id: must be at most 4294967295"})
 			c := catalog.Clip{Title: "after", IframeURL: "https://example.com/v"}
 			if err := s.CreateClip(context.Background(), &c); err != nil {
 				t.Fatalf("CreateClip after the import: %v", err)

