@@ -45,14 +45,22 @@ func TestBearer(t *testing.T) {
 	}
 }
 
+// Only a well-formed token without cookies counts: Basic, Negotiate or
+// a malformed Bearer header is what a browser may send on its own.
 func TestTokenOnly(t *testing.T) {
+	token := "Bearer catalog_" + strings.Repeat("0f", 32)
 	tests := []struct {
 		auth, cookie string
 		want         bool
 	}{
-		{"Bearer x", "", true},
-		{"Bearer x", "catalog_session=abc", false},
-		{"Bearer x", "other=1", false},
+		{token, "", true},
+		{"bearer catalog_" + strings.Repeat("AB", 32), "", true},
+		{token, "catalog_session=abc", false},
+		{token, "other=1", false},
+		{"Bearer x", "", false},
+		{"Bearer catalog_" + strings.Repeat("zz", 32), "", false},
+		{"Basic YWRtaW46cGFzc3dvcmQ=", "", false},
+		{"Negotiate YIIGhgYJKoZIhvcSAQICAQBuggZ1", "", false},
 		{"", "", false},
 		{"", "catalog_session=abc", false},
 	}

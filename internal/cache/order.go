@@ -47,7 +47,7 @@ type marks struct {
 
 // NewOrder returns an Order over walk, which calls fn with every id of
 // the list, highest first, in one read transaction and returns that
-// transaction's data version (catalog.KeysetStore).
+// transaction's data version (catalog.VodStore.VodIDs).
 func NewOrder(walk func(ctx context.Context, fn func(id int64)) (int64, error), log *slog.Logger) *Order {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)

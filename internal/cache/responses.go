@@ -189,9 +189,6 @@ type Reads struct {
 	versions  *Versions
 	responses *Responses
 
-	// Keyset is the store's keyset reads (ForStore); nil when it offers
-	// none, and deep pages are OFFSET scans.
-	Keyset catalog.KeysetStore
 	orders orders
 	log    *slog.Logger // of the orders; nil: discard
 }

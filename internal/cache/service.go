@@ -11,26 +11,14 @@ import (
 )
 
 // This file is what both services' read handlers share beyond the
-// response cache itself: the version they key on, the store's keyset
-// reads, the id orders that turn deep pages into seeks, and writing a
-// cached answer.
-
-// KindVersion is the version a service's caches key on: kind's own when
-// the store keeps one (a write to the other kind then leaves the cached
-// answers alone), else the whole database's.
-func KindVersion(store catalog.Store, kind catalog.SearchKind) func(context.Context) (int64, error) {
-	if sl, ok := store.(catalog.SearchLog); ok {
-		return func(ctx context.Context) (int64, error) { return sl.KindVersion(ctx, kind) }
-	}
-	return store.DataVersion
-}
+// response cache itself: the version they key on, the change order of
+// the MacCMS list, and writing a cached answer.
 
 // ForStore returns the Reads of one service over store: keyed on kind's
-// version (KindVersion), caching at most DefaultMaxBytes, with the
-// store's keyset reads and id orders that log to log.
+// own version (a write to the other kind leaves the cached answers
+// alone), caching at most DefaultMaxBytes, with orders that log to log.
 func ForStore(store catalog.Store, kind catalog.SearchKind, log *slog.Logger) *Reads {
-	r := NewReads(KindVersion(store, kind), 0)
-	r.Keyset, _ = store.(catalog.KeysetStore)
+	r := NewReads(func(ctx context.Context) (int64, error) { return store.KindVersion(ctx, kind) }, 0)
 	r.log = log
 	return r
 }
@@ -81,6 +69,11 @@ func (r *Reads) Serve(w http.ResponseWriter, req *http.Request, key, contentType
 		p, err = r.Get(req.Context(), key, fill)
 	} else {
 		p, err = r.Uncached(req.Context(), fill)
+	}
+	if catalog.ErrorCode(err) == catalog.EUNAVAILABLE {
+		// The index building, records moving, a read past its deadline:
+		// all pass within moments.
+		w.Header().Set("Retry-After", "1")
 	}
 	if err != nil {
 		return err

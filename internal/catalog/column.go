@@ -8,7 +8,7 @@ import "strings"
 // them; the engines build their statements, scans and values from them.
 type Column[T any] struct {
 	Name string
-	Long bool // see ShortFieldsOnly
+	Long bool // a long stored value (the synopsis, the lists)
 	// Dest is the scan destination of the column in r; nil for a column
 	// that is written but never read (a folded search key).
 	Dest func(r *T) any

@@ -6,45 +6,45 @@
 //
 // This package holds what the contract says about the records, whatever
 // carries them: the Clip and Movie types and their validation and
-// normalisation (clip.go, movie.go, platform.go, cover.go), search text
-// (searchtext.go, search.go), paging (paging.go), the store interfaces the
-// engines implement (store.go, keyset.go, searchlog.go) and the one
-// error type, Error{Code, Message} (error.go), that the HTTP packages
-// map to statuses. It imports nothing of ours; every other package
-// depends on it.
+// normalisation (clip.go, movie.go, platform.go, cover.go), the field
+// tables the engines derive their columns from (moviefields.go,
+// clipfields.go, column.go), search text (searchtext.go, search.go),
+// paging (paging.go), the store interface every engine implements in
+// full (store.go, searchlog.go) and the one error type,
+// Error{Code, Message} (error.go), that the HTTP packages map to
+// statuses. It imports nothing of ours; every other package depends on
+// it.
 //
 // # One request, from route to SQL
 //
-// GET /api/movies?q=tokyo&page=2 on the movie service's address goes:
+// Every list of the JSON APIs has one read path: the in-process index
+// (internal/search) gives the page's ids and the exact total, and one
+// keyed read fetches those rows. GET /api/movies?q=river&fields=id,title
+// on the movie service's address goes:
 //
-//  1. cmd/catalog/main.go calls cli.Run (internal/cli/cli.go), which
-//     dispatches "serve" to Program.serve (internal/cli/serve.go): it
-//     opens the store (internal/cli/store.go: sqlite.Open or
-//     postgres.Open), listens, builds both services and serves them with
-//     httpx.NewServer (internal/httpx/middleware.go).
-//  2. The movie service is movieapi.New (internal/movieapi/routes.go):
-//     its route table maps "GET /api/movies" to listMovies behind
-//     httpx.ReadDeadline (the --read-timeout, internal/httpx/deadline.go)
-//     and httpx.Common (logging, recovery, security headers).
-//  3. The handler (internal/movieapi/movies.go: serveList) parses the
-//     query with ParseFields, ParsePaging and ParseSearch from this
-//     package; bad input becomes an *Error with code EINVALID, which
-//     writeError (internal/movieapi/errors.go) turns into a 400 through
-//     httpx's one status map (internal/httpx/errors.go).
-//  4. The answer comes from the response cache (internal/cache, keyed by
-//     the normalised query and the movies' data version, in
-//     internal/movieapi/reads.go); on a miss, encodeList calls
-//     pageOfMovies, which asks the in-process search index first
-//     (internal/search, via internal/movieapi/search.go) and, when it is
-//     not ready, MovieStore.ListMovies (store.go).
-//  5. ListMovies is SQL written by hand per engine:
-//     internal/sqlite/movies.go (the folded-title search built by
-//     newSearch in internal/sqlite/clips.go, a count, then a LIMIT/OFFSET
-//     page) or internal/postgres/movies.go (the same through
-//     countAndPage in internal/postgres/query.go). Both are held to the
-//     same behaviour by internal/storetest.
-//  6. Back in movieapi, each Movie encodes itself (Movie.AppendJSON in
-//     movie.go) into the list envelope of contract 4.2, and
+//  1. movieapi.New (internal/movieapi/routes.go) routes "GET /api/movies"
+//     to listMovies, behind httpx.Stack (the --read-timeout deadline,
+//     logging, recovery, headers); cli's serve built the service with the
+//     store and the started index (internal/cli/serve.go, search.go).
+//  2. serveList (internal/movieapi/movies.go) parses the query with
+//     ParseFields, ParsePaging and ParseSearch from this package; bad
+//     input is an *Error with code EINVALID, which writeError
+//     (internal/movieapi/errors.go) answers 400 through httpx's one status
+//     map (internal/httpx/errors.go).
+//  3. cache.Reads.Serve (internal/cache/service.go) reads the movies'
+//     data version and answers from the response cache, or calls
+//     encodeList on a miss.
+//  4. pageOfMovies (internal/movieapi/reads.go) calls search.Page
+//     (internal/search/live.go): the index, brought up to that version
+//     from the search log, answers the ids of the page and the total
+//     (internal/search/index.go). A request that finds the index still
+//     building waits at most 1 s, then is answered 503 (ErrBuilding).
+//  5. Page loads the ids with Store.MoviesByID, which reads exactly the
+//     columns of fields (MovieFieldColumns, here id and name) by key:
+//     internal/sqlite/searchlog.go or internal/postgres/searchlog.go,
+//     both held to the same behaviour by internal/storetest.
+//  6. encodeList writes the list envelope of contract 4.2, each movie
+//     encoding itself (Movie.AppendJSON in movie.go), and
 //     httpx.WritePayload (internal/httpx/payload.go) sends it with a
 //     strong ETag and gzip.
 package catalog

@@ -30,7 +30,7 @@ type movieSpec struct {
 	json      string    // key on /api/movies and /api/jav
 	member    string    // import member, export column and stored column (a list's joined form; its JSON form is member+"_json")
 	kind      fieldKind //
-	long      bool      // a long stored value: ShortFieldsOnly pages skip it
+	long      bool      // a long stored value (Column.Long)
 	legacy    bool      // served on /api/jav only
 	maxRunes  int       // kindText
 	multiline bool      // kindText: newlines and tabs allowed
@@ -81,17 +81,6 @@ var (
 	legacyFields = func() (set FieldSet) {
 		for f, s := range movieSpecs {
 			if s.legacy {
-				set |= 1 << f
-			}
-		}
-		return set
-	}()
-	// longFields are the movie fields with long stored values (the
-	// synopsis and the list fields in both forms): a page that serves
-	// none of them need not read them.
-	longFields = func() (set FieldSet) {
-		for f, s := range movieSpecs {
-			if s.long {
 				set |= 1 << f
 			}
 		}
@@ -302,11 +291,11 @@ func (m *Movie) normalizeFields(fe FieldErrors) {
 }
 
 // MovieReadColumns returns the stored columns a read scans (those with
-// a Dest), without the long ones when short (see ShortFieldsOnly).
-func MovieReadColumns(short bool) []MovieColumn {
+// a Dest).
+func MovieReadColumns() []MovieColumn {
 	var cols []MovieColumn
 	for _, c := range movieColumns {
-		if c.Dest != nil && !(short && c.Long) {
+		if c.Dest != nil {
 			cols = append(cols, c)
 		}
 	}
@@ -340,4 +329,45 @@ func MovieMemberSpecs() []MemberSpec {
 		out = append(out, spec)
 	}
 	return out
+}
+
+// movieColumnFields is, for each of movieColumns, the fields served
+// from it: the field whose member it stores (a list's joined and JSON
+// forms both belong to the list), and for the episodes also URL_player,
+// which is derived from them. Empty for a column no field reads (the
+// folded name, the play kinds).
+var movieColumnFields = func() []FieldSet {
+	var player FieldSet
+	for f, s := range movieSpecs {
+		if s.kind == kindPlayer {
+			player |= 1 << f
+		}
+	}
+	sets := make([]FieldSet, len(movieColumns))
+	for i, c := range movieColumns {
+		for f, s := range movieSpecs {
+			if s.member == "" || (c.Name != s.member && c.Name != s.member+"_json") {
+				continue
+			}
+			sets[i] |= 1 << f
+			if s.kind == kindEpisodes {
+				sets[i] |= player
+			}
+		}
+	}
+	return sets
+}()
+
+// MovieFieldColumns returns the stored columns a read must scan to serve
+// fields, in MovieReadColumns' order: exactly the columns of those
+// fields, derived from the field table, so that a new field needs no
+// edit in the engines' keyed reads.
+func MovieFieldColumns(fields FieldSet) []MovieColumn {
+	var cols []MovieColumn
+	for i, c := range movieColumns {
+		if c.Dest != nil && movieColumnFields[i]&fields != 0 {
+			cols = append(cols, c)
+		}
+	}
+	return cols
 }

@@ -42,12 +42,40 @@ func TestMovieFieldTable(t *testing.T) {
 	if !slices.Equal(long, wantLong) {
 		t.Errorf("long columns = %q, want %q", long, wantLong)
 	}
-	var short []string
-	for _, c := range catalog.MovieReadColumns(true) {
-		short = append(short, c.Name)
+	// A keyed read of a page reads exactly the columns of its fields.
+	for _, tt := range []struct {
+		fields string
+		legacy bool
+		want   []string
+	}{
+		{"id,title", false, []string{"name"}},
+		{"id", false, nil},
+		{"actor,year", false, []string{"year", "actor_json", "actor"}},
+		{"id,URL_player", true, []string{"episodes"}},
+		{"episodes,URL_player", true, []string{"episodes"}},
+		{"synopsis,release", false, []string{"synopsis", "release"}},
+	} {
+		fs, err := catalog.ParseFields(tt.fields, tt.legacy)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, c := range catalog.MovieFieldColumns(fs) {
+			got = append(got, c.Name)
+		}
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("MovieFieldColumns(%s) = %q, want %q", tt.fields, got, tt.want)
+		}
 	}
-	if want := []string{"name", "slug", "year", "poster1_url", "poster2_url", "id_code", "release"}; !slices.Equal(short, want) {
-		t.Errorf("MovieReadColumns(true) = %q, want %q", short, want)
+	var every, read []string
+	for _, c := range catalog.MovieFieldColumns(catalog.AllFields(true)) {
+		every = append(every, c.Name)
+	}
+	for _, c := range catalog.MovieReadColumns() {
+		read = append(read, c.Name)
+	}
+	if !slices.Equal(every, read) {
+		t.Errorf("MovieFieldColumns(every field) = %q, want every read column %q", every, read)
 	}
 	if want := [6]string{"categories", "actor", "director", "studio", "genre", "country"}; catalog.ListNames != want {
 		t.Errorf("ListNames = %q, want %q", catalog.ListNames, want)

@@ -14,6 +14,21 @@ func Fold(s string) string {
 	return cases.Fold().String(norm.NFC.String(s))
 }
 
+// TitleMatches reports whether title contains every folded term (none:
+// every title matches), the one definition of a search match.
+func TitleMatches(title string, terms []string) bool {
+	if len(terms) == 0 {
+		return true
+	}
+	fold := Fold(title)
+	for _, t := range terms {
+		if !strings.Contains(fold, t) {
+			return false
+		}
+	}
+	return true
+}
+
 // SearchTerms splits q on white space into folded terms, all of which
 // must occur in a matching title. Only spaces gives no terms (no filter).
 // Duplicate terms are dropped (a set, so linear in the number of words).

@@ -43,10 +43,12 @@ type SearchDoc struct {
 // at once, or too many): the caller rebuilds from SearchDocs.
 var ErrSearchLogGap = errors.New("search log: changes no longer listed")
 
-// SearchLog lets an instance keep an in-process search index current
-// with writes made by any process sharing the database: triggers list
-// every changed id with a per-kind data version in the same transaction
-// as the write. Both engines implement it (internal/storetest).
+// SearchLog is what an instance needs to keep its in-process search
+// index (internal/search, the one read model of every list) current with
+// writes made by any process sharing the database: triggers list every
+// changed id with a per-kind data version in the same transaction as the
+// write, and pages of ids become rows by keyed reads. Every Store has
+// it (internal/storetest holds both engines to it).
 type SearchLog interface {
 	// KindVersion is the data version of one kind alone: it changes on
 	// every write to that kind's records and on no other.
@@ -63,6 +65,11 @@ type SearchLog interface {
 	// ClipsByID returns the clips with the given ids, highest id first
 	// (ids missing from the store are left out).
 	ClipsByID(ctx context.Context, ids []int64) ([]Clip, error)
+	// MoviesByID returns the movies with the given ids, highest id
+	// first (ids missing from the store are left out), with the stored
+	// columns that fields needs filled (MovieFieldColumns) and the
+	// others left zero.
+	MoviesByID(ctx context.Context, ids []int64, fields FieldSet) ([]Movie, error)
 	// PruneSearchLog forgets the log rows of kind at or below through.
 	PruneSearchLog(ctx context.Context, kind SearchKind, through int64) error
 }

@@ -124,6 +124,7 @@ type Store interface {
 	AdminStore
 	TokenStore
 	SourceStore
+	SearchLog
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error
 	// DataVersion changes whenever any clip or movie changes, in any

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/cli"
+	"catalog/internal/postgres/pgtest"
 	"catalog/internal/testdb"
 )
 
@@ -90,18 +92,25 @@ func wantSameMovies(t *testing.T, what string, got, want map[string]string) {
 
 // Collecting from a second catalog reproduces its movies field for
 // field (episodes included), and a later run with h reads only what
-// changed and shows the change. CATALOG_TEST_ENGINE=postgres runs it on
-// PostgreSQL.
+// changed and shows the change, on both engines.
 func TestCollectFromCatalog(t *testing.T) {
+	t.Run("sqlite", func(t *testing.T) {
+		dir := t.TempDir()
+		collectFromCatalog(t, filepath.Join(dir, "source.db"), filepath.Join(dir, "collected.db"))
+	})
+	t.Run("postgres", func(t *testing.T) { collectFromCatalog(t, pgtest.EmptyDSN(t), pgtest.EmptyDSN(t)) })
+}
+
+func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	ctx := context.Background()
-	srcDB, dstDB := testdb.New(t), testdb.New(t)
-	src := srcDB.Open(t)
+	srcEnv := map[string]string{"CATALOG_DB": srcDSN}
+	dstEnv := map[string]string{"CATALOG_DB": dstDSN}
+	wantExit(t, run(t, srcEnv, "", "migrate"), 0)
+	src := openDSN(t, srcDSN)
 	movies := sourceMovies(t, 250)
 	if err := src.UpsertMovies(ctx, movies); err != nil {
 		t.Fatal(err)
 	}
-	srcEnv := map[string]string{"CATALOG_DB": srcDB.DSN()}
-	dstEnv := map[string]string{"CATALOG_DB": dstDB.DSN()}
 	source := "http://" + startServe(t, srcEnv, serveArgs()...).addrs.Movies.String()
 
 	wantExit(t, run(t, dstEnv, "", "migrate"), 0)

@@ -209,7 +209,7 @@ func (e *rejectedError) Error() string {
 func (p *Program) importCmd(ctx context.Context, args []string) error {
 	if len(args) == 0 || (args[0] != "movies" && args[0] != "clips") {
 		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintln(p.Stdout, "Usage: catalog import movies|clips [--dry-run] FILE...   (- is JSON Lines on standard input)")
+			fmt.Fprintln(p.Stdout, "Usage: catalog import movies|clips [--dry-run] [--merge] FILE...   (- is JSON Lines on standard input)")
 			return errHelp
 		}
 		return usagef("import: say what to import: catalog import movies FILE... or catalog import clips FILE...")
@@ -227,6 +227,11 @@ func (p *Program) importCmd(ctx context.Context, args []string) error {
 			"when any record was rejected.")
 	f.dbFlags(&db)
 	f.boolVar(&opts.DryRun, "dry-run", "", false, "validate every record without writing anything")
+	if kind == "movies" {
+		f.boolVar(&opts.Merge, "merge", "", false,
+			"change only the members each record gives; the movie it names (id, else id_code, else slug)\n"+
+				"keeps the others, its slug included (default: a record replaces the whole movie)")
+	}
 	f.progressFlags(&pf)
 	if kind == "clips" {
 		f.platformsFlag(&platformList)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -315,4 +316,76 @@ func wantOnly(t *testing.T, dir string, names ...string) {
 			t.Errorf("%s holds %s, want only %v", dir, e.Name(), names)
 		}
 	}
+}
+
+// import --merge changes only the members each record gives, on both
+// engines; without it a record replaces the whole movie and re-derives
+// its slug (contract 4.6, the README's rule).
+func TestImportMerge(t *testing.T) {
+	for _, engine := range []string{"sqlite", "postgres"} {
+		t.Run(engine, func(t *testing.T) {
+			dir := t.TempDir()
+			dsn := filepath.Join(dir, "m.db")
+			if engine == "postgres" {
+				dsn = pgtest.EmptyDSN(t)
+			} else {
+				migrated(t, dsn)
+			}
+			env := map[string]string{"CATALOG_DB": dsn}
+			wantExit(t, run(t, env, "", "import", "movies", filepath.Join("..", "..", "examples", "movies.jsonl")), 0)
+			before := exportLines(t, env)
+
+			patch := filepath.Join(dir, "patch.jsonl")
+			os.WriteFile(patch, []byte(`{"id": 1, "synopsis": "Rewritten."}`+"\n"+
+				`{"id_code": "GHI-007", "title": "Renamed", "actor": ["New Actor"]}`+"\n"+
+				`{"id_code": "NEW-001", "name": "Brand new"}`+"\n"), 0o600)
+			wantExit(t, run(t, env, "", "import", "movies", "--merge", patch), 0)
+			after := exportLines(t, env)
+			if len(after) != 4 {
+				t.Fatalf("after merge: %d movies, want 4 (one added)", len(after))
+			}
+			want := func(i int, changed map[string]any) {
+				t.Helper()
+				for k, v := range before[i] {
+					w := v
+					if c, ok := changed[k]; ok {
+						w = c
+					}
+					if fmt.Sprint(after[i][k]) != fmt.Sprint(w) {
+						t.Errorf("movie %v member %s: got %v, want %v", before[i]["id"], k, after[i][k], w)
+					}
+				}
+			}
+			want(0, map[string]any{"synopsis": "Rewritten."})
+			want(2, map[string]any{"name": "Renamed", "actor": []any{"New Actor"}})
+			if after[3]["name"] != "Brand new" || after[3]["id_code"] != "NEW-001" {
+				t.Errorf("added movie: %v", after[3])
+			}
+
+			// Without --merge the record replaces the movie.
+			os.WriteFile(patch, []byte(`{"id": 1, "name": "Only a name"}`+"\n"), 0o600)
+			wantExit(t, run(t, env, "", "import", "movies", patch), 0)
+			if m := exportLines(t, env)[0]; m["synopsis"] != "" || m["slug"] != "only-a-name" {
+				t.Errorf("plain import: got %v, want the movie replaced and its slug re-derived", m)
+			}
+			r := run(t, env, "", "import", "clips", "--merge", patch)
+			wantExit(t, r, 2)
+		})
+	}
+}
+
+// exportLines is "catalog export movies" decoded, lowest id first.
+func exportLines(t *testing.T, env map[string]string) []map[string]any {
+	t.Helper()
+	r := run(t, env, "", "export", "movies")
+	wantExit(t, r, 0)
+	var out []map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
 }

@@ -68,19 +68,29 @@ func TestNewerSchemaRefused(t *testing.T) {
 }
 
 // recordVersion marks migration version as applied, as a newer binary's
-// migrate would.
+// migrate would. On PostgreSQL the record is removed when the test ends,
+// because the test databases are pooled and reused by later tests.
 func recordVersion(t *testing.T, engine, dsn string, version int) {
 	t.Helper()
 	const insert = `INSERT INTO goose_db_version (version_id, is_applied) VALUES ($1, true)`
 	if engine == "postgres" {
-		conn, err := pgx.Connect(context.Background(), dsn)
-		if err != nil {
+		exec := func(query string) error {
+			conn, err := pgx.Connect(context.Background(), dsn)
+			if err != nil {
+				return err
+			}
+			defer conn.Close(context.Background())
+			_, err = conn.Exec(context.Background(), query, version)
+			return err
+		}
+		if err := exec(insert); err != nil {
 			t.Fatal(err)
 		}
-		defer conn.Close(context.Background())
-		if _, err := conn.Exec(context.Background(), insert, version); err != nil {
-			t.Fatal(err)
-		}
+		t.Cleanup(func() {
+			if err := exec(`DELETE FROM goose_db_version WHERE version_id = $1`); err != nil {
+				t.Errorf("remove the recorded version: %v", err)
+			}
+		})
 		return
 	}
 	db, err := sql.Open("sqlite", dsn)

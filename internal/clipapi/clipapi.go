@@ -7,6 +7,7 @@
 package clipapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -45,8 +46,9 @@ type Config struct {
 	// Imported, when set, hears of every import (the API's and the
 	// console's), for metrics.
 	Imported importer.Observer
-	// Search, when set, answers text searches (see internal/search);
-	// the caller starts it.
+	// Search is the clips' index (internal/search), the read model of
+	// every list, started by the caller; nil: New makes one over Store,
+	// started on its first use and kept until the process ends.
 	Search *search.Live
 	// Collector, when set, runs the console's "Collect now".
 	Collector *collect.Runner
@@ -72,7 +74,7 @@ type server struct {
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *cache.Reads
-	search           *search.Live // nil: the database searches
+	search           *search.Live
 }
 
 // New returns the whole clip service. Cross-origin browser requests that
@@ -88,6 +90,10 @@ func New(cfg Config) http.Handler {
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.search == nil {
+		s.search = search.NewLive(cfg.Store, catalog.SearchClips, s.log)
+		s.search.Start(context.Background())
 	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchClips, s.log)
 	s.reads.SetStats(cfg.CacheStats)
@@ -115,15 +121,6 @@ func New(cfg Config) http.Handler {
 		Sessions:  s.sessions,
 	})
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
-	if s.reads.Keyset != nil {
-		// Build the id orders now, not on the first list request: until
-		// an order is built every deep page is an OFFSET scan, and a
-		// burst of those on a cold server queues for seconds.
-		s.order("")
-		for _, p := range s.platforms.List() {
-			s.order(p)
-		}
-	}
 
 	return httpx.Stack{
 		Log:         s.log,

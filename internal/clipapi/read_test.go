@@ -23,7 +23,7 @@ func TestHealth(t *testing.T) {
 		t.Fatalf("got status %d, want 200", w.Code)
 	}
 	body := decode(t, w.Body.Bytes())
-	want := map[string]any{"status": "ok", "version": "test-1", "database": "ok"}
+	want := map[string]any{"status": "ok", "version": "test-1", "database": "ok", "search": "ready"}
 	if fmt.Sprint(body) != fmt.Sprint(want) {
 		t.Errorf("got %v, want %v", body, want)
 	}

@@ -7,33 +7,20 @@ import (
 
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/search"
 )
 
-// order returns the id order of one platform's list ("" = all).
-func (s *server) order(platform string) *cache.Order {
-	return s.reads.Order(platform, func(ctx context.Context, fn func(int64)) (int64, error) {
-		return s.reads.Keyset.ClipIDs(ctx, platform, fn)
-	})
-}
-
-// pageOfClips is ListClips, with searches (and deep pages, when it is
-// ready) answered by the index and deep unfiltered pages served by a seek
-// when the id order is at version (the version read for this request).
+// pageOfClips is the one read path of a clip list: the in-process index
+// gives the page's ids and the exact total (of a search, a platform or
+// the whole list, at any depth), then one keyed read fetches the rows.
 func (s *server) pageOfClips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
-	if page, total, ok, err := s.searchClips(ctx, version, f); ok || err != nil {
-		return page, total, err
+	var group *string
+	if f.Platform != "" {
+		group = &f.Platform
 	}
-	if s.reads.Keyset != nil && len(f.Terms) == 0 {
-		// Even a first page prepares the order, so that the first deep
-		// page finds it built.
-		page, total, ok, err := cache.SeekPage(ctx, s.order(f.Platform), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Clip, error) {
-			return s.reads.Keyset.ClipsFrom(ctx, f.Platform, from, skip, f.Paging.Limit)
-		})
-		if ok {
-			return page, total, err
-		}
-	}
-	return s.store.ListClips(ctx, f)
+	return search.Page(ctx, s.search, version, f.Terms, group, f.Paging.Offset(), f.Paging.Limit,
+		func(ids []int64) ([]catalog.Clip, error) { return s.store.ClipsByID(ctx, ids) },
+		func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
 }
 
 // listKey is the normalised form of a list request: two URLs that parse

@@ -1,8 +1,11 @@
 package clipapi_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
@@ -12,6 +15,8 @@ import (
 
 	"catalog/internal/auth"
 	"catalog/internal/catalog"
+	"catalog/internal/clipapi"
+	"catalog/internal/httpx"
 )
 
 // newToken stores an API token with the given scopes and returns its
@@ -284,5 +289,45 @@ func TestImportEndpointOneAtATime(t *testing.T) {
 	pw.Close()
 	if code := <-first; code != http.StatusOK {
 		t.Errorf("first import: got %d, want 200", code)
+	}
+}
+
+// A write admitted by a token has an audit line naming the token, with
+// the request id that joins it to the request line.
+func TestTokenWritesAudited(t *testing.T) {
+	var logs bytes.Buffer
+	e := newEnv(t, func(c *clipapi.Config) { c.Logger = slog.New(httpx.LogHandler(slog.NewJSONHandler(&logs, nil))) })
+	secret, tok := e.newToken("clips:write")
+	w := e.do(request{method: "POST", target: "/api/clips", body: tokenClip, headers: bearer(secret, map[string]string{"X-Request-Id": "audit-1"})})
+	if w.Code != http.StatusCreated {
+		t.Fatalf("POST: got %d", w.Code)
+	}
+	var audit, line map[string]any
+	for _, l := range strings.Split(strings.TrimSpace(logs.String()), "\n") {
+		var m map[string]any
+		if err := json.Unmarshal([]byte(l), &m); err != nil {
+			t.Fatal(err)
+		}
+		switch m["msg"] {
+		case "api token write":
+			audit = m
+		case "request":
+			if m["method"] == "POST" {
+				line = m
+			}
+		}
+	}
+	if audit == nil || audit["token_id"] != float64(tok.ID) || audit["token"] != "test" || audit["method"] != "POST" ||
+		audit["path"] != "/api/clips" || audit["request_id"] != "audit-1" {
+		t.Errorf("audit line %v, want the token's id and name, the write and request_id audit-1", audit)
+	}
+	if line == nil || line["request_id"] != "audit-1" || line["status"] != float64(201) {
+		t.Errorf("request line %v, want request_id audit-1 and status 201", line)
+	}
+	// A refused token writes no audit line.
+	logs.Reset()
+	e.do(request{method: "POST", target: "/api/clips", body: tokenClip, headers: bearer(auth.Prefix+strings.Repeat("ab", 32), nil)})
+	if strings.Contains(logs.String(), "api token write") {
+		t.Errorf("a refused token was audited as a write: %s", logs.String())
 	}
 }

@@ -26,7 +26,7 @@ const (
 	MaxItemKeys = 64
 	// Attempts is how often one purge is tried before it is given up
 	// (and logged); the waits between them double from RetryWait up to
-	// MaxRetryWait, about a minute in all.
+	// MaxRetryWait: about 30 s of waiting in all.
 	Attempts     = 8
 	RetryWait    = 250 * time.Millisecond
 	MaxRetryWait = 15 * time.Second

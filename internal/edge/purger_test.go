@@ -179,9 +179,6 @@ func TestAnnouncingStore(t *testing.T) {
 	_, srv := newReceiver(t, func(int) int { sent.Add(1); return 200 })
 	p, reports := newPurger(t, srv.URL)
 	st := edge.Announcing(testdb.Open(t), p)
-	if _, ok := st.(catalog.KeysetStore); !ok {
-		t.Errorf("the announcing store lost catalog.KeysetStore")
-	}
 	clip := catalog.Clip{Title: "A", IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ"}
 	movies := func(n int) []catalog.Movie {
 		var out []catalog.Movie

@@ -4,8 +4,6 @@ import (
 	"context"
 
 	"catalog/internal/catalog"
-	"catalog/internal/postgres"
-	"catalog/internal/sqlite"
 )
 
 // Announcing returns st with every write announcing, once it has
@@ -16,45 +14,21 @@ import (
 // seeding) without each remembering to. A new write method on
 // catalog.Store must get its override here, or it will not purge. With
 // a nil p, st is returned as it is.
-//
-// The result has every method of st's own type, not only catalog.Store's:
-// the services find optional interfaces (catalog.KeysetStore, and any
-// added later) by type assertion on the store they are given, and
-// wrapping must not switch those off.
 func Announcing(st catalog.Store, p *Purger) catalog.Store {
 	if p == nil {
 		return st
 	}
-	a := &announcing{st: st, p: p}
-	switch s := st.(type) {
-	case *sqlite.Store:
-		return announcingSQLite{sqliteStore{s}, a}
-	case *postgres.Store:
-		return announcingPostgres{postgresStore{s}, a}
-	}
-	return announcingOther{otherStore{st}, a} // only catalog.Store's methods
+	return announcingStore{wrapped{st}, &announcing{st: st, p: p}}
 }
 
-// The engines' stores are embedded one level deeper than *announcing, so
-// that its write methods win while every other method of the engine's
-// type is promoted.
-type (
-	sqliteStore      struct{ *sqlite.Store }
-	announcingSQLite struct {
-		sqliteStore
-		*announcing
-	}
-	postgresStore      struct{ *postgres.Store }
-	announcingPostgres struct {
-		postgresStore
-		*announcing
-	}
-	otherStore      struct{ catalog.Store }
-	announcingOther struct {
-		otherStore
-		*announcing
-	}
-)
+// announcingStore is st with the write methods of *announcing, which is
+// embedded one level shallower than st's, so that they win.
+type announcingStore struct {
+	wrapped
+	*announcing
+}
+
+type wrapped struct{ catalog.Store }
 
 // announcing is the writes of st, announced to p.
 type announcing struct {

@@ -14,8 +14,40 @@ import (
 func checkHealth(t testing.TB, ping func(context.Context) error, version string) *httptest.ResponseRecorder {
 	t.Helper()
 	rec := httptest.NewRecorder()
-	httpx.Health(ping, version).ServeHTTP(rec, httptest.NewRequest("GET", "/api/health", nil))
+	httpx.Health(ping, func() bool { return true }, version).ServeHTTP(rec, httptest.NewRequest("GET", "/api/health", nil))
 	return rec
+}
+
+// The search member (contract 3.4): "building" until the index is
+// ready; ?ready is 503 with Retry-After until then, the plain check
+// stays 200 (the database answers); both are never cached.
+func TestHealthSearchReadiness(t *testing.T) {
+	ok := func(context.Context) error { return nil }
+	tests := []struct {
+		ready      bool
+		target     string
+		wantStatus int
+		wantBody   string
+	}{
+		{false, "/api/health", 200, `{"status":"ok","version":"v","database":"ok","search":"building"}`},
+		{false, "/api/health?ready", 503, `{"status":"unavailable","version":"v","database":"ok","search":"building"}`},
+		{false, "/api/health?ready=1", 503, `{"status":"unavailable","version":"v","database":"ok","search":"building"}`},
+		{true, "/api/health?ready", 200, `{"status":"ok","version":"v","database":"ok","search":"ready"}`},
+		{true, "/api/health", 200, `{"status":"ok","version":"v","database":"ok","search":"ready"}`},
+	}
+	for _, tt := range tests {
+		rec := httptest.NewRecorder()
+		httpx.Health(ok, func() bool { return tt.ready }, "v").ServeHTTP(rec, httptest.NewRequest("GET", tt.target, nil))
+		if rec.Code != tt.wantStatus || rec.Body.String() != tt.wantBody {
+			t.Errorf("%s, ready %v: got %d %s, want %d %s", tt.target, tt.ready, rec.Code, rec.Body, tt.wantStatus, tt.wantBody)
+		}
+		if got := rec.Header().Get("Cache-Control"); got != "no-store" {
+			t.Errorf("%s: Cache-Control = %q, want no-store", tt.target, got)
+		}
+		if got, want := rec.Header().Get("Retry-After") != "", tt.wantStatus == 503; got != want {
+			t.Errorf("%s, ready %v: Retry-After present %v, want %v", tt.target, tt.ready, got, want)
+		}
+	}
 }
 
 func TestHealthOK(t *testing.T) {
@@ -23,7 +55,7 @@ func TestHealthOK(t *testing.T) {
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status = %d, want 200", rec.Code)
 	}
-	if got, want := rec.Body.String(), `{"status":"ok","version":"1.2.3","database":"ok"}`; got != want {
+	if got, want := rec.Body.String(), `{"status":"ok","version":"1.2.3","database":"ok","search":"ready"}`; got != want {
 		t.Errorf("body = %s, want %s", got, want)
 	}
 	if rec.Header().Get("ETag") == "" || rec.Header().Get("Content-Type") != "application/json; charset=utf-8" {
@@ -36,7 +68,7 @@ func TestHealthOK(t *testing.T) {
 
 func TestHealthVersionEscaped(t *testing.T) {
 	rec := checkHealth(t, func(context.Context) error { return nil }, `v1 "dev"`)
-	if got, want := rec.Body.String(), `{"status":"ok","version":"v1 \"dev\"","database":"ok"}`; got != want {
+	if got, want := rec.Body.String(), `{"status":"ok","version":"v1 \"dev\"","database":"ok","search":"ready"}`; got != want {
 		t.Errorf("body = %s, want %s", got, want)
 	}
 }
@@ -54,7 +86,7 @@ func TestHealthPingGetsDeadline(t *testing.T) {
 	}
 }
 
-const unavailableBody = `{"status":"unavailable","version":"v","database":"error"}`
+const unavailableBody = `{"status":"unavailable","version":"v","database":"error","search":"ready"}`
 
 func checkUnavailable(t testing.TB, rec *httptest.ResponseRecorder) {
 	t.Helper()

@@ -38,6 +38,11 @@ type Options struct {
 	// Progress, when set, is called once per record read, on the
 	// goroutine that called the import (progress reports).
 	Progress func()
+	// Merge (movies) changes only the members a record gives: the movie
+	// it names, by id, else id_code, else slug, keeps every other member
+	// (its slug included). A record that names no stored movie is added
+	// as without Merge. Without Merge a record replaces the whole movie.
+	Merge bool
 }
 
 // Reject is one record that was not imported.
@@ -79,7 +84,11 @@ func Movies(ctx context.Context, store catalog.MovieStore, name string, r io.Rea
 	write := func(ctx context.Context, batch []catalog.Movie) error {
 		return store.UpsertMovies(ctx, batch)
 	}
-	return run(ctx, name, r, opts, movieColumns, movieFromRecord, write)
+	build := movieFromRecord
+	if opts.Merge {
+		build = func(rec record) (catalog.Movie, catalog.FieldErrors) { return mergedMovie(ctx, store, rec) }
+	}
+	return run(ctx, name, r, opts, movieColumns, build, write)
 }
 
 // Clips inserts the clips read from r; see Movies for name and errors.

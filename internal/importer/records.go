@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"slices"
@@ -22,8 +23,55 @@ var clipColumns = slices.Concat([]string{"id", "created_at"}, catalog.ClipFields
 // movieFromRecord builds and normalises a movie (contract 4.6).
 func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 	var mv catalog.Movie
+	fe := applyMovie(&mv, rec)
+	return mv, fe
+}
+
+// mergedMovie is movieFromRecord over the stored movie the record names
+// (by id, else id_code, else slug), so that only the members the record
+// gives change (Options.Merge). The lookup reads the database as it is
+// before the batch is written, so two records for one movie in one
+// import each merge into the stored version and the later one wins.
+func mergedMovie(ctx context.Context, store catalog.MovieStore, rec record) (catalog.Movie, catalog.FieldErrors) {
+	fe := catalog.FieldErrors{}
+	var id int64
+	var idCode, slug string
+	for _, m := range rec.members {
+		switch m.name {
+		case "id":
+			id = m.id(fe)
+		case "id_code":
+			idCode = catalog.CleanText(m.str(fe))
+		case "slug":
+			slug = catalog.CleanText(m.str(fe))
+		}
+	}
+	if len(fe) > 0 {
+		return catalog.Movie{}, fe
+	}
+	var err error
+	if id == 0 && (idCode != "" || slug != "") {
+		id, err = store.MovieIDByKey(ctx, idCode, slug)
+	}
+	var mv catalog.Movie
+	if err == nil && id != 0 {
+		mv, err = store.GetMovie(ctx, id)
+	}
+	switch code := catalog.ErrorCode(err); {
+	case code == catalog.ENOTFOUND:
+		mv = catalog.Movie{}
+	case err != nil:
+		fe.Add("id", "the stored movie could not be read: "+catalog.ErrorMessage(err))
+		return mv, fe
+	}
+	return mv, applyMovie(&mv, rec)
+}
+
+// applyMovie sets the members rec gives on mv and normalises it.
+func applyMovie(mv *catalog.Movie, rec record) catalog.FieldErrors {
 	fe := catalog.FieldErrors{}
 	var title string
+	gaveName := false
 	var links [2]string // the shorthand, by catalog.ShorthandMembers
 	episodes := false   // an episodes member was given
 	for _, m := range rec.members {
@@ -31,13 +79,14 @@ func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 			title = m.str(fe)
 			continue
 		}
+		gaveName = gaveName || m.name == "name"
 		switch catalog.MovieMemberKind(m.name) {
 		case catalog.MemberID:
 			mv.ID = m.id(fe)
 		case catalog.MemberText:
-			*catalog.MovieText(&mv, m.name) = m.str(fe)
+			*catalog.MovieText(mv, m.name) = m.str(fe)
 		case catalog.MemberList:
-			*catalog.MovieList(&mv, m.name) = catalog.NewList(m.items(fe, rec.csv))
+			*catalog.MovieList(mv, m.name) = catalog.NewList(m.items(fe, rec.csv))
 		case catalog.MemberEpisodes:
 			mv.Episodes, episodes = m.episodes(fe), m.kind != kindNull
 		case catalog.MemberShorthand:
@@ -47,7 +96,7 @@ func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 		}
 	}
 	switch {
-	case strings.TrimSpace(mv.Name) == "":
+	case strings.TrimSpace(mv.Name) == "", !gaveName && strings.TrimSpace(title) != "":
 		mv.Name = title
 	case strings.TrimSpace(title) != "" && catalog.CleanText(title) != catalog.CleanText(mv.Name):
 		fe.Add("title", "differs from name; give only one of them")
@@ -59,7 +108,7 @@ func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 				fe.Add(name, "cannot be given with episodes: give either episodes or the link_embed/link_m3u8 shorthand")
 			}
 		}
-		return mv, fe
+		return fe
 	}
 	if shorthand {
 		mv.Episodes = catalog.ShorthandEpisodes(links[0], links[1])
@@ -69,7 +118,7 @@ func movieFromRecord(rec record) (catalog.Movie, catalog.FieldErrors) {
 		err = shorthandErrors(err)
 	}
 	mergeErr(fe, err)
-	return mv, fe
+	return fe
 }
 
 // shorthandErrors names the problems of a shorthand link by the member

@@ -455,7 +455,7 @@ func TestPreflight(t *testing.T) {
 func TestHealth(t *testing.T) {
 	h := newService(t, newTestStore(t), nil)
 	r := get(t, h, "/api/health", http.StatusOK)
-	if want := `{"status":"ok","version":"test","database":"ok"}`; string(r.body) != want {
+	if want := `{"status":"ok","version":"test","database":"ok","search":"ready"}`; string(r.body) != want {
 		t.Errorf("got %s, want %s", r.body, want)
 	}
 	// Contract 3.4: not the day-long cache of the other movie GETs.

@@ -7,28 +7,52 @@ import (
 
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/search"
 )
 
-// movieOrder returns the id order of the whole list.
-func (s *server) movieOrder() *cache.Order { return s.reads.Order("movies", s.reads.Keyset.MovieIDs) }
-
-// pageOfMovies is ListMovies, with searches (and deep pages, when it is
-// ready) answered by the index and deep unfiltered pages served by a
-// seek when the id order is at version (the version read for this
-// request).
+// pageOfMovies is the one read path of a movie list: the in-process
+// index gives the page's ids and the exact total, then one keyed read
+// fetches exactly the columns fields needs (moviesByID). Two filters of
+// the legacy form are not the index's: ids names the records itself,
+// and h (ChangedSince) selects by the time of the last change, which
+// only the database keeps.
 func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
-	if page, total, ok, err := s.searchMovies(ctx, version, f, fields); ok || err != nil {
-		return page, total, err
+	switch {
+	case !f.ChangedSince.IsZero():
+		return s.store.ListMovies(ctx, f)
+	case len(f.IDs) > 0:
+		return s.namedMovies(ctx, f, fields)
 	}
-	if s.reads.Keyset != nil && len(f.Terms) == 0 && len(f.IDs) == 0 && f.ChangedSince.IsZero() {
-		page, total, ok, err := cache.SeekPage(ctx, s.movieOrder(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Movie, error) {
-			return s.reads.Keyset.MoviesFrom(ctx, from, skip, f.Paging.Limit, fields)
-		})
-		if ok {
-			return page, total, err
+	return search.Page(ctx, s.search, version, f.Terms, nil, f.Paging.Offset(), f.Paging.Limit,
+		func(ids []int64) ([]catalog.Movie, error) { return s.moviesByID(ctx, ids, f.Terms, fields) },
+		func(m *catalog.Movie) (int64, string, string) { return m.ID, m.Name, "" })
+}
+
+// moviesByID reads ids by key with the columns of fields, and the name
+// when terms must be checked against it.
+func (s *server) moviesByID(ctx context.Context, ids []int64, terms []string, fields catalog.FieldSet) ([]catalog.Movie, error) {
+	if len(terms) > 0 {
+		fields |= 1 << catalog.FieldTitle
+	}
+	return s.store.MoviesByID(ctx, ids, fields)
+}
+
+// namedMovies answers ids=... (at most maxIDs): the named movies that
+// exist and match the terms, newest first, paged here.
+func (s *server) namedMovies(ctx context.Context, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
+	all, err := s.moviesByID(ctx, f.IDs, f.Terms, fields)
+	if err != nil {
+		return nil, 0, err
+	}
+	found := all[:0]
+	for _, m := range all {
+		if catalog.TitleMatches(m.Name, f.Terms) {
+			found = append(found, m)
 		}
 	}
-	return s.store.ListMovies(ctx, f)
+	total := int64(len(found))
+	from := min(f.Paging.Offset(), total)
+	return found[from:min(from+f.Paging.Limit, total)], total, nil
 }
 
 // cacheable reports whether a list's answer depends only on the query

@@ -4,6 +4,7 @@
 package movieapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -27,8 +28,9 @@ type Config struct {
 	ReadTimeout time.Duration
 	// CacheStats, when set, counts the response cache's hits and misses.
 	CacheStats *cache.Stats
-	// Search, when set, answers text searches (see internal/search);
-	// the caller starts it.
+	// Search is the movies' index (internal/search), the read model of
+	// every list, started by the caller; nil: New makes one over Store,
+	// started on its first use and kept until the process ends.
 	Search *search.Live
 }
 
@@ -39,7 +41,7 @@ type server struct {
 	log       *slog.Logger
 	now       func() time.Time
 	reads     *cache.Reads
-	search    *search.Live // nil: the database searches
+	search    *search.Live
 }
 
 // New returns the whole movie service.
@@ -48,14 +50,12 @@ func New(cfg Config) http.Handler {
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
+	if s.search == nil {
+		s.search = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
+		s.search.Start(context.Background())
+	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies, s.log)
 	s.reads.SetStats(cfg.CacheStats)
-	if s.reads.Keyset != nil {
-		// Build the id order now, not on the first list request: until
-		// it is built every deep page is an OFFSET scan, and a burst of
-		// those on a cold server queues for seconds.
-		s.movieOrder()
-	}
 	return httpx.Stack{
 		Log:         s.log,
 		Errors:      s.writeError,
@@ -84,7 +84,7 @@ func (s *server) routes(version string) *httpx.Router {
 	get("/api/movies/{id}", movieKeys(api(s.movieDetail)))
 	get("/api/jav", api(s.listJav))
 	get("/api/jav/{id}", movieKeys(api(s.javDetail)))
-	get("/api/health", httpx.Health(s.store.Ping, version))
+	get("/api/health", httpx.Health(s.store.Ping, s.search.Ready, version))
 	// MacCMS resource API (contract 6), under the paths MacCMS sites use.
 	get("/api.php/provide/vod", api(s.provideVod(formatQuery)))
 	get("/api.php/provide/vod/{$}", api(s.provideVod(formatQuery)))

@@ -95,3 +95,26 @@ func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
 	types, err := pgx.AppendRows(make([]catalog.VodType, 0, 16), rows, pgx.RowToStructByPos[catalog.VodType])
 	return types, translate(err, "list types")
 }
+
+func (s *Store) walkIDs(ctx context.Context, what, versionCol string, fn func(int64), query string, args ...any) (int64, error) {
+	var version int64
+	err := s.streamTx(ctx, s.stream.IDs, pgx.RepeatableRead, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT `+versionCol+` FROM meta`).Scan(&version); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		var id int64
+		for rows.Next() {
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			fn(id)
+		}
+		return rows.Err()
+	})
+	return version, translate(err, what)
+}

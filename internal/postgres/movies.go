@@ -13,13 +13,10 @@ import (
 // (catalog.MovieColumns); each list field is stored in both served forms
 // (catalog.List).
 var (
-	movieReadColumns  = catalog.MovieReadColumns(false)
-	movieShortColumns = catalog.MovieReadColumns(true)
+	movieReadColumns  = catalog.MovieReadColumns()
 	movieWriteColumns = catalog.MovieColumns()
 	// movieColumns is the column order of scanMovie and the import table.
 	movieColumns = `id, ` + catalog.ColumnNames(movieReadColumns, "") + `, updated_at`
-	// shortMovieColumns are what ShortFieldsOnly pages read (scanShortMovie).
-	shortMovieColumns = `id, ` + catalog.ColumnNames(movieShortColumns, "")
 	// movieDataColumns are the columns an upsert writes besides id and
 	// updated_at; a row whose values all equal the stored ones is left
 	// alone, so re-importing a catalog does not mark it changed.
@@ -37,11 +34,6 @@ func scanMovie(row pgx.Row, m *catalog.Movie) error {
 	err := row.Scan(append(dest, &m.UpdatedAt)...)
 	m.UpdatedAt = m.UpdatedAt.UTC()
 	return err
-}
-
-// scanShortMovie scans shortMovieColumns.
-func scanShortMovie(row pgx.Row, m *catalog.Movie) error {
-	return row.Scan(catalog.AppendDests(append(make([]any, 0, len(movieShortColumns)+1), &m.ID), m, movieShortColumns)...)
 }
 
 // ListMovies returns one page, highest id first, and the exact total;

@@ -128,3 +128,22 @@ func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, err
 	clips, err := collect(rows, int64(len(ids)), scanClip)
 	return clips, translate(err, "list clips")
 }
+
+// MoviesByID returns the movies with the given ids, highest first, with
+// the columns fields needs (catalog.MovieFieldColumns): the page of a
+// list answered by the in-process index.
+func (s *Store) MoviesByID(ctx context.Context, ids []int64, fields catalog.FieldSet) ([]catalog.Movie, error) {
+	cols := catalog.MovieFieldColumns(fields)
+	query := `SELECT id`
+	if len(cols) > 0 {
+		query += `, ` + catalog.ColumnNames(cols, "")
+	}
+	rows, err := s.pool.Query(ctx, query+` FROM movies WHERE id = ANY($1) ORDER BY id DESC`, ids)
+	if err != nil {
+		return nil, translate(err, "list movies")
+	}
+	movies, err := collect(rows, int64(len(ids)), func(row pgx.Row, m *catalog.Movie) error {
+		return row.Scan(catalog.AppendDests(append(make([]any, 0, len(cols)+1), &m.ID), m, cols)...)
+	})
+	return movies, translate(err, "list movies")
+}

@@ -161,9 +161,9 @@ func TestIndexAgreesWithDatabase(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, ok, err := clipIx.Search(ctx, v, terms, group, paging.Offset(), paging.Limit)
-					if err != nil || !ok {
-						t.Fatalf("clip search %q: ok %v, %v", q, ok, err)
+					got, err := clipIx.Search(ctx, v, terms, group, paging.Offset(), paging.Limit)
+					if err != nil {
+						t.Fatalf("clip search %q: %v", q, err)
 					}
 					page, total, err := a.ListClips(ctx, catalog.ClipFilter{Terms: terms, Platform: platform, Paging: paging})
 					if err != nil {
@@ -181,9 +181,9 @@ func TestIndexAgreesWithDatabase(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, ok, err = movieIx.Search(ctx, v, terms, nil, paging.Offset(), paging.Limit)
-					if err != nil || !ok {
-						t.Fatalf("movie search %q: ok %v, %v", q, ok, err)
+					got, err = movieIx.Search(ctx, v, terms, nil, paging.Offset(), paging.Limit)
+					if err != nil {
+						t.Fatalf("movie search %q: %v", q, err)
 					}
 					mpage, mtotal, err := a.ListMovies(ctx, catalog.MovieFilter{Terms: terms, Paging: paging})
 					if err != nil {
@@ -297,23 +297,23 @@ func TestKindVersionsAndLog(t *testing.T) {
 			if _, _, _, err := a.SearchChanges(ctx, catalog.SearchClips, c1, 100); err != catalog.ErrSearchLogGap {
 				t.Fatalf("SearchChanges after pruning: %v, want ErrSearchLogGap", err)
 			}
-			// The index, behind the pruned rows, rebuilds; meanwhile the
-			// caller asks the database.
+			// The index, behind the pruned rows, rebuilds; meanwhile a
+			// search waits for it (search.ReadyWait), then is told to
+			// retry.
 			for deadline := time.Now().Add(10 * time.Second); ; {
-				r, ok, err := live.Search(ctx, version(catalog.SearchClips), []string{"golden"}, nil, 0, 20)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if ok {
+				r, err := live.Search(ctx, version(catalog.SearchClips), []string{"golden"}, nil, 0, 20)
+				if err == nil {
 					if r.Total != 0 {
 						t.Fatalf("deleted clip still found: %+v", r)
 					}
 					break
 				}
+				if err != search.ErrBuilding {
+					t.Fatal(err)
+				}
 				if time.Now().After(deadline) {
 					t.Fatal("index did not rebuild")
 				}
-				time.Sleep(5 * time.Millisecond)
 			}
 		})
 	}
@@ -345,11 +345,11 @@ func TestPageCatchesUpWithMovingRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			group := "JAV"
-			page, total, ok, err := search.Page(ctx, live, v, []string{"alpha"}, &group, 0, 20,
+			page, total, err := search.Page(ctx, live, v, []string{"alpha"}, &group, 0, 20,
 				func(ids []int64) ([]catalog.Clip, error) { return a.ClipsByID(ctx, ids) },
 				func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
-			if err != nil || !ok || total != 0 || len(page) != 0 {
-				t.Fatalf("after the edit: page %v total %d ok %v err %v, want nothing found", page, total, ok, err)
+			if err != nil || total != 0 || len(page) != 0 {
+				t.Fatalf("after the edit: page %v total %d err %v, want nothing found", page, total, err)
 			}
 		})
 	}

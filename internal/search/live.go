@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"runtime/debug"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -23,8 +22,15 @@ const (
 	// behind rebuilds. Every instance catches up at least every
 	// syncEvery, so only a stopped or partitioned one falls that far.
 	keepLog = 10 * time.Minute
-	// syncEvery is the period of the background catch-up and pruning.
-	syncEvery = 30 * time.Second
+	// syncEvery is the period of the background catch-up: short, so that
+	// a stream of writes with no searches meanwhile never runs past
+	// maxCatchUp (which costs a rebuild).
+	syncEvery = time.Second
+	// pruneEvery is the period of the log's pruning.
+	pruneEvery = 30 * time.Second
+	// ReadyWait is the longest a request that needs the index waits for
+	// it to become ready before it is answered 503 (ErrBuilding).
+	ReadyWait = time.Second
 	// retryEvery spaces out failed builds.
 	retryEvery = 5 * time.Second
 )
@@ -34,13 +40,17 @@ const (
 // is answered the index is brought up to (at least) the data version
 // the request read, so a write by any instance shows in the next
 // search. Until the first build is done, and while a rebuild after a
-// gap runs, Search reports ok false and the caller asks the database.
+// gap runs, it is not ready: a search waits up to ReadyWait for it and
+// then fails with ErrBuilding. Nothing else answers a search.
 type Live struct {
 	src  catalog.SearchLog
 	kind catalog.SearchKind
 	log  *slog.Logger
 
-	st atomic.Pointer[state] // nil until built
+	st      atomic.Pointer[state] // nil until built
+	readyMu sync.Mutex
+	readyCh chan struct{} // closed while st is set
+	started sync.Once
 
 	mu       sync.Mutex // one catch-up or rebuild at a time
 	building atomic.Bool
@@ -64,33 +74,78 @@ func NewLive(src catalog.SearchLog, kind catalog.SearchKind, log *slog.Logger) *
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Live{src: src, kind: kind, log: log}
+	return &Live{src: src, kind: kind, log: log, readyCh: make(chan struct{})}
 }
 
+// ErrBuilding is the answer to a request that needed the index while it
+// was not ready for ReadyWait: a 503 the client retries (Retry-After).
+var ErrBuilding = catalog.Errorf(catalog.EUNAVAILABLE, "the search index is building; retry shortly")
+
 // Start builds the index in the background, then keeps it current and
-// prunes the log until ctx ends.
+// prunes the log until ctx ends. Calls after the first do nothing.
 func (l *Live) Start(ctx context.Context) {
-	go func() {
-		l.rebuild(ctx)
-		t := time.NewTicker(syncEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-			}
-			if l.st.Load() == nil {
-				l.rebuild(ctx)
-				continue
-			}
-			if v, err := l.src.KindVersion(ctx, l.kind); err == nil {
-				l.see(v)
-				l.catchUp(ctx, v)
-			}
+	l.started.Do(func() { go l.run(ctx) })
+}
+
+func (l *Live) run(ctx context.Context) {
+	l.rebuild(ctx)
+	t := time.NewTicker(syncEvery)
+	defer t.Stop()
+	lastPrune := time.Now()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if l.st.Load() == nil {
+			l.rebuild(ctx)
+			continue
+		}
+		if v, err := l.src.KindVersion(ctx, l.kind); err == nil {
+			l.see(v)
+			l.catchUp(ctx, v)
+		}
+		if time.Since(lastPrune) >= pruneEvery {
+			lastPrune = time.Now()
 			l.prune(ctx)
 		}
-	}()
+	}
+}
+
+// setState makes st the index searches use (nil: none, not ready) and
+// wakes the requests waiting for one.
+func (l *Live) setState(st *state) {
+	l.readyMu.Lock()
+	defer l.readyMu.Unlock()
+	old := l.st.Swap(st)
+	switch {
+	case st != nil && old == nil:
+		close(l.readyCh)
+	case st == nil && old != nil:
+		l.readyCh = make(chan struct{})
+	}
+}
+
+// WaitReady waits until the index is ready, for at most ReadyWait (or
+// until ctx ends): ErrBuilding when it is not ready by then.
+func (l *Live) WaitReady(ctx context.Context) error {
+	if l.Ready() {
+		return nil
+	}
+	l.readyMu.Lock()
+	ch := l.readyCh
+	l.readyMu.Unlock()
+	t := time.NewTimer(ReadyWait)
+	defer t.Stop()
+	select {
+	case <-ch:
+		return nil
+	case <-t.C:
+		return ErrBuilding
+	case <-ctx.Done():
+		return catalog.ContextError("search index", ctx.Err())
+	}
 }
 
 // see records a database version the index has been asked to reach.
@@ -173,7 +228,7 @@ func (l *Live) build(ctx context.Context) {
 			st := &state{ix: ix}
 			st.version.Store(version)
 			l.mu.Lock()
-			l.st.Store(st)
+			l.setState(st)
 			l.mu.Unlock()
 			l.log.Info("search index ready", "kind", l.kind, "records", ix.Len(), "took", time.Since(start).Round(time.Millisecond))
 			return
@@ -185,7 +240,7 @@ func (l *Live) build(ctx context.Context) {
 	}
 }
 
-// errNotReady makes Search fall back to the database.
+// errNotReady is catchUp's answer while there is no index.
 var errNotReady = errors.New("search index not ready")
 
 // catchUp brings the index to at least version from the log. A gap
@@ -209,7 +264,7 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	docs, gone, v, err := l.src.SearchChanges(ctx, l.kind, st.version.Load(), maxCatchUp)
 	if errors.Is(err, catalog.ErrSearchLogGap) {
 		l.log.Info("search index rebuilding: too far behind the log", "kind", l.kind)
-		l.st.Store(nil)
+		l.setState(nil)
 		go l.rebuild(context.WithoutCancel(ctx))
 		return nil, errNotReady
 	}
@@ -222,7 +277,7 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	}
 	if !st.ix.Apply(changed, gone) {
 		l.log.Warn("search index not used: an id is above 2^32-1", "kind", l.kind)
-		l.st.Store(nil)
+		l.setState(nil)
 		return nil, errNotReady
 	}
 	st.version.Store(v)
@@ -250,56 +305,60 @@ func (l *Live) prune(ctx context.Context) {
 }
 
 // Search answers from the index once it holds every change up to
-// version (the data version the request read). ok is false when the
-// index is not ready: the caller asks the database.
-func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, bool, error) {
+// version (the data version the request read), waiting up to ReadyWait
+// for the index to be ready (ErrBuilding after that).
+func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, error) {
 	l.see(version)
-	st, err := l.catchUp(ctx, version)
-	if errors.Is(err, errNotReady) {
-		return Result{}, false, nil
+	for {
+		if err := l.WaitReady(ctx); err != nil {
+			return Result{}, err
+		}
+		st, err := l.catchUp(ctx, version)
+		if errors.Is(err, errNotReady) {
+			continue // dropped since WaitReady: a rebuild runs, wait for it
+		}
+		if err != nil {
+			return Result{}, err
+		}
+		return st.ix.Search(terms, group, offset, limit), nil
 	}
-	if err != nil {
-		return Result{}, false, err
-	}
-	return st.ix.Search(terms, group, offset, limit), true, nil
 }
 
-// Page is a search answered from the index with its records loaded by
-// load (ids highest first); doc gives a record's id, title and group.
-// Without terms it is a page of the whole list (or of one group): the
-// index's id set is an id order kept current from the log, so a deep
-// page costs the same as the first whatever the write rate. A record
-// that changed between the index and load (it no longer matches, is
-// gone, or load found other ids) makes it catch up and try again; ok is
-// false when the index is not ready or the records keep moving, and the
-// caller asks the database.
+// errMoving answers a page whose records kept changing between the
+// index and the keyed read of their rows.
+var errMoving = catalog.Errorf(catalog.EUNAVAILABLE, "the records of this page keep changing; retry shortly")
+
+// Page is a list request answered from the index, the one read path of
+// every list: the ids and the exact total come from the index, then load
+// reads exactly those records by key (ids highest first); doc gives a
+// record's id, title and group. Without terms it is a page of the whole
+// list (or of one group); a deep page costs the same as the first. A
+// record that changed between the index and load (it no longer matches,
+// is gone, or load found other ids) makes it catch up and try again.
 func Page[T any](ctx context.Context, l *Live, version int64, terms []string, group *string, offset, limit int64,
-	load func(ids []int64) ([]T, error), doc func(*T) (id int64, title, group string)) (page []T, total int64, ok bool, err error) {
-	if l == nil {
-		return nil, 0, false, nil
-	}
+	load func(ids []int64) ([]T, error), doc func(*T) (id int64, title, group string)) (page []T, total int64, err error) {
 	for range 3 {
-		r, ok, err := l.Search(ctx, version, terms, group, offset, limit)
-		if !ok || err != nil {
-			return nil, 0, ok, err
+		r, err := l.Search(ctx, version, terms, group, offset, limit)
+		if err != nil {
+			return nil, 0, err
 		}
 		if len(r.IDs) == 0 {
-			return []T{}, r.Total, true, nil
+			return []T{}, r.Total, nil
 		}
 		page, err := load(r.IDs)
 		if err != nil {
-			return nil, 0, false, err
+			return nil, 0, err
 		}
 		if matches(page, r.IDs, terms, group, doc) {
-			return page, r.Total, true, nil
+			return page, r.Total, nil
 		}
 		// A write landed between the index and the rows: catch up to
 		// the version now current and search again.
 		if version, err = l.src.KindVersion(ctx, l.kind); err != nil {
-			return nil, 0, false, err
+			return nil, 0, err
 		}
 	}
-	return nil, 0, false, nil
+	return nil, 0, errMoving
 }
 
 func matches[T any](page []T, ids []int64, terms []string, group *string, doc func(*T) (int64, string, string)) bool {
@@ -311,14 +370,8 @@ func matches[T any](page []T, ids []int64, terms []string, group *string, doc fu
 		if id != ids[i] || (group != nil && g != *group) {
 			return false
 		}
-		if len(terms) == 0 {
-			continue // a list page: no title to check
-		}
-		fold := catalog.Fold(title)
-		for _, t := range terms {
-			if !strings.Contains(fold, t) {
-				return false
-			}
+		if !catalog.TitleMatches(title, terms) {
+			return false
 		}
 	}
 	return true

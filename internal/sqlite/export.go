@@ -11,7 +11,7 @@ import (
 // row: the driver steps the statement as rows are consumed, so memory
 // does not grow with the catalog.
 func (s *Store) eachMovie(ctx context.Context, order string, fn func(m *catalog.Movie) error) error {
-	ms := newMovieScan(false)
+	ms := newMovieScan()
 	return s.eachRow(ctx, "read movies", `SELECT `+movieColumns+` FROM movies ORDER BY id `+order,
 		ms.scan, func() error { return fn(&ms.m) })
 }

@@ -68,7 +68,7 @@ LEFT JOIN movie_types ON movie_types.name = movies.type_name`
 
 // newVodScan scans rows of vodSelect's columns, reusing one movieScan.
 func newVodScan() func(scanner, *catalog.Vod) error {
-	ms := newMovieScan(false)
+	ms := newMovieScan()
 	var typeID int64
 	var typeName string
 	ms.dest = append(ms.dest, &typeID, &typeName)
@@ -82,7 +82,7 @@ func newVodScan() func(scanner, *catalog.Vod) error {
 // VodIDs walks every movie id in change order, with the movies' version,
 // from the movies_changed index alone.
 func (s *Store) VodIDs(ctx context.Context, fn func(id int64)) (int64, error) {
-	return s.walkIDs(ctx, "walk movie ids", "movie_version", `SELECT id FROM movies ORDER BY updated_at DESC, id DESC`, nil, false, fn)
+	return s.walkIDs(ctx, "walk movie ids", "movie_version", `SELECT id FROM movies ORDER BY updated_at DESC, id DESC`, nil, fn)
 }
 
 // VodsFrom returns up to limit movies in change order, starting at the
@@ -112,4 +112,34 @@ func idsJSON(ids []int64) string {
 		b = strconv.AppendInt(b, id, 10)
 	}
 	return string(append(b, ']'))
+}
+
+// walkIDs calls fn with every id query returns, in its order, and
+// returns versionCol of the same read transaction.
+func (s *Store) walkIDs(ctx context.Context, what, versionCol, query string, args []any, fn func(int64)) (int64, error) {
+	tx, done, err := s.beginStream(ctx, s.stream.IDs)
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	defer done()
+	var version int64
+	if err := tx.QueryRowContext(ctx, `SELECT `+versionCol+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
+		return 0, translate(err, what)
+	}
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return 0, translate(err, what)
+		}
+		fn(id)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, translate(err, what)
+	}
+	return version, nil
 }

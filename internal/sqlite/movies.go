@@ -14,32 +14,24 @@ import (
 )
 
 // The movie statements' columns, from the field table
-// (catalog.MovieColumns): every read column, the short ones that
-// ShortFieldsOnly pages read, and every written one.
+// (catalog.MovieColumns): every read column and every written one.
 var (
-	movieReadColumns  = catalog.MovieReadColumns(false)
-	movieShortColumns = catalog.MovieReadColumns(true)
-	movieDataColumns  = catalog.MovieColumns()
+	movieReadColumns = catalog.MovieReadColumns()
+	movieDataColumns = catalog.MovieColumns()
 	// movieColumns lists every stored field in scan order.
-	movieColumns      = `id, ` + catalog.ColumnNames(movieReadColumns, "") + `, updated_at`
-	shortMovieColumns = `id, ` + catalog.ColumnNames(movieShortColumns, "")
+	movieColumns = `id, ` + catalog.ColumnNames(movieReadColumns, "") + `, updated_at`
 )
 
 // movieScan holds the scan destinations for one row, reused across rows.
 type movieScan struct {
 	m       catalog.Movie
 	updated int64
-	short   bool // shortMovieColumns: no updated_at, UpdatedAt stays zero
 	dest    []any
 }
 
-// newMovieScan scans movieColumns, or shortMovieColumns when short.
-func newMovieScan(short bool) *movieScan {
-	ms := &movieScan{short: short}
-	if short {
-		ms.dest = catalog.AppendDests(append(make([]any, 0, len(movieShortColumns)+1), &ms.m.ID), &ms.m, movieShortColumns)
-		return ms
-	}
+// newMovieScan scans movieColumns.
+func newMovieScan() *movieScan {
+	ms := &movieScan{}
 	ms.dest = catalog.AppendDests(append(make([]any, 0, len(movieReadColumns)+4), &ms.m.ID), &ms.m, movieReadColumns)
 	ms.dest = append(ms.dest, &ms.updated)
 	return ms
@@ -49,9 +41,7 @@ func (ms *movieScan) scan(row scanner) error {
 	if err := row.Scan(ms.dest...); err != nil {
 		return err
 	}
-	if !ms.short {
-		ms.m.UpdatedAt = unixTime(ms.updated)
-	}
+	ms.m.UpdatedAt = unixTime(ms.updated)
 	return nil
 }
 
@@ -99,7 +89,7 @@ func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalo
 	}
 	query := `SELECT ` + qualified("movies", movieColumns) + ` FROM ` + q.from + where(q.conds) +
 		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	return countAndPage(ctx, s, count, len(q.conds) == 0, query, q.args, cache, f.Paging, newMovieScan(false).into, "movies")
+	return countAndPage(ctx, s, count, len(q.conds) == 0, query, q.args, cache, f.Paging, newMovieScan().into, "movies")
 }
 
 // GetMovie returns ENOTFOUND when no movie has the id.
@@ -109,7 +99,7 @@ func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
 	if err != nil {
 		return catalog.Movie{}, err
 	}
-	ms := newMovieScan(false)
+	ms := newMovieScan()
 	if err := ms.scan(st.QueryRowContext(ctx, id)); err != nil {
 		if err == sql.ErrNoRows {
 			return catalog.Movie{}, notFound("movie")

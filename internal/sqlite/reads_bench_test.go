@@ -47,6 +47,14 @@ func BenchmarkSeededReads(b *testing.B) {
 		b.Fatal(err)
 	}
 	all, _ := catalog.ParseFields("", false)
+	// page is a page of 20 ids from id down, as the index gives them.
+	page := func(id int64) []int64 {
+		ids := make([]int64, 20)
+		for i := range ids {
+			ids[i] = id - int64(i)
+		}
+		return ids
+	}
 	for _, bm := range []struct {
 		name string
 		read func(id int64) error
@@ -54,14 +62,14 @@ func BenchmarkSeededReads(b *testing.B) {
 		{"DataVersion", func(int64) error { _, err := s.DataVersion(ctx); return err }},
 		{"GetClip", func(id int64) error { _, err := s.GetClip(ctx, id); return err }},
 		{"GetMovie", func(id int64) error { _, err := s.GetMovie(ctx, id); return err }},
-		{"ClipsFrom", func(id int64) error { _, err := s.ClipsFrom(ctx, "", id, 16, 20); return err }},
-		{"MoviesFrom/short", func(id int64) error { _, err := s.MoviesFrom(ctx, id, 16, 20, short); return err }},
-		{"MoviesFrom/all", func(id int64) error { _, err := s.MoviesFrom(ctx, id, 16, 20, all); return err }},
+		{"ClipsByID", func(id int64) error { _, err := s.ClipsByID(ctx, page(id)); return err }},
+		{"MoviesByID/short", func(id int64) error { _, err := s.MoviesByID(ctx, page(id), short); return err }},
+		{"MoviesByID/all", func(id int64) error { _, err := s.MoviesByID(ctx, page(id), all); return err }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := bm.read(1 + rand.Int64N(n-100)); err != nil {
+				if err := bm.read(1 + rand.Int64N(n-100) + 20); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -235,7 +235,7 @@ WHERE joined AND movie_id IN (SELECT value FROM json_each(?)) ORDER BY movie_id,
 
 func (l *collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catalog.Movie, error) {
 	out := make(map[int64]catalog.Movie, len(ids))
-	ms := newMovieScan(false)
+	ms := newMovieScan()
 	err := l.query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id IN (SELECT value FROM json_each(?))`, ids,
 		func(rows *sql.Rows) error {
 			var m catalog.Movie

@@ -92,3 +92,10 @@ func wantStops(t *testing.T, what string, walk func(fn func() error) error) {
 		t.Fatalf("%s stopping: got %v after %d calls, want fn's error after 3", what, err, calls)
 	}
 }
+
+func getClip(tb testing.TB, s catalog.Store, id int64) catalog.Clip {
+	tb.Helper()
+	c, err := s.GetClip(context.Background(), id)
+	noErr(tb, err, "GetClip")
+	return c
+}

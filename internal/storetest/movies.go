@@ -301,6 +301,39 @@ func runMovies(t *testing.T, open func(t *testing.T) catalog.Store) {
 		}
 	})
 
+	t.Run("MoviesByID", func(t *testing.T) {
+		s := open(t)
+		a, b := newMovie(t, "Keyed A", "K-1"), newMovie(t, "Keyed B", "K-2")
+		upsert(t, s, &a)
+		upsert(t, s, &b)
+		// Every field: the whole movie but its time of change, newest first,
+		// a missing id left out.
+		got, err := s.MoviesByID(ctx, []int64{a.ID, b.ID + 1000, b.ID}, catalog.AllFields(true))
+		noErr(t, err, "MoviesByID")
+		wantB, wantA := b, a
+		wantB.UpdatedAt, wantA.UpdatedAt = time.Time{}, time.Time{}
+		if len(got) != 2 || !sameMovie(got[0], wantB) || !sameMovie(got[1], wantA) {
+			t.Fatalf("MoviesByID, every field:\n got %+v\nwant [%+v %+v]", got, wantB, wantA)
+		}
+		// id and title: the other columns are not read.
+		got, err = s.MoviesByID(ctx, []int64{a.ID}, 1<<catalog.FieldID|1<<catalog.FieldTitle)
+		noErr(t, err, "MoviesByID id,title")
+		if want := (catalog.Movie{ID: a.ID, Name: a.Name}); len(got) != 1 || !sameMovie(got[0], want) {
+			t.Fatalf("MoviesByID id,title:\n got %+v\nwant [%+v]", got, want)
+		}
+		// A list field: both of its stored forms, nothing else.
+		got, err = s.MoviesByID(ctx, []int64{a.ID}, 1<<catalog.FieldActor)
+		noErr(t, err, "MoviesByID actor")
+		want := catalog.Movie{ID: a.ID}
+		want.Lists[1] = a.Lists[1]
+		if len(got) != 1 || !sameMovie(got[0], want) {
+			t.Fatalf("MoviesByID actor:\n got %+v\nwant [%+v]", got, want)
+		}
+		if got, err := s.MoviesByID(ctx, nil, catalog.AllFields(false)); err != nil || len(got) != 0 || got == nil {
+			t.Fatalf("MoviesByID of no ids: got %#v, %v, want an empty list", got, err)
+		}
+	})
+
 	t.Run("SearchFollowsRename", func(t *testing.T) {
 		s := open(t)
 		m := newMovie(t, "Before Rename", "R-1")

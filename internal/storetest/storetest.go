@@ -33,7 +33,6 @@ func Run(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("Tokens", func(t *testing.T) { runTokens(t, open) })
 	runSources(t, open)
 	t.Run("DataVersion", func(t *testing.T) { runDataVersion(t, open) })
-	t.Run("Keyset", func(t *testing.T) { runKeyset(t, open) })
 	t.Run("Export", func(t *testing.T) { runExport(t, open) })
 	t.Run("Deadline", func(t *testing.T) { runDeadline(t, open) })
 	t.Run("IDs", func(t *testing.T) { runIDs(t, open) })

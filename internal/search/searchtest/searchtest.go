@@ -3,6 +3,8 @@
 package searchtest
 
 import (
+	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -11,14 +13,10 @@ import (
 )
 
 // Start builds the index of kind over store, kept current until the test
-// ends, and waits until it answers; nil when store keeps no search log.
+// ends, and waits until it answers.
 func Start(t testing.TB, store catalog.Store, kind catalog.SearchKind) *search.Live {
 	t.Helper()
-	sl, ok := store.(catalog.SearchLog)
-	if !ok {
-		return nil
-	}
-	l := search.NewLive(sl, kind, nil)
+	l := search.NewLive(store, kind, nil)
 	l.Start(t.Context())
 	for deadline := time.Now().Add(30 * time.Second); !l.Ready(); time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -26,4 +24,29 @@ func Start(t testing.TB, store catalog.Store, kind catalog.SearchKind) *search.L
 		}
 	}
 	return l
+}
+
+// Held is a store whose whole-catalog reads for an index build
+// (SearchDocs) wait until Release is called, so that a test sees a
+// service whose index is building. Every other method is the store's.
+type Held struct {
+	catalog.Store
+	release chan struct{}
+	once    sync.Once
+}
+
+// Hold returns store with its index builds held.
+func Hold(store catalog.Store) *Held { return &Held{Store: store, release: make(chan struct{})} }
+
+// Release lets the held builds (and every later one) read.
+func (h *Held) Release() { h.once.Do(func() { close(h.release) }) }
+
+// SearchDocs waits for Release (or ctx), then reads.
+func (h *Held) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func(catalog.SearchDoc)) (int64, error) {
+	select {
+	case <-h.release:
+	case <-ctx.Done():
+		return 0, ctx.Err()
+	}
+	return h.Store.SearchDocs(ctx, kind, fn)
 }
