@@ -285,10 +285,11 @@ func jsonMember(name string, v json.RawMessage) member {
 			m.kind = kindString
 		}
 	case '[':
-		if json.Unmarshal(v, &m.list) == nil {
-			m.kind = kindList
+		var list []string // left unset when the array holds anything else
+		if json.Unmarshal(v, &list) == nil {
+			m.kind, m.list = kindList, list
 		} else if bytes.HasPrefix(bytes.TrimLeft(v[1:], " \t\r\n"), []byte("{")) {
-			m.kind, m.raw = kindRaw, v
+			m.kind, m.raw = kindRaw, compactJSON(v)
 		}
 	case '-', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
 		m.kind, m.text = kindNumber, string(v)
@@ -305,6 +306,16 @@ func rowBytes(row []string) int {
 		n += len(cell)
 	}
 	return n
+}
+
+// compactJSON is b without insignificant white space, so that both
+// decoders give an array of objects the same text.
+func compactJSON(b []byte) []byte {
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return b
+	}
+	return buf.Bytes()
 }
 
 // decodeCSV reads a header row of column names, then one record per row.

@@ -112,5 +112,5 @@ func objectArray(dec *jsontext.Decoder) ([]byte, bool) {
 		raw = append(raw, v...)
 	}
 	dec.ReadToken() // the ']' just peeked
-	return append(raw, ']'), true
+	return compactJSON(append(raw, ']')), true
 }

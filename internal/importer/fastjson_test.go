@@ -68,7 +68,8 @@ func TestFastObjectMatchesGeneral(t *testing.T) {
 
 // FuzzFastObject looks for inputs on which the two decoders disagree.
 func FuzzFastObject(f *testing.F) {
-	for _, s := range []string{`{}`, `{"name": "a\"b", "actor": ["x", "y"], "year": 2019, "z": null}`, `{"a": -0.5e+3}`} {
+	for _, s := range []string{`{}`, `{"name": "a\"b", "actor": ["x", "y"], "year": 2019, "z": null}`, `{"a": -0.5e+3}`,
+		`{"episodes": [ {"server_name": "Main", "server_data": [ {"name": "Ep 1"} ]} , {"x": []} ]}`} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {

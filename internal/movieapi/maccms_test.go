@@ -209,7 +209,7 @@ func TestVodXML(t *testing.T) {
 	for i, name := range hard {
 		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: name, Synopsis: name + "\n" + name,
 			IDCode: name, Year: "2020", Poster1URL: "https://img.example/p.jpg?a=1&b=2",
-			Episodes: catalog.ShorthandEpisodes("https://player.example/e?x=1&y=]]>", ""), UpdatedAt: vodChanged.Add(time.Duration(i) * time.Minute)},
+			Episodes: catalog.ShorthandEpisodes("https://player.example/e?x=1&y=]]", ""), UpdatedAt: vodChanged.Add(time.Duration(i) * time.Minute)},
 			lists: [catalog.NumLists][]string{{name, "<&>"}, {name}, {name}, nil, nil, {name}}}
 	}
 	addMovies(t, store, in...)
@@ -236,7 +236,7 @@ func TestVodXML(t *testing.T) {
 					Name: name, Type: name, DT: "iframe", Note: &full, Subname: &name, Pic: "https://img.example/p.jpg?a=1&b=2",
 					Lang: new(string), Area: name, Year: "2020", State: "1", Actor: name, Director: name, Des: name + "\n" + name}
 				got := v
-				if got.DL == nil || len(got.DL.DD) != 1 || got.DL.DD[0].Flag != "iframe" || got.DL.DD[0].URL != "Full$https://player.example/e?x=1&y=]]>" {
+				if got.DL == nil || len(got.DL.DD) != 1 || got.DL.DD[0].Flag != "iframe" || got.DL.DD[0].URL != "Full$https://player.example/e?x=1&y=]]" {
 					t.Errorf("video %d: dl %+v, want one dd flag=iframe Full$link", src.ID, got.DL)
 				}
 				got.DL = nil
