@@ -9,9 +9,10 @@ import (
 	"catalog/internal/catalog"
 )
 
-// runIDs holds imported ids to 2^32-1 (4294967295), the largest a
-// JavaScript client reads exactly: a larger one is refused naming the
-// record, and nothing of it is stored, so later inserts still get ids.
+// runIDs holds ids to 2^32-1 (4294967295), the largest the search index
+// holds: a larger imported one is refused naming the record, and nothing
+// of it is stored, so later inserts still get ids; once a record sits at
+// the limit, a write that would be given an id past it fails as a whole.
 func runIDs(t *testing.T, open func(t *testing.T) catalog.Store) {
 	ctx := context.Background()
 	for _, id := range []int64{4294967296, 9223372036854775807} {
@@ -47,6 +48,20 @@ func runIDs(t *testing.T, open func(t *testing.T) catalog.Store) {
 		noErr(t, s.ImportClips(ctx, []catalog.Clip{c}), "ImportClips at 2^32-1")
 		m := []catalog.Movie{{ID: 4294967295, Name: "at the limit", Slug: "at-the-limit"}}
 		noErr(t, s.UpsertMovies(ctx, m), "UpsertMovies at 2^32-1")
+
+		// The ids are used up: a new record fails as a whole, with a
+		// reason, and nothing past the limit is stored.
+		next := newClip("past the limit", "")
+		wantCode(t, s.CreateClip(ctx, &next), catalog.EUNAVAILABLE)
+		two := []catalog.Clip{newClip("one", ""), newClip("two", "")}
+		wantCode(t, s.ImportClips(ctx, two), catalog.EUNAVAILABLE)
+		wantCode(t, s.UpsertMovies(ctx, []catalog.Movie{{Name: "past the limit", Slug: "past-the-limit"}}), catalog.EUNAVAILABLE)
+		if _, total, err := s.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 20}}); err != nil || total != 1 {
+			t.Fatalf("clips after the refused writes: got %d (%v), want only the one at the limit", total, err)
+		}
+		if n, err := s.CountMovies(ctx); err != nil || n != 1 {
+			t.Fatalf("movies after the refused write: got %d (%v), want only the one at the limit", n, err)
+		}
 	})
 }
 
