@@ -14,22 +14,23 @@ import (
 )
 
 // Ids above 2^32-1 (4294967295) reject their record, naming the
-// line, in every format; the records around them are imported, and a
-// later movie still gets an id.
-func TestIDsAbove2To53Rejected(t *testing.T) {
+// line, in every format; the records around them are imported, and the
+// refused ones leave the id sequence alone, so a later clip still gets
+// an id.
+func TestIDsAboveMaxRejected(t *testing.T) {
 	for name, input := range map[string]string{
-		"m.jsonl": `{"id":4294967295,"name":"largest"}
+		"m.jsonl": `{"name":"no id"}
 {"id":4294967296,"name":"one past"}
 {"id":9223372036854775807,"name":"int64 max"}
 {"id":99999999999999999999,"name":"past int64"}
-{"name":"no id"}
+{"id":4294967295,"name":"largest"}
 `,
-		"m.json": `[{"id":4294967295,"name":"largest"},
+		"m.json": `[{"name":"no id"},
 {"id":4294967296,"name":"one past"},
 {"id":9223372036854775807,"name":"int64 max"},
 {"id":99999999999999999999,"name":"past int64"},
-{"name":"no id"}]`,
-		"m.csv": "id,name\n4294967295,largest\n4294967296,one past\n9223372036854775807,int64 max\n99999999999999999999,past int64\n,no id\n",
+{"id":4294967295,"name":"largest"}]`,
+		"m.csv": "id,name\n,no id\n4294967296,one past\n9223372036854775807,int64 max\n99999999999999999999,past int64\n4294967295,largest\n",
 	} {
 		t.Run(name, func(t *testing.T) {
 			s := openStore(t)
