@@ -35,6 +35,24 @@ func (e HealthDatabase) Valid() bool {
 	}
 }
 
+// Defines values for HealthSearch.
+const (
+	Building HealthSearch = "building"
+	Ready    HealthSearch = "ready"
+)
+
+// Valid indicates whether the value is a known member of the HealthSearch enum.
+func (e HealthSearch) Valid() bool {
+	switch e {
+	case Building:
+		return true
+	case Ready:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HealthStatus.
 const (
 	HealthStatusOk          HealthStatus = "ok"
@@ -186,12 +204,18 @@ type Error struct {
 // Health defines model for Health.
 type Health struct {
 	Database HealthDatabase `json:"database"`
-	Status   HealthStatus   `json:"status"`
-	Version  string         `json:"version"`
+
+	// Search The service's search index, which answers every list: building after a start until it is read from its file or built.
+	Search  HealthSearch `json:"search"`
+	Status  HealthStatus `json:"status"`
+	Version string       `json:"version"`
 }
 
 // HealthDatabase defines model for Health.Database.
 type HealthDatabase string
+
+// HealthSearch The service's search index, which answers every list: building after a start until it is read from its file or built.
+type HealthSearch string
 
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
@@ -285,6 +309,12 @@ type ListClipsParams struct {
 
 	// Limit Page size. Anything but a positive decimal integer is a 400; a limit above 100 is clamped to 100, and meta.limit reports the limit used.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// HealthParams defines parameters for Health.
+type HealthParams struct {
+	// Ready Present (any value, or none): answer 503 while the search index is building.
+	Ready *string `form:"ready,omitempty" json:"ready,omitempty"`
 }
 
 // ImportRecordsJSONBody defines parameters for ImportRecords.
@@ -441,12 +471,12 @@ type ClientInterface interface {
 	// Corresponds with GET /api/docs/{file} (the `DocsAsset` operationId).
 	DocsAsset(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// Health Service and database health
+	// Health Service, database and search index health
 	//
-	// 503 when the database does not answer within 1 s. Never cached.
+	// 503 when the database does not answer within 1 s. search is building until the service's search index is ready (every list waits for it); with the parameter ready the answer is also 503 until then, for load balancers during a rolling deploy. Never cached.
 	//
 	// Corresponds with GET /api/health (the `Health` operationId).
-	Health(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	Health(ctx context.Context, params *HealthParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// ImportRecordsWithBody Import movies or clips from a file
 	//
@@ -632,13 +662,13 @@ func (c *Client) DocsAsset(ctx context.Context, file string, reqEditors ...Reque
 	return c.Client.Do(req)
 }
 
-// Health Service and database health
+// Health Service, database and search index health
 //
-// 503 when the database does not answer within 1 s. Never cached.
+// 503 when the database does not answer within 1 s. search is building until the service's search index is ready (every list waits for it); with the parameter ready the answer is also 503 until then, for load balancers during a rolling deploy. Never cached.
 //
 // Corresponds with GET /api/health (the `Health` operationId).
-func (c *Client) Health(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewHealthRequest(c.Server)
+func (c *Client) Health(ctx context.Context, params *HealthParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHealthRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -1024,7 +1054,7 @@ func NewDocsAssetRequest(server string, file string) (*http.Request, error) {
 }
 
 // NewHealthRequest constructs an http.Request for the Health method
-func NewHealthRequest(server string) (*http.Request, error) {
+func NewHealthRequest(server string, params *HealthParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -1040,6 +1070,33 @@ func NewHealthRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Ready != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ready", *params.Ready, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -1270,14 +1327,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with GET /api/docs/{file} (the `DocsAsset` operationId).
 	DocsAssetWithResponse(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*DocsAssetResponse, error)
 
-	// HealthWithResponse Service and database health
+	// HealthWithResponse Service, database and search index health
 	//
-	// 503 when the database does not answer within 1 s. Never cached.
+	// 503 when the database does not answer within 1 s. search is building until the service's search index is ready (every list waits for it); with the parameter ready the answer is also 503 until then, for load balancers during a rolling deploy. Never cached.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/health (the `Health` operationId).
-	HealthWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthResponse, error)
+	HealthWithResponse(ctx context.Context, params *HealthParams, reqEditors ...RequestEditorFn) (*HealthResponse, error)
 
 	// ImportRecordsWithBodyWithResponse Import movies or clips from a file
 	//
@@ -1348,6 +1405,7 @@ type ListClipsResponse503Headers struct {
 	AccessControlAllowOrigin string
 	CacheControl             string
 	ETag                     string
+	RetryAfter               *string
 	XContentTypeOptions      string
 }
 
@@ -1752,6 +1810,7 @@ type GetClipResponse503Headers struct {
 	AccessControlAllowOrigin string
 	CacheControl             string
 	ETag                     string
+	RetryAfter               *string
 	XContentTypeOptions      string
 }
 
@@ -2654,15 +2713,15 @@ func (c *ClientWithResponses) DocsAssetWithResponse(ctx context.Context, file st
 	return ParseDocsAssetResponse(rsp)
 }
 
-// HealthWithResponse Service and database health
+// HealthWithResponse Service, database and search index health
 //
-// 503 when the database does not answer within 1 s. Never cached.
+// 503 when the database does not answer within 1 s. search is building until the service's search index is ready (every list waits for it); with the parameter ready the answer is also 503 until then, for load balancers during a rolling deploy. Never cached.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/health (the `Health` operationId).
-func (c *ClientWithResponses) HealthWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthResponse, error) {
-	rsp, err := c.Health(ctx, reqEditors...)
+func (c *ClientWithResponses) HealthWithResponse(ctx context.Context, params *HealthParams, reqEditors ...RequestEditorFn) (*HealthResponse, error) {
+	rsp, err := c.Health(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -2915,6 +2974,13 @@ func ParseListClipsResponse(rsp *http.Response) (*ListClipsResponse, error) {
 				return nil, err
 			}
 			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
 			var value string
@@ -3556,6 +3622,13 @@ func ParseGetClipResponse(rsp *http.Response) (*GetClipResponse, error) {
 				return nil, err
 			}
 			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
 			var value string

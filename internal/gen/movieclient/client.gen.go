@@ -34,6 +34,24 @@ func (e HealthDatabase) Valid() bool {
 	}
 }
 
+// Defines values for HealthSearch.
+const (
+	Building HealthSearch = "building"
+	Ready    HealthSearch = "ready"
+)
+
+// Valid indicates whether the value is a known member of the HealthSearch enum.
+func (e HealthSearch) Valid() bool {
+	switch e {
+	case Building:
+		return true
+	case Ready:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for HealthStatus.
 const (
 	HealthStatusOk          HealthStatus = "ok"
@@ -81,12 +99,18 @@ type Error struct {
 // Health defines model for Health.
 type Health struct {
 	Database HealthDatabase `json:"database"`
-	Status   HealthStatus   `json:"status"`
-	Version  string         `json:"version"`
+
+	// Search The service's search index, which answers every list: building after a start until it is read from its file or built.
+	Search  HealthSearch `json:"search"`
+	Status  HealthStatus `json:"status"`
+	Version string       `json:"version"`
 }
 
 // HealthDatabase defines model for Health.Database.
 type HealthDatabase string
+
+// HealthSearch The service's search index, which answers every list: building after a start until it is read from its file or built.
+type HealthSearch string
 
 // HealthStatus defines model for Health.Status.
 type HealthStatus string
@@ -269,6 +293,12 @@ type NotFound = Error
 // Unavailable defines model for Unavailable.
 type Unavailable = Error
 
+// HealthParams defines parameters for Health.
+type HealthParams struct {
+	// Ready Present (any value, or none): answer 503 while the search index is building.
+	Ready *string `form:"ready,omitempty" json:"ready,omitempty"`
+}
+
 // ListJavParams defines parameters for ListJav.
 type ListJavParams struct {
 	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
@@ -419,12 +449,12 @@ type ClientInterface interface {
 	// Corresponds with OPTIONS /api/docs/{file} (the `PreflightApiDocsFile` operationId).
 	PreflightApiDocsFile(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// Health Service and database health
+	// Health Service, database and search index health
 	//
-	// 503 when the database does not answer within 1 s. Never cached.
+	// 503 when the database does not answer within 1 s. search is building until the service's search index is ready (every list waits for it); with the parameter ready the answer is also 503 until then, for load balancers during a rolling deploy. Never cached.
 	//
 	// Corresponds with GET /api/health (the `Health` operationId).
-	Health(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+	Health(ctx context.Context, params *HealthParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PreflightApiHealth CORS preflight for /api/health
 	//
@@ -560,13 +590,13 @@ func (c *Client) PreflightApiDocsFile(ctx context.Context, file string, reqEdito
 	return c.Client.Do(req)
 }
 
-// Health Service and database health
+// Health Service, database and search index health
 //
-// 503 when the database does not answer within 1 s. Never cached.
+// 503 when the database does not answer within 1 s. search is building until the service's search index is ready (every list waits for it); with the parameter ready the answer is also 503 until then, for load balancers during a rolling deploy. Never cached.
 //
 // Corresponds with GET /api/health (the `Health` operationId).
-func (c *Client) Health(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
-	req, err := NewHealthRequest(c.Server)
+func (c *Client) Health(ctx context.Context, params *HealthParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHealthRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -901,7 +931,7 @@ func NewPreflightApiDocsFileRequest(server string, file string) (*http.Request, 
 }
 
 // NewHealthRequest constructs an http.Request for the Health method
-func NewHealthRequest(server string) (*http.Request, error) {
+func NewHealthRequest(server string, params *HealthParams) (*http.Request, error) {
 	var err error
 
 	serverURL, err := url.Parse(server)
@@ -917,6 +947,33 @@ func NewHealthRequest(server string) (*http.Request, error) {
 	queryURL, err := serverURL.Parse(operationPath)
 	if err != nil {
 		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if params.Ready != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "ready", *params.Ready, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
 	}
 
 	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
@@ -1608,14 +1665,14 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with OPTIONS /api/docs/{file} (the `PreflightApiDocsFile` operationId).
 	PreflightApiDocsFileWithResponse(ctx context.Context, file string, reqEditors ...RequestEditorFn) (*PreflightApiDocsFileResponse, error)
 
-	// HealthWithResponse Service and database health
+	// HealthWithResponse Service, database and search index health
 	//
-	// 503 when the database does not answer within 1 s. Never cached.
+	// 503 when the database does not answer within 1 s. search is building until the service's search index is ready (every list waits for it); with the parameter ready the answer is also 503 until then, for load balancers during a rolling deploy. Never cached.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
 	// Corresponds with GET /api/health (the `Health` operationId).
-	HealthWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthResponse, error)
+	HealthWithResponse(ctx context.Context, params *HealthParams, reqEditors ...RequestEditorFn) (*HealthResponse, error)
 
 	// PreflightApiHealthWithResponse CORS preflight for /api/health
 	//
@@ -2083,6 +2140,7 @@ type ListJavResponse503Headers struct {
 	AccessControlAllowOrigin string
 	CacheControl             string
 	ETag                     string
+	RetryAfter               *string
 	XContentTypeOptions      string
 }
 
@@ -2248,6 +2306,7 @@ type GetJavResponse503Headers struct {
 	AccessControlAllowOrigin string
 	CacheControl             string
 	ETag                     string
+	RetryAfter               *string
 	XContentTypeOptions      string
 }
 
@@ -2414,6 +2473,7 @@ type ListMoviesResponse503Headers struct {
 	AccessControlAllowOrigin string
 	CacheControl             string
 	ETag                     string
+	RetryAfter               *string
 	XContentTypeOptions      string
 }
 
@@ -2757,6 +2817,7 @@ type GetMovieResponse503Headers struct {
 	AccessControlAllowOrigin string
 	CacheControl             string
 	ETag                     string
+	RetryAfter               *string
 	XContentTypeOptions      string
 }
 
@@ -3054,15 +3115,15 @@ func (c *ClientWithResponses) PreflightApiDocsFileWithResponse(ctx context.Conte
 	return ParsePreflightApiDocsFileResponse(rsp)
 }
 
-// HealthWithResponse Service and database health
+// HealthWithResponse Service, database and search index health
 //
-// 503 when the database does not answer within 1 s. Never cached.
+// 503 when the database does not answer within 1 s. search is building until the service's search index is ready (every list waits for it); with the parameter ready the answer is also 503 until then, for load balancers during a rolling deploy. Never cached.
 //
 // Returns a wrapper object for the known response body format(s).
 //
 // Corresponds with GET /api/health (the `Health` operationId).
-func (c *ClientWithResponses) HealthWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*HealthResponse, error) {
-	rsp, err := c.Health(ctx, reqEditors...)
+func (c *ClientWithResponses) HealthWithResponse(ctx context.Context, params *HealthParams, reqEditors ...RequestEditorFn) (*HealthResponse, error) {
+	rsp, err := c.Health(ctx, params, reqEditors...)
 	if err != nil {
 		return nil, err
 	}
@@ -3908,6 +3969,13 @@ func ParseListJavResponse(rsp *http.Response) (*ListJavResponse, error) {
 			}
 			headers.ETag = value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -4214,6 +4282,13 @@ func ParseGetJavResponse(rsp *http.Response) (*GetJavResponse, error) {
 			}
 			headers.ETag = value
 		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
 		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
@@ -4481,6 +4556,13 @@ func ParseListMoviesResponse(rsp *http.Response) (*ListMoviesResponse, error) {
 				return nil, err
 			}
 			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
 			var value string
@@ -5121,6 +5203,13 @@ func ParseGetMovieResponse(rsp *http.Response) (*GetMovieResponse, error) {
 				return nil, err
 			}
 			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
 		}
 		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
 			var value string
