@@ -53,12 +53,12 @@ func TestGeneratedClientsReadServeDemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		health, err := c.HealthWithResponse(ctx)
+		health, err := c.HealthWithResponse(ctx, nil)
 		if err != nil {
 			t.Fatalf("health: %v", err)
 		}
-		if health.JSON200 == nil || health.JSON200.Status != "ok" || health.JSON200.Version != "gen-test" {
-			t.Fatalf("health: got %+v; want ok, version gen-test", health.JSON200)
+		if health.JSON200 == nil || health.JSON200.Status != "ok" || health.JSON200.Version != "gen-test" || !health.JSON200.Search.Valid() {
+			t.Fatalf("health: got %+v; want ok, version gen-test, search ready or building", health.JSON200)
 		}
 		limit := 5
 		list, err := c.ListClipsWithResponse(ctx, &clipclient.ListClipsParams{Limit: &limit})
