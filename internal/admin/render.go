@@ -58,3 +58,19 @@ func redirect(w http.ResponseWriter, r *http.Request, to string) {
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
+
+// postedForm checks the session of a console form post and reads its
+// fields, at most maxFormBytes of them; when either fails it has answered
+// the request and returns false.
+func (s *Service) postedForm(w http.ResponseWriter, r *http.Request) (catalog.Session, bool) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return sess, false
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, sess, catalog.Errorf(catalog.EINVALID, "the form could not be read"))
+		return sess, false
+	}
+	return sess, true
+}

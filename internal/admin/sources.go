@@ -66,13 +66,8 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catal
 
 // AddSource answers POST /admin/sources.
 func (s *Service) AddSource(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
+	sess, ok := s.postedForm(w, r)
 	if !ok {
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, sess, catalog.Errorf(catalog.EINVALID, "the form could not be read"))
 		return
 	}
 	form := sourceForm{Name: r.PostFormValue("name"), URL: r.PostFormValue("url"),

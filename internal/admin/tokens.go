@@ -64,13 +64,8 @@ func (s *Service) tokensPage(w http.ResponseWriter, r *http.Request, sess catalo
 // CreateToken answers POST /admin/tokens. The secret is shown in this
 // answer only, never in a URL or a log; the database keeps its hash.
 func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
+	sess, ok := s.postedForm(w, r)
 	if !ok {
-		return
-	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, sess, catalog.Errorf(catalog.EINVALID, "the form could not be read"))
 		return
 	}
 	name := r.PostFormValue("name")
