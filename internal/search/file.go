@@ -332,7 +332,7 @@ func checkFile(f *os.File) (FileHeader, int64, error) {
 	if _, err := f.ReadAt(tr[:], size-trailerSize); err != nil {
 		return FileHeader{}, 0, err
 	}
-	if string(tr[16:]) != trailerMagic {
+	if string(tr[16:]) != trailerMagic || binary.LittleEndian.Uint32(tr[12:]) != 0 {
 		return FileHeader{}, 0, badFile("no trailer: the file was cut short or is not an index file")
 	}
 	dirOff := int64(binary.LittleEndian.Uint64(tr[0:]))
