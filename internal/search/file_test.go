@@ -147,3 +147,32 @@ func fixSum(b []byte) {
 	sum := crc32.Checksum(b[:len(b)-trailerSize+8], castagnoli)
 	binary.LittleEndian.PutUint32(b[len(b)-trailerSize+8:], sum)
 }
+
+// TestLogKeepsAMillionVersions: the log is pruned only through versions
+// both read by every running instance (aged) and a million versions
+// behind the current one, so that a restart hours later catches up
+// from its file.
+func TestLogKeepsAMillionVersions(t *testing.T) {
+	for _, c := range []struct{ aged, current, want int64 }{
+		{-1, 5_000_000, -1},               // nothing aged yet
+		{4_900_000, 5_000_000, 4_000_000}, // aged, but within the last million
+		{2_000_000, 5_000_000, 2_000_000}, // aged and a million behind
+		{900, 1_000_500, 500},
+		{900, 999_000, -1000}, // younger than a million versions: nothing
+	} {
+		if got := pruneThrough(c.aged, c.current); got != c.want {
+			t.Errorf("pruneThrough(%d, %d) = %d, want %d", c.aged, c.current, got, c.want)
+		}
+	}
+}
+
+// TestStartCatchUpScalesWithTheCatalog: a start applies up to a tenth
+// of the catalog from the log (never fewer than 10,000 changes) before
+// it prefers a build.
+func TestStartCatchUpScalesWithTheCatalog(t *testing.T) {
+	for _, c := range []struct{ records, want int }{{0, 10_000}, {50_000, 10_000}, {1_000_000, 100_000}, {10_000_000, 1_000_000}} {
+		if got := startCatchUp(c.records); got != c.want {
+			t.Errorf("startCatchUp(%d) = %d, want %d", c.records, got, c.want)
+		}
+	}
+}
