@@ -3,11 +3,11 @@ package budget
 // Whole-table streams (the search index builds, the snapshot, exports,
 // and the id walks behind the id orders of deep pages) hold a connection
 // for as long as they read: seconds at a million rows, minutes at ten
-// million. On the request pool a few of them took every connection at
-// start-up, and the first requests waited 5 s for one (issue 11, 10M +
-// 10M). So each engine gives them their own connections, RowStreams +
-// IDWalks (+ 1 on PostgreSQL for the snapshot lock), and bounds each
-// kind with its own budget.
+// million. On the request pool a few of them would take every
+// connection at start-up and leave requests waiting. So each engine
+// gives them their own connections, RowStreams + IDWalks (+ 1 on
+// PostgreSQL for the snapshot lock), and bounds each kind with its own
+// budget.
 const (
 	// RowStreams bounds the streams of whole rows running at once: one
 	// search index build (they take turns) and the snapshot; a third

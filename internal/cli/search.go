@@ -8,9 +8,9 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
 	"catalog/internal/catalog"
+	"catalog/internal/memtune"
 	"catalog/internal/search"
 )
 
@@ -19,14 +19,7 @@ import (
 // else built from the database; each service is "building" (health)
 // until its index is ready.
 func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger, dir string) (clips, movies *search.Live) {
-	if os.Getenv("GOGC") == "" {
-		// The indexes are a large, long-lived heap with few pointers (a
-		// GC cycle marks little of it), and the default GOGC of 100 lets
-		// garbage grow to their size again before collecting. At 1M+1M
-		// under search load, 20 kept the peak RSS at 478 MB (100: 606 MB)
-		// with no loss of throughput measurable on the shared test machine.
-		debug.SetGCPercent(20)
-	}
+	memtune.SetGCPercent()
 	clips = search.NewLive(st, catalog.SearchClips, log.With("service", "clips"))
 	movies = search.NewLive(st, catalog.SearchMovies, log.With("service", "movies"))
 	if dir != "" {
@@ -35,7 +28,7 @@ func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger, dir st
 	}
 	clips.Start(ctx)
 	movies.Start(ctx)
-	go limitMemory(ctx, limitEvery, clips, movies)
+	go memtune.LimitMemory(ctx, memtune.Every, func() bool { return clips.Settled() && movies.Settled() })
 	return clips, movies
 }
 

@@ -24,6 +24,7 @@ import (
 	"catalog/internal/demo"
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
+	"catalog/internal/logbatch"
 	"catalog/internal/metrics"
 	"catalog/internal/movieapi"
 	"catalog/internal/search"
@@ -63,7 +64,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	logs := newLogWriter(p.Stderr, logFlushEvery)
+	logs := logbatch.New(p.Stderr, logbatch.FlushEvery)
 	defer logs.Close() // runs last: what the shutdown logs reaches stderr
 	s.log = p.loggerAs(logs, s.c.log)
 	if r := newRedactor(s.c.db.dsn); r.secret() {
@@ -171,9 +172,9 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	if err != nil {
 		return nil, err
 	}
-	proxies, err := parseTrustedProxies(c.proxies)
+	proxies, err := httpx.ParseTrustedProxies(c.proxies)
 	if err != nil {
-		return nil, err
+		return nil, usagef("serve: --trusted-proxies: %v", err)
 	}
 	return &serveState{c: c, platforms: platforms, proxies: proxies, getenv: p.Getenv}, nil
 }
@@ -272,12 +273,12 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	s.indexes = []*search.Live{clipSearch, movieSearch}
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
 	s.collector = newCollector(s.st, writes, m, log)
-	clips := httpx.NewServer(m.Service("clips", loginRoute, behindProxies(clipapi.New(clipapi.Config{
+	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,
 		Collector: s.collector,
 	}), s.proxies)), log)
-	movies := httpx.NewServer(m.Service("movies", "", behindProxies(movieapi.New(movieapi.Config{
+	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
 		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch,
 	}), s.proxies)), log)
@@ -288,7 +289,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 // run serves until ctx is done or a server fails, then gives requests in
 // flight ShutdownTimeout to finish and stops the background work that
 // runs under s.runCtx.
-func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Service, logs *logWriter, version string) error {
+func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Service, logs *logbatch.Writer, version string) error {
 	log := s.log
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(s.runCtx) })
@@ -337,7 +338,7 @@ func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Se
 
 // announce tells whoever watches that serve accepts connections: the
 // log, a person running --demo, and Program.Listening.
-func (p *Program) announce(s *serveState, logs *logWriter, version string) {
+func (p *Program) announce(s *serveState, logs *logbatch.Writer, version string) {
 	c := s.c
 	s.log.Info("listening", "version", version, "clips_addr", s.clipsLn.Addr().String(), "movies_addr", s.moviesLn.Addr().String(),
 		"metrics_addr", addrString(s.metricsAddr), "database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn),
