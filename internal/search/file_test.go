@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"catalog/internal/catalog"
@@ -41,15 +40,7 @@ func TestFileAnswersLikeTheIndex(t *testing.T) {
 			loaded = roundTrip(t, loaded, path)
 		}
 		for range 40 {
-			var terms []string
-			for range 1 + rng.IntN(3) {
-				terms = append(terms, randomTitle(rng))
-			}
-			terms = catalog.SearchTerms(strings.Join(terms, " "))
-			var group *string
-			if rng.IntN(3) == 0 {
-				group = &groups[rng.IntN(3)]
-			}
+			terms, group := randomSearch(rng, groups)
 			offset, limit := int64(rng.IntN(5)), int64(1+rng.IntN(20))
 			want := fresh.Search(terms, group, offset, limit)
 			got := loaded.Search(terms, group, offset, limit)
@@ -60,22 +51,7 @@ func TestFileAnswersLikeTheIndex(t *testing.T) {
 				t.Fatalf("round %d: %q: total %d, brute force %d", round, terms, want.Total, len(all))
 			}
 		}
-		var changed []Doc
-		var gone []int64
-		for range 25 {
-			id := int64(1 + rng.IntN(700))
-			if rng.IntN(3) == 0 {
-				delete(docs, id)
-				gone = append(gone, id)
-				changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
-				continue
-			}
-			d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(3)]}
-			docs[id] = d
-			changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
-			changed = append(changed, d)
-			gone = slices.DeleteFunc(gone, func(g int64) bool { return g == id })
-		}
+		changed, gone := randomChanges(rng, docs, groups, 25, 700)
 		fresh.Apply(changed, gone)
 		loaded.Apply(changed, gone)
 		if loaded.Len() != len(docs) || fresh.Len() != len(docs) {
