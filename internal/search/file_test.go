@@ -152,3 +152,16 @@ func TestStartCatchUpScalesWithTheCatalog(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyIndexFile: an empty catalog's index writes and opens, and
+// takes its first records after.
+func TestEmptyIndexFile(t *testing.T) {
+	ix := roundTrip(t, New(), filepath.Join(t.TempDir(), "movies.index"))
+	if r := ix.Search(nil, nil, 0, 20); ix.Len() != 0 || r.Total != 0 {
+		t.Fatalf("empty index from a file: Len %d, total %d", ix.Len(), r.Total)
+	}
+	ix.Apply([]Doc{{ID: 7, Fold: "river"}}, nil)
+	if r := ix.Search([]string{"riv"}, nil, 0, 20); !slices.Equal(r.IDs, []int64{7}) {
+		t.Fatalf("after a first record: %v, want [7]", r.IDs)
+	}
+}
