@@ -46,7 +46,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 	for i, m := range movies {
 		rows[i] = movieRow{
 			ID: m.ID, Name: m.Name, IDCode: m.IDCode, Year: m.Year, Release: m.Release,
-			Actors: m.Lists[actorList].Joined, Poster: m.Poster1URL,
+			Actors: m.List(catalog.FieldActor).Joined, Poster: m.Poster1URL,
 		}
 	}
 	s.render(w, r, http.StatusOK, "movies", movieListPage{
@@ -57,6 +57,3 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		Pager:  html.NewPager(f, "/admin/movies", total, len(movies)),
 	})
 }
-
-// actorList is the index of "actor" in catalog.ListNames.
-const actorList = 1
