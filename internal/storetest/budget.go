@@ -8,7 +8,7 @@ import (
 	"catalog/internal/catalog"
 )
 
-// RunListBudget checks the separate budgets of issue 11: with every list
+// RunListBudget checks the separate budgets of list reads: with every list
 // slot taken (fill), a heavy list read (a search the database answers,
 // a deep OFFSET page) waits and gives up with the request (a 503), while
 // light lists (a kept count and a shallow page, budget.Light), point
