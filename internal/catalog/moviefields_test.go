@@ -15,7 +15,7 @@ import (
 func TestMovieFieldTable(t *testing.T) {
 	wantMembers := []string{"id", "name", "slug", "year", "poster1_url", "poster2_url",
 		"categories", "actor", "director", "studio", "genre", "country",
-		"synopsis", "id_code", "release", "episodes"}
+		"synopsis", "id_code", "release", "runtime_minutes", "episodes"}
 	if got := catalog.MovieMembers(); !slices.Equal(got, wantMembers) {
 		t.Errorf("MovieMembers() = %q, want %q", got, wantMembers)
 	}
@@ -33,7 +33,7 @@ func TestMovieFieldTable(t *testing.T) {
 	wantColumns := []string{"name", "name_fold", "slug", "year", "poster1_url", "poster2_url",
 		"categories_json", "categories", "actor_json", "actor", "director_json", "director",
 		"studio_json", "studio", "genre_json", "genre", "country_json", "country",
-		"synopsis", "id_code", "release", "episodes", "play_kinds"}
+		"synopsis", "id_code", "release", "runtime_minutes", "episodes", "play_kinds"}
 	if !slices.Equal(names, wantColumns) {
 		t.Errorf("MovieColumns() = %q, want %q", names, wantColumns)
 	}
@@ -92,8 +92,13 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 		if c.Dest == nil {
 			continue
 		}
-		if p, ok := c.Dest(&in).(*string); ok && *p == "" {
-			*p = c.Name + string(rune('a'+i))
+		switch p := c.Dest(&in).(type) {
+		case *string:
+			if *p == "" {
+				*p = c.Name + string(rune('a'+i))
+			}
+		case *int64:
+			*p = int64(i + 1)
 		}
 	}
 	var out catalog.Movie
@@ -111,6 +116,8 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 			switch d := c.Dest(&out).(type) {
 			case *string:
 				*d = c.Value(&in).(string)
+			case *int64:
+				*d = c.Value(&in).(int64)
 			case sql.Scanner:
 				if err := d.Scan(c.Value(&in)); err != nil {
 					t.Errorf("%s: %v", c.Name, err)
