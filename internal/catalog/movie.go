@@ -30,7 +30,6 @@ const (
 	FieldSynopsis
 	FieldIDCode
 	FieldRelease
-	FieldRuntimeMinutes
 	FieldEpisodes
 	FieldURLPlayer // legacy /api/jav only
 	numMovieFields
@@ -121,19 +120,18 @@ func NewList(items []string) List {
 
 // Movie is one movie record. Name is served as "title".
 type Movie struct {
-	ID             int64
-	Name           string
-	Slug           string
-	Year           string
-	Poster1URL     string
-	Poster2URL     string
-	Lists          [NumLists]List
-	Synopsis       string
-	IDCode         string
-	Release        string    // YYYY-MM-DD or ""
-	RuntimeMinutes int64     // 0 when unknown
-	Episodes       []Server  // play sources (contract 9); nil when none
-	UpdatedAt      time.Time // added or last changed, for /api/jav?h=
+	ID         int64
+	Name       string
+	Slug       string
+	Year       string
+	Poster1URL string
+	Poster2URL string
+	Lists      [NumLists]List
+	Synopsis   string
+	IDCode     string
+	Release    string    // YYYY-MM-DD or ""
+	Episodes   []Server  // play sources (contract 9); nil when none
+	UpdatedAt  time.Time // added or last changed, for /api/jav?h=
 }
 
 // Limits for imported movies.
@@ -142,7 +140,6 @@ const (
 	MaxSynopsisRunes  = 20000
 	MaxListRunes      = 5000 // one list field, items joined
 	MaxShortRunes     = 64   // year, id_code
-	MaxRuntimeMinutes = 10000
 )
 
 // Normalize cleans and validates an imported movie in place: name is

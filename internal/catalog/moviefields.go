@@ -82,8 +82,6 @@ var movieSpecs = [numMovieFields]movieSpec{
 		label: "Code", hint: "e.g. ABC-123; an import with the same code updates this movie.", vod: "vod_sub", vodXML: "subname", vodCDATA: true},
 	FieldRelease: {json: "release", member: "release", kind: kindDate, text: func(m *Movie) *string { return &m.Release },
 		label: "Release date", hint: "YYYY-MM-DD, or empty.", vod: "vod_pubdate"},
-	FieldRuntimeMinutes: {json: "runtime_minutes", member: "runtime_minutes", kind: kindInt, maxInt: MaxRuntimeMinutes,
-		num: func(m *Movie) *int64 { return &m.RuntimeMinutes }, label: "Runtime (minutes)", vod: "vod_duration"},
 	FieldEpisodes: {json: "episodes", member: "episodes", kind: kindEpisodes, long: true},
 	// URL_player is read from the episodes, so it is as long as they are.
 	FieldURLPlayer: {json: "URL_player", kind: kindPlayer, long: true, legacy: true},

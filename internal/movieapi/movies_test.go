@@ -29,17 +29,17 @@ var sunrise = movieInput{
 const (
 	sunriseModern = `{"id":1,"title":"Sunrise","slug":"sunrise","year":"2019","poster1_url":"https://img.example/1.jpg","poster2_url":"",` +
 		`"categories":["Drama","Thai"],"actor":["A One","A Two"],"director":[],"studio":["S"],"genre":[],"country":["TH"],` +
-		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01","runtime_minutes":0,` +
+		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01",` +
 		`"episodes":[{"server_name":"Main","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example/e/1","link_m3u8":""}]}]}`
 	sunriseLegacy = `{"id":1,"title":"Sunrise","slug":"sunrise","year":"2019","poster1_url":"https://img.example/1.jpg","poster2_url":"",` +
 		`"categories":"Drama, Thai","actor":"A One, A Two","director":"","studio":"S","genre":"","country":"TH",` +
-		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01","runtime_minutes":0,` +
+		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01",` +
 		`"episodes":[{"server_name":"Main","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example/e/1","link_m3u8":""}]}],` +
 		`"URL_player":{"server_data":{"link_embed":"https://player.example/e/1"}}}`
 )
 
 var allModernKeys = []string{"id", "title", "slug", "year", "poster1_url", "poster2_url",
-	"categories", "actor", "director", "studio", "genre", "country", "synopsis", "id_code", "release", "runtime_minutes", "episodes"}
+	"categories", "actor", "director", "studio", "genre", "country", "synopsis", "id_code", "release", "episodes"}
 
 var allLegacyKeys = append(slices.Clone(allModernKeys), "URL_player")
 
@@ -81,7 +81,6 @@ func TestFields(t *testing.T) {
 		{"id,id, id ", []string{"id"}, []string{"id"}},
 		{" release , slug ,categories", []string{"slug", "categories", "release"}, []string{"slug", "categories", "release"}},
 		{"URL_player,id", nil, []string{"id", "URL_player"}},
-		{"runtime_minutes,id", []string{"id", "runtime_minutes"}, []string{"id", "runtime_minutes"}},
 		{"country,actor,year,poster2_url,poster1_url,genre,director,studio,synopsis,id_code",
 			[]string{"year", "poster1_url", "poster2_url", "actor", "director", "studio", "genre", "country", "synopsis", "id_code"},
 			[]string{"year", "poster1_url", "poster2_url", "actor", "director", "studio", "genre", "country", "synopsis", "id_code"}},

@@ -74,7 +74,7 @@ func TestOpenAPIDocument(t *testing.T) {
 
 	// The movie schemas name exactly the fields of contract 4.1.
 	fields := []string{"id", "title", "slug", "year", "poster1_url", "poster2_url", "categories", "actor",
-		"director", "studio", "genre", "country", "synopsis", "id_code", "release", "runtime_minutes", "episodes"}
+		"director", "studio", "genre", "country", "synopsis", "id_code", "release", "episodes"}
 	for schema, want := range map[string][]string{"Movie": fields, "JavMovie": append(slices.Clone(fields), "URL_player")} {
 		var got []string
 		for k := range d.Components.Schemas[schema].Properties {
@@ -116,7 +116,7 @@ func TestOpenAPIMacCMS(t *testing.T) {
 		"vod_time": "2026-11-21 13:45:07", "vod_remarks": "Ep 2", "vod_play_from": "iframe$$$m3u8",
 		"vod_sub": "ABC-123", "vod_pic": "https://p.example/2.jpg", "vod_pic_slide": "https://p.example/1.jpg",
 		"vod_actor": "A,B", "vod_director": "", "vod_area": "Thailand", "vod_class": "Drama",
-		"vod_writer": "", "vod_lang": "", "vod_tag": "", "vod_year": "2019", "vod_pubdate": "2019-05-01", "vod_duration": "95",
+		"vod_writer": "", "vod_lang": "", "vod_tag": "", "vod_year": "2019", "vod_pubdate": "2019-05-01",
 		"vod_content": "Long text", "vod_blurb": "Long text", "vod_serial": "2", "vod_isend": 1, "vod_douban_id": 0,
 		"vod_play_server": "no$$$no", "vod_play_note": "$$$", "vod_play_url": "Ep 1$https://player.example/e/1#Ep 2$https://player.example/e/2$$$Ep 1$https://cdn.example/1.m3u8"}`
 	page := func(list, extra string) string {

@@ -52,7 +52,7 @@ var generated = time.Date(2026, 11, 21, 13, 45, 7, 0, time.UTC)
 func movieJSON(id int) string {
 	return fmt.Sprintf(`{"id":%d,"title":"Movie %d","slug":"movie-%d","year":"2020","poster1_url":"","poster2_url":"",`+
 		`"categories":["Drama","Thai"],"actor":[],"director":[],"studio":[],"genre":[],"country":[],`+
-		`"synopsis":"","id_code":"","release":"","runtime_minutes":0,"episodes":[]}`, id, id, id)
+		`"synopsis":"","id_code":"","release":"","episodes":[]}`, id, id, id)
 }
 
 func TestWrite(t *testing.T) {

@@ -172,10 +172,7 @@ type JavMovie struct {
 
 	// Release YYYY-MM-DD or "".
 	Release *string `json:"release,omitempty"`
-
-	// RuntimeMinutes 0 when unknown.
-	RuntimeMinutes *int    `json:"runtime_minutes,omitempty"`
-	Slug           *string `json:"slug,omitempty"`
+	Slug    *string `json:"slug,omitempty"`
 
 	// Studio The list's items joined with ", "; "" when none.
 	Studio   *string `json:"studio,omitempty"`
@@ -200,15 +197,12 @@ type Movie struct {
 	Poster2Url *string   `json:"poster2_url,omitempty"`
 
 	// Release YYYY-MM-DD or "".
-	Release *string `json:"release,omitempty"`
-
-	// RuntimeMinutes 0 when unknown.
-	RuntimeMinutes *int      `json:"runtime_minutes,omitempty"`
-	Slug           *string   `json:"slug,omitempty"`
-	Studio         *[]string `json:"studio,omitempty"`
-	Synopsis       *string   `json:"synopsis,omitempty"`
-	Title          *string   `json:"title,omitempty"`
-	Year           *string   `json:"year,omitempty"`
+	Release  *string   `json:"release,omitempty"`
+	Slug     *string   `json:"slug,omitempty"`
+	Studio   *[]string `json:"studio,omitempty"`
+	Synopsis *string   `json:"synopsis,omitempty"`
+	Title    *string   `json:"title,omitempty"`
+	Year     *string   `json:"year,omitempty"`
 }
 
 // MovieDetail defines model for MovieDetail.
@@ -307,7 +301,7 @@ type HealthParams struct {
 
 // ListJavParams defines parameters for ListJav.
 type ListJavParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, runtime_minutes, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *JavFields `form:"fields,omitempty" json:"fields,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
@@ -334,13 +328,13 @@ type ListJavParams struct {
 
 // GetJavParams defines parameters for GetJav.
 type GetJavParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, runtime_minutes, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *JavFields `form:"fields,omitempty" json:"fields,omitempty"`
 }
 
 // ListMoviesParams defines parameters for ListMovies.
 type ListMoviesParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, runtime_minutes, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
@@ -355,7 +349,7 @@ type ListMoviesParams struct {
 
 // GetMovieParams defines parameters for GetMovie.
 type GetMovieParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, runtime_minutes, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 }
 
