@@ -55,7 +55,9 @@ FROM_START=${FROM_START:-0}
 command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; exit 1; }
 mkdir -p "$OUT"
 elapsed() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}'; }
-go build -o "$OUT/catalog" ./cmd/catalog
+# BIN=path runs that catalog binary instead of one built from this tree
+# (an A/B of two builds on the same data).
+if [[ -n "${BIN:-}" ]]; then cp "$BIN" "$OUT/catalog"; else go build -o "$OUT/catalog" ./cmd/catalog; fi
 go build -o "$OUT/ceiling" ./bench/ceiling
 
 pg_sql() { psql "$DB" -XAtq -c "$1"; }
