@@ -7,7 +7,7 @@
 #   bench/run.sh                      # 1,000,000 clips and movies, 15 s each
 #   CLIPS=100000 MOVIES=100000 DURATION=5s bench/run.sh
 #   DB=postgres://... bench/run.sh    # PostgreSQL: two serve instances share the load
-#   WRITES=1 bench/run.sh             # every scenario beside the write stream
+#   WRITES=1 bench/run.sh             # every scenario beside the write stream (ONLY matches names without " + writes")
 #   FROM_START=20 bench/run.sh        # also time requests from serve's first second
 #
 # DB=postgres://... (an empty database is seeded) runs INSTANCES (default
@@ -84,14 +84,16 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 
-# Instance i (from 0) listens on the base ports plus 2i.
+# Instance i (from 0) listens on the base ports plus 2i; on PostgreSQL
+# each keeps its search index files in a folder of its own, as on
+# machines of their own.
 addr_of() { local host=${1%:*} port=${1##*:}; echo "$host:$((port + 2 * $2))"; }
 rm -rf "$OUT"/snapshots*
 start=$(date +%s.%N)
 serve_pids=()
 for ((i = 0; i < INSTANCES; i++)); do
   "$OUT/catalog" serve --db "$DB" --clips-addr "$(addr_of "$CLIPS_ADDR" $i)" --movies-addr "$(addr_of "$MOVIES_ADDR" $i)" \
-    --snapshot-dir "$OUT/snapshots$i" 2>"$OUT/serve$i.log" >/dev/null &
+    --snapshot-dir "$OUT/snapshots$i" $([[ -n "$PG" ]] && echo --index-dir "$OUT/index$i") 2>"$OUT/serve$i.log" >/dev/null &
   serve_pids+=("$!"); pids+=("$!")
 done
 serve_pid=${serve_pids[0]}
@@ -322,7 +324,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|$pg_rule"
 ceiling=0
 for s in "${scenarios[@]}"; do
   IFS='|' read -r name path max goal goal_p99 base <<<"$s"
-  [[ "$name" == ceiling || "$name" =~ $ONLY ]] || continue
+  [[ "$name" == ceiling || "${name% + writes}" =~ $ONLY ]] || continue
   edits="" imported=""
   if [[ "$name" == *"+ edits" || "$name" == *"+ writes" ]]; then
     : >"$OUT/edits.txt"
