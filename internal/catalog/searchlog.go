@@ -30,12 +30,19 @@ func (k SearchKind) String() string {
 func (k SearchKind) LogValue() slog.Value { return slog.StringValue(k.String()) }
 
 // SearchDoc is what a search index keeps of a record: the folded title
-// (clip title, movie name) and the clip's platform (Group; "" for
-// movies).
+// (clip title, movie name), the clip's platform (Group; "" for movies),
+// and what the movie lists filter and order on besides (zero for
+// clips): the last change in unix seconds (UpdatedAt), the type id of
+// the first category (contract 6; 0 for none), the stored year and the
+// PlayKinds bits.
 type SearchDoc struct {
-	ID    int64
-	Fold  string
-	Group string
+	ID      int64
+	Fold    string
+	Group   string
+	Changed int64
+	Type    int64
+	Year    string
+	Play    int64
 }
 
 // ErrSearchLogGap is SearchChanges' answer when the changes after the

@@ -345,7 +345,7 @@ func TestPageCatchesUpWithMovingRows(t *testing.T) {
 				t.Fatal(err)
 			}
 			group := "JAV"
-			page, total, err := search.Page(ctx, live, v, []string{"alpha"}, &group, 0, 20,
+			page, total, err := search.Page(ctx, live, v, search.Query{Terms: []string{"alpha"}, Group: &group, Limit: 20},
 				func(ids []int64) ([]catalog.Clip, error) { return a.ClipsByID(ctx, ids) },
 				func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
 			if err != nil || total != 0 || len(page) != 0 {

@@ -69,7 +69,7 @@ func BenchmarkSeeded(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				_, total, err = search.Page(ctx, clips, v, terms, nil, 0, 20,
+				_, total, err = search.Page(ctx, clips, v, search.Query{Terms: terms, Limit: 20},
 					func(ids []int64) ([]catalog.Clip, error) { return st.ClipsByID(ctx, ids) },
 					func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
 				if err != nil {

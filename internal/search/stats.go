@@ -30,7 +30,7 @@ func (l *Live) Stats() Stats {
 func (ix *Index) size() (docs int, bytes int64) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	bytes = int64(len(ix.arena)) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes()
+	bytes = int64(len(ix.arena)) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes() + ix.facets.bytes()
 	for _, b := range ix.grams {
 		bytes += int64(b.GetSizeInBytes())
 	}
