@@ -16,10 +16,6 @@ type Budget struct{ slots chan struct{} }
 // New returns a budget of n slots (at least 1).
 func New(n int) *Budget { return &Budget{slots: make(chan struct{}, max(1, n))} }
 
-// ForPool is the list budget of a pool of n connections: half of it,
-// so the other half always serves point reads and seeks.
-func ForPool(n int) *Budget { return New(n / 2) }
-
 // Acquire takes a slot, waiting until one is free or ctx is done (then
 // it returns ctx's error, which the engines map to a 503). Every
 // successful Acquire must be followed by Release.

@@ -8,11 +8,6 @@ import (
 )
 
 func TestBudget(t *testing.T) {
-	for _, tt := range []struct{ pool, want int }{{1, 1}, {2, 1}, {4, 2}, {9, 4}, {32, 16}} {
-		if got := ForPool(tt.pool).Cap(); got != tt.want {
-			t.Errorf("ForPool(%d).Cap() = %d, want %d", tt.pool, got, tt.want)
-		}
-	}
 	b := New(2)
 	ctx := context.Background()
 	for range 2 {

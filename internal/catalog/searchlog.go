@@ -77,6 +77,10 @@ type SearchLog interface {
 	// columns that fields needs filled (MovieFieldColumns) and the
 	// others left zero.
 	MoviesByID(ctx context.Context, ids []int64, fields FieldSet) ([]Movie, error)
+	// VodsByID returns the movies with the given ids with their MacCMS
+	// types, in the order of ids (ids missing from the store are left
+	// out).
+	VodsByID(ctx context.Context, ids []int64) ([]Vod, error)
 	// PruneSearchLog forgets the log rows of kind at or below through.
 	PruneSearchLog(ctx context.Context, kind SearchKind, through int64) error
 }

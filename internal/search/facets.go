@@ -23,7 +23,7 @@ import (
 type attrs struct {
 	changed uint32 // unix seconds (to 2106)
 	typ     uint32 // type id, 0 = none
-	year    uint16 // 0 = not a four-digit year
+	year    uint16 // the four-digit year + 1; 0 = none
 	play    uint8  // catalog.PlayKinds bits
 	set     bool
 }
@@ -99,7 +99,7 @@ func packAttrs(d Doc) attrs {
 		a.typ = uint32(d.Type)
 	}
 	if y, ok := fourDigitYear(d.Year); ok {
-		a.year = y
+		a.year = y + 1
 	}
 	return a
 }
@@ -191,8 +191,8 @@ func (f *facets) set(kind facetKind, value uint32) *roaring.Bitmap {
 // record has one of them.
 func (f *facets) years(from, to int) *roaring.Bitmap {
 	var sets []*roaring.Bitmap
-	for y := max(from, 1); y <= min(to, 9999); y++ {
-		if b := f.sets[facetKey{facetYear, uint32(y)}]; b != nil {
+	for y := max(from, 0); y <= min(to, 9999); y++ {
+		if b := f.sets[facetKey{facetYear, uint32(y) + 1}]; b != nil {
 			sets = append(sets, b)
 		}
 	}

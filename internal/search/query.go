@@ -2,6 +2,7 @@ package search
 
 import (
 	"slices"
+	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -13,14 +14,28 @@ type Query struct {
 	Group *string  // clips: only this platform
 	IDs   []int64  // when not empty: only these ids
 	// The movie filters (facets.go); zero is no filter.
-	Type             int64 // type id
-	YearFrom, YearTo int   // four-digit years, inclusive
-	Play             int64 // a catalog.PlayKinds bit
-	Since            int64 // changed at or after, unix seconds
+	Type  int64   // type id
+	Years *[2]int // four-digit years from [0] to [1], inclusive
+	Play  int64   // a catalog.PlayKinds bit
+	Since int64   // changed at or after, unix seconds
 	// ByChange orders last change first, then id (contract 6);
 	// Ascending reverses it. Otherwise the order is id, highest first.
 	ByChange, Ascending bool
 	Offset, Limit       int64
+}
+
+// SinceUnix is Query.Since for "changed at or after t": the first whole
+// second at or after t (stored times are whole seconds), 0 for the zero
+// time.
+func SinceUnix(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
 }
 
 // Search is Find of a title search, optionally in one group.
@@ -85,7 +100,7 @@ func (ix *Index) filters(q Query) (sets []*roaring.Bitmap, ok bool) {
 	if q.Type != 0 && (q.Type < 0 || q.Type > MaxID || !add(f.set(facetType, uint32(q.Type)))) {
 		return nil, false
 	}
-	if q.YearFrom != 0 && !add(f.years(q.YearFrom, q.YearTo)) {
+	if q.Years != nil && !add(f.years(q.Years[0], q.Years[1])) {
 		return nil, false
 	}
 	if q.Play != 0 && (q.Play < 0 || q.Play > 1<<7 || !add(f.set(facetPlay, uint32(q.Play)))) {

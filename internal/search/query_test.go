@@ -13,7 +13,7 @@ import (
 func refFind(docs map[int64]Doc, q Query) Result {
 	var hits []Doc
 	for _, d := range docs {
-		if q.ByChange || q.Type != 0 || q.YearFrom != 0 || q.Play != 0 || q.Since != 0 {
+		if q.ByChange || q.Type != 0 || q.Years != nil || q.Play != 0 || q.Since != 0 {
 			if d.Changed <= 0 {
 				continue
 			}
@@ -25,9 +25,9 @@ func refFind(docs map[int64]Doc, q Query) Result {
 			q.Since != 0 && d.Changed < q.Since {
 			continue
 		}
-		if q.YearFrom != 0 {
+		if q.Years != nil {
 			y, err := strconv.Atoi(d.Year)
-			if len(d.Year) != 4 || err != nil || y < q.YearFrom || y > q.YearTo {
+			if len(d.Year) != 4 || err != nil || y < q.Years[0] || y > q.Years[1] {
 				continue
 			}
 		}
@@ -80,8 +80,8 @@ func randomQuery(r *rand.Rand) Query {
 		q.Type = 1 + r.Int64N(3)
 	}
 	if r.IntN(3) == 0 {
-		q.YearFrom = 1999 + r.IntN(10)
-		q.YearTo = q.YearFrom + r.IntN(25)
+		from := 1999 + r.IntN(10)
+		q.Years = &[2]int{from, from + r.IntN(25)}
 	}
 	if r.IntN(3) == 0 {
 		q.Play = 1 << r.IntN(2)
@@ -164,17 +164,19 @@ func TestFindChangeOrder(t *testing.T) {
 		{ID: 2, Fold: "b", Changed: 100, Type: 7, Year: "2001", Play: 2},
 		{ID: 3, Fold: "c", Changed: 300, Type: 8, Year: "1999", Play: 3},
 		{ID: 4, Fold: "d", Changed: 200, Type: 7, Year: "20x1", Play: 0},
+		{ID: 5, Fold: "e", Changed: 50, Year: "0000"},
 	}, nil)
 	for _, c := range []struct {
 		q    Query
 		want []int64
 		n    int64
 	}{
-		{Query{ByChange: true, Limit: 10}, []int64{3, 1, 4, 2}, 4},
-		{Query{ByChange: true, Ascending: true, Limit: 10}, []int64{2, 4, 1, 3}, 4},
-		{Query{ByChange: true, Offset: 2, Limit: 1}, []int64{4}, 4},
+		{Query{ByChange: true, Limit: 10}, []int64{3, 1, 4, 2, 5}, 5},
+		{Query{ByChange: true, Ascending: true, Limit: 10}, []int64{5, 2, 4, 1, 3}, 5},
+		{Query{ByChange: true, Offset: 2, Limit: 1}, []int64{4}, 5},
 		{Query{ByChange: true, Type: 7, Limit: 10}, []int64{1, 4, 2}, 3},
-		{Query{ByChange: true, YearFrom: 2000, YearTo: 2001, Limit: 10}, []int64{1, 2}, 2},
+		{Query{ByChange: true, Years: &[2]int{2000, 2001}, Limit: 10}, []int64{1, 2}, 2},
+		{Query{ByChange: true, Years: &[2]int{0, 0}, Limit: 10}, []int64{5}, 1},
 		{Query{ByChange: true, Play: 2, Limit: 10}, []int64{3, 2}, 2},
 		{Query{ByChange: true, Since: 200, Limit: 10}, []int64{3, 1, 4}, 3},
 		{Query{Since: 200, Limit: 10}, []int64{4, 3, 1}, 3},
