@@ -113,6 +113,7 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 	})
 
 	t.Run("Pages", func(t *testing.T) { runVodPages(t, open, base) })
+	t.Run("LiveIndexFollowsChanges", func(t *testing.T) { runVodChanges(t, open, base) })
 
 	t.Run("OrderAndFilters", func(t *testing.T) {
 		s := open(t)
@@ -223,6 +224,49 @@ func runVodPages(t *testing.T, open func(t *testing.T) catalog.Store, base time.
 		slices.Reverse(rev)
 		wantIDs(t, fmt.Sprintf("ascending page %d", p), got, rev[lo:min(lo+10, len(rev))])
 	}
+}
+
+// runVodChanges checks that an index kept current from the search log
+// (not rebuilt) sees every change the resource API filters and orders
+// on: a change of synopsis alone moves a movie to the front, and a new
+// first category, year or play group moves it between the filters.
+func runVodChanges(t *testing.T, open func(t *testing.T) catalog.Store, base time.Time) {
+	s := open(t)
+	a := vodMovie(t, "Alpha", []string{"Drama"}, "1999", base)
+	b := vodMovie(t, "Beta", []string{"Drama"}, "1999", base.Add(time.Hour))
+	upsert(t, s, &a, &b)
+	live := liveOf(t, s, catalog.SearchMovies)
+	list := func(what string, f catalog.VodFilter, want ...int64) {
+		t.Helper()
+		f.Paging = firstPage
+		vods, total, err := live.Vods(context.Background(), 0, f)
+		noErr(t, err, what)
+		got := make([]int64, len(vods))
+		for i, v := range vods {
+			got[i] = v.ID
+		}
+		wantIDs(t, what, got, want)
+		if total != int64(len(want)) {
+			t.Fatalf("%s: total %d, want %d", what, total, len(want))
+		}
+	}
+	list("before", catalog.VodFilter{}, b.ID, a.ID)
+
+	a.Synopsis, a.UpdatedAt = "changed", time.Time{}
+	upsert(t, s, &a)
+	list("after a synopsis change", catalog.VodFilter{}, a.ID, b.ID)
+
+	a.Lists[0] = catalog.NewList([]string{"Horror"})
+	a.Year = "2020"
+	a.Episodes = []catalog.Server{playServer("Main", "https://cdn.example/a/", 1)}
+	a.UpdatedAt = time.Time{}
+	upsert(t, s, &a)
+	drama, horror := typeID(t, vodTypes(t, s), "Drama"), typeID(t, vodTypes(t, s), "Horror")
+	list("t=Drama after a new first category", catalog.VodFilter{TypeID: drama}, b.ID)
+	list("t=Horror", catalog.VodFilter{TypeID: horror}, a.ID)
+	list("year=1999 after a new year", catalog.VodFilter{Years: catalog.YearRange{From: "1999", To: "1999"}}, b.ID)
+	list("year=2020", catalog.VodFilter{Years: catalog.YearRange{From: "2020", To: "2020"}}, a.ID)
+	list("from a play group added", catalog.VodFilter{PlayKind: catalog.PlayKinds(a.Episodes)}, a.ID)
 }
 
 // VodTypesByMovie maps each movie's id to its type id, as the resource
