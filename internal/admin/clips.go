@@ -81,6 +81,7 @@ type formField struct {
 	Value, Error            string
 	Required                bool
 	Max                     int
+	MaxNumber               string // a number input's largest value
 	Options                 []string
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"catalog/internal/cache"
@@ -150,26 +151,70 @@ func TestResponsesStayUnderTheirCap(t *testing.T) {
 }
 
 func TestResponsesFillOncePerKey(t *testing.T) {
-	c := cache.NewResponses(0)
-	var fills atomic.Int32
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Go(func() {
-			<-start
-			p, err := c.Get(context.Background(), 1, "k", func(context.Context) (*httpx.Payload, error) {
-				fills.Add(1)
-				time.Sleep(20 * time.Millisecond)
-				return httpx.NewPayload([]byte("v")), nil
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		c := cache.NewResponses(0)
+		var fills atomic.Int32
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() {
+				p, err := c.Get(context.Background(), 1, "k", func(context.Context) (*httpx.Payload, error) {
+					fills.Add(1)
+					time.Sleep(20 * time.Millisecond)
+					return httpx.NewPayload([]byte("v")), nil
+				})
+				if err != nil || string(p.Plain) != "v" {
+					t.Errorf("got %v, %v", p, err)
+				}
 			})
-			if err != nil || string(p.Plain) != "v" {
-				t.Errorf("got %v, %v", p, err)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
-	if n := fills.Load(); n != 1 {
-		t.Errorf("fills: got %d, want 1", n)
-	}
+		}
+		wg.Wait()
+		if n := fills.Load(); n != 1 {
+			t.Errorf("fills: got %d, want 1", n)
+		}
+	})
+}
+
+// A fill that fails is not shared: each request that waited for it
+// fills on its own, so one cancelled request never fails the others.
+func TestResponsesWaitersRefillAfterTheLeaderFails(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		c := cache.NewResponses(0)
+		release := make(chan struct{})
+		leaderDone := make(chan error, 1)
+		go func() {
+			_, err := c.Get(context.Background(), 1, "k", func(context.Context) (*httpx.Payload, error) {
+				<-release
+				return nil, errors.New("the leader's request went away")
+			})
+			leaderDone <- err
+		}()
+		synctest.Wait() // the leader is filling
+		var own atomic.Int32
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				p, err := c.Get(context.Background(), 1, "k", func(context.Context) (*httpx.Payload, error) {
+					own.Add(1)
+					return httpx.NewPayload([]byte("v")), nil
+				})
+				if err != nil || string(p.Plain) != "v" {
+					t.Errorf("waiter: got %v, %v; want its own fill", p, err)
+				}
+			})
+		}
+		synctest.Wait() // the waiters wait for the leader's fill
+		if n := own.Load(); n != 0 {
+			t.Fatalf("%d waiters filled before the leader failed, want 0", n)
+		}
+		close(release)
+		wg.Wait()
+		if err := <-leaderDone; err == nil {
+			t.Error("the leader's failure was not returned to it")
+		}
+		if n := own.Load(); n != 3 {
+			t.Errorf("waiters' own fills: got %d, want 3", n)
+		}
+	})
 }

@@ -31,9 +31,7 @@ func (r *Reads) Serve(w http.ResponseWriter, req *http.Request, key, contentType
 		if err != nil {
 			return nil, err
 		}
-		p := httpx.NewPayload(body)
-		p.ContentType = contentType
-		return p, nil
+		return httpx.NewPayloadAs(body, contentType), nil
 	}
 	var p *httpx.Payload
 	var err error

@@ -83,4 +83,10 @@ type SearchLog interface {
 	VodsByID(ctx context.Context, ids []int64) ([]Vod, error)
 	// PruneSearchLog forgets the log rows of kind at or below through.
 	PruneSearchLog(ctx context.Context, kind SearchKind, through int64) error
+	// Identity names the database: the same through every handle and
+	// process on it, another for any other database (a file copied aside
+	// and started again is the same database until either is written),
+	// so that an index kept in a file is never used with a database it
+	// was not built from.
+	Identity(ctx context.Context) (string, error)
 }

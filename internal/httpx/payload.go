@@ -41,6 +41,14 @@ func NewPayload(plain []byte) *Payload {
 	return &Payload{Plain: plain, ETag: string(tag)}
 }
 
+// NewPayloadAs wraps a body of contentType ("" = JSON), tagged as
+// NewPayload tags it.
+func NewPayloadAs(plain []byte, contentType string) *Payload {
+	p := NewPayload(plain)
+	p.ContentType = contentType
+	return p
+}
+
 // gzipTag is the tag of the gzip representation (a strong tag must
 // differ between encodings).
 func (p *Payload) gzipTag() string { return p.ETag[:len(p.ETag)-1] + `-gz"` }
@@ -130,28 +138,27 @@ func WritePayload(w http.ResponseWriter, r *http.Request, status int, p *Payload
 	} else {
 		h.Set("Content-Type", "application/json; charset=utf-8")
 	}
-	body, tag := p.Plain, p.ETag
-	big := len(p.Plain) > GzipMinSize
-	if big {
+	body, gzipped := p.Plain, false
+	if len(p.Plain) > GzipMinSize {
 		h.Add("Vary", "Accept-Encoding")
 		if AcceptsGzip(r) {
-			body, tag = p.Gzipped(), p.gzipTag()
+			body, gzipped = p.Gzipped(), true
 			h.Set("Content-Encoding", "gzip")
 		}
 	}
 	// Contract 2: every GET response carries a strong ETag, errors
-	// included; only a 200 can become a 304.
+	// included; only a 200 can become a 304. Other methods get none.
 	if r.Method == http.MethodGet || r.Method == http.MethodHead {
+		tag := p.ETag
+		if gzipped {
+			tag = p.gzipTag()
+		}
 		h.Set("ETag", tag)
-	}
-	if status == http.StatusOK && h.Get("ETag") != "" {
-		if inm := r.Header.Get("If-None-Match"); inm != "" {
-			if ETagMatches(inm, tag) {
-				h.Del("Content-Type")
-				h.Del("Content-Encoding")
-				w.WriteHeader(http.StatusNotModified)
-				return
-			}
+		if status == http.StatusOK && ETagMatches(r.Header.Get("If-None-Match"), tag) {
+			h.Del("Content-Type")
+			h.Del("Content-Encoding")
+			w.WriteHeader(http.StatusNotModified)
+			return
 		}
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
@@ -162,7 +169,12 @@ func WritePayload(w http.ResponseWriter, r *http.Request, status int, p *Payload
 }
 
 // WriteJSON encodes nothing itself: it wraps already-encoded JSON bytes
-// in a Payload and writes it.
+// in a Payload and writes it. Only a GET or HEAD answer carries an
+// ETag, so only theirs hash the body.
 func WriteJSON(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		WritePayload(w, r, status, &Payload{Plain: body})
+		return
+	}
 	WritePayload(w, r, status, NewPayload(body))
 }

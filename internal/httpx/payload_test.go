@@ -297,3 +297,16 @@ func TestIfNoneMatchPerRepresentation(t *testing.T) {
 		})
 	}
 }
+
+// Only GET and HEAD answers carry an ETag (contract 2); a write's
+// answer is not hashed for one.
+func TestNoETagOnWrites(t *testing.T) {
+	t.Parallel()
+	for _, method := range []string{"POST", "PATCH", "PUT", "DELETE"} {
+		rec := httptest.NewRecorder()
+		httpx.WriteJSON(rec, httptest.NewRequest(method, "/api/clips", nil), http.StatusCreated, []byte(`{"data":{}}`))
+		if got := rec.Header().Get("ETag"); got != "" || rec.Code != http.StatusCreated || rec.Body.String() != `{"data":{}}` {
+			t.Errorf("%s: got %d %q with ETag %q, want 201 and no ETag", method, rec.Code, rec.Body, got)
+		}
+	}
+}

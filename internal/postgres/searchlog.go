@@ -157,3 +157,16 @@ func (s *Store) MoviesByID(ctx context.Context, ids []int64, fields catalog.Fiel
 	})
 	return movies, translate(err, "list movies")
 }
+
+// Identity names the database by its cluster (the system identifier
+// set by initdb, which pg_dump does not carry), its oid in the cluster
+// and the time its schema was first migrated (to the microsecond): a
+// database dropped and created again, or restored elsewhere, is
+// another.
+func (s *Store) Identity(ctx context.Context) (string, error) {
+	var id string
+	err := s.pool.QueryRow(ctx, `SELECT 'postgres:' || coalesce((SELECT system_identifier::text FROM pg_control_system()), '') || ':' ||
+    (SELECT oid::text FROM pg_database WHERE datname = current_database()) || ':' ||
+    (SELECT coalesce(min(tstamp)::text, '') FROM goose_db_version)`).Scan(&id)
+	return id, translate(err, "read database identity")
+}

@@ -137,10 +137,13 @@ func (a attrs) keys(yield func(facetKey)) {
 
 // add records d's attributes; id must have none yet.
 func (f *facets) add(id uint32, d Doc) {
-	a := packAttrs(d)
-	if !a.set {
-		return
+	if a := packAttrs(d); a.set {
+		f.put(id, a)
 	}
+}
+
+// put records a, id's attributes; id must have none yet.
+func (f *facets) put(id uint32, a attrs) {
 	f.byID.set(id, a)
 	a.keys(func(k facetKey) {
 		b := f.sets[k]

@@ -182,7 +182,7 @@ func BenchmarkBuild1M(b *testing.B) {
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heapMiB")
-	b.ReportMetric(float64(len(ix.grams)), "grams")
+	b.ReportMetric(float64(ix.grams.count()), "grams")
 	runtime.KeepAlive(ix)
 }
 

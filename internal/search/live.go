@@ -18,10 +18,20 @@ const (
 	// lock); beyond it a rebuild (seconds, in the background) is cheaper,
 	// and the database answers meanwhile.
 	maxCatchUp = 10_000
-	// keepLog is how long log rows stay: an instance more than this far
-	// behind rebuilds. Every instance catches up at least every
-	// syncEvery, so only a stopped or partitioned one falls that far.
+	// keepLog is how long log rows stay at least: every running instance
+	// catches up at least every syncEvery, so only a stopped or
+	// partitioned one falls that far behind.
 	keepLog = 10 * time.Minute
+	// keepChanges is how many versions of the log stay beyond keepLog,
+	// so that an instance restarted hours later (an upgrade) catches up
+	// from its index file instead of rebuilding; a gap longer than that
+	// is past what maxStartCatchUp applies anyway at the largest
+	// catalogs the index holds.
+	keepChanges = 1_000_000
+	// saveEvery is the period of the index file's writes while serving
+	// (when the index changed since the last); the file is also written
+	// after every build and when the service stops.
+	saveEvery = 10 * time.Minute
 	// syncEvery is the period of the background catch-up: short, so that
 	// a stream of writes with no searches meanwhile never runs past
 	// maxCatchUp (which costs a rebuild).
@@ -52,8 +62,10 @@ type Live struct {
 	readyCh chan struct{} // closed while st is set
 	started sync.Once
 
-	mu       sync.Mutex // one catch-up or rebuild at a time
+	mu       sync.Mutex // one catch-up, rebuild or save at a time
 	building atomic.Bool
+	builds   atomic.Int64 // full builds from the database (for Stats)
+	file     fileState
 	wanted   atomic.Bool  // a rebuild was asked for since the last began
 	seen     atomic.Int64 // the newest database version the index was asked to reach (for Stats)
 	samples  []sample     // (time, version) for pruning
@@ -84,11 +96,29 @@ var ErrBuilding = catalog.Errorf(catalog.EUNAVAILABLE, "the search index is buil
 // Start builds the index in the background, then keeps it current and
 // prunes the log until ctx ends. Calls after the first do nothing.
 func (l *Live) Start(ctx context.Context) {
-	l.started.Do(func() { go l.run(ctx) })
+	l.started.Do(func() {
+		l.file.stopped = make(chan struct{})
+		go l.run(ctx)
+	})
+}
+
+// Wait returns once the index started by Start has stopped after its
+// context ended, its file written (see UseFile).
+func (l *Live) Wait() {
+	l.started.Do(func() {}) // not started: nothing to wait for
+	if l.file.stopped != nil {
+		<-l.file.stopped
+	}
 }
 
 func (l *Live) run(ctx context.Context) {
-	l.rebuild(ctx)
+	defer func() {
+		l.save()
+		close(l.file.stopped)
+	}()
+	if !l.open(ctx) {
+		l.rebuild(ctx)
+	}
 	t := time.NewTicker(syncEvery)
 	defer t.Stop()
 	lastPrune := time.Now()
@@ -109,6 +139,9 @@ func (l *Live) run(ctx context.Context) {
 		if time.Since(lastPrune) >= pruneEvery {
 			lastPrune = time.Now()
 			l.prune(ctx)
+		}
+		if l.due() {
+			l.save()
 		}
 	}
 }
@@ -230,6 +263,7 @@ func (l *Live) build(ctx context.Context) {
 			l.mu.Lock()
 			l.setState(st)
 			l.mu.Unlock()
+			l.builds.Add(1)
 			l.log.Info("search index ready", "kind", l.kind, "records", ix.Len(), "took", time.Since(start).Round(time.Millisecond))
 			return
 		}
@@ -284,7 +318,8 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	return st, nil
 }
 
-// prune forgets the log rows every instance has had keepLog to read.
+// prune forgets the log rows that every running instance has had
+// keepLog to read and that are more than keepChanges versions old.
 func (l *Live) prune(ctx context.Context) {
 	st := l.st.Load()
 	if st == nil {
@@ -292,12 +327,12 @@ func (l *Live) prune(ctx context.Context) {
 	}
 	now := time.Now()
 	l.samples = append(l.samples, sample{now, st.version.Load()})
-	var through int64 = -1
+	var aged int64 = -1
 	for len(l.samples) > 0 && now.Sub(l.samples[0].at) >= keepLog {
-		through = l.samples[0].version
+		aged = l.samples[0].version
 		l.samples = l.samples[1:]
 	}
-	if through > 0 {
+	if through := min(aged, st.version.Load()-keepChanges); through > 0 {
 		if err := l.src.PruneSearchLog(ctx, l.kind, through); err != nil {
 			l.log.Debug("search log prune failed", "kind", l.kind, "err", err)
 		}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -235,4 +236,43 @@ func TestChangeOrderBlocks(t *testing.T) {
 	if len(o.blocks) < 2 {
 		t.Errorf("%d blocks for %d keys: no block split", len(o.blocks), len(want))
 	}
+}
+
+// An index written to a file and opened again answers every movie
+// filter and the change order as before, and keeps following changes.
+func TestFileKeepsFacets(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	docs := map[int64]Doc{}
+	var bulk []Doc
+	for id := int64(1); id <= 300; id++ {
+		d := randomMovie(r, id)
+		docs[id] = d
+		bulk = append(bulk, d)
+	}
+	ix := New()
+	ix.Build(func() (Doc, bool) {
+		if len(bulk) == 0 {
+			return Doc{}, false
+		}
+		d := bulk[0]
+		bulk = bulk[1:]
+		return d, true
+	})
+	got := roundTrip(t, ix, filepath.Join(t.TempDir(), "movies.idx"))
+	check := func(when string) {
+		t.Helper()
+		for range 200 {
+			q := randomQuery(r)
+			g, w := got.Find(q), refFind(docs, q)
+			if g.Total != w.Total || !slices.Equal(g.IDs, w.IDs) {
+				t.Fatalf("%s, %+v: got %d %v, want %d %v", when, q, g.Total, g.IDs, w.Total, w.IDs)
+			}
+		}
+	}
+	check("opened")
+	d := Doc{ID: 7, Fold: "moved", Changed: 1_800_000_000, Type: 3, Year: "2024", Play: 2}
+	docs[7] = d
+	delete(docs, 8)
+	got.Apply([]Doc{d}, []int64{8})
+	check("after a change")
 }

@@ -4,6 +4,9 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math"
+	"math/rand/v2"
+	"strconv"
 	"strings"
 
 	"catalog/internal/catalog"
@@ -223,3 +226,24 @@ func commaColumns(cols []catalog.MovieColumn) string {
 	}
 	return ", " + catalog.ColumnNames(cols, "")
 }
+
+// Identity is a random number kept in the database file's header
+// (PRAGMA user_version, which nothing else uses), set the first time it
+// is asked for. A copy of the file keeps it; catalog backup gives its
+// copy a new one, so that a restored backup is another database.
+func (s *Store) Identity(ctx context.Context) (string, error) {
+	var id int64
+	err := s.writeTx(ctx, "database identity", func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&id); err != nil || id != 0 {
+			return translate(err, "database identity")
+		}
+		id = newIdentity()
+		_, err := tx.ExecContext(ctx, `PRAGMA user_version = `+strconv.FormatInt(id, 10))
+		return translate(err, "database identity")
+	})
+	return "sqlite:" + strconv.FormatInt(id, 10), err
+}
+
+// newIdentity is a random positive 31-bit number (user_version is a
+// signed 32-bit integer; 0 means none).
+func newIdentity() int64 { return 1 + rand.Int64N(math.MaxInt32) }
