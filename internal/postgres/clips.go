@@ -146,7 +146,8 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 		if err := seq.save(ctx, tx); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE clip_import (LIKE clips INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP`); err != nil {
+		// The connection's own import table, as upsertMovies's.
+		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS clip_import (LIKE clips INCLUDING DEFAULTS, seq bigint) ON COMMIT DELETE ROWS`); err != nil {
 			return err
 		}
 		columns := []string{"seq", "id", "created_at"}

@@ -123,7 +123,13 @@ func upsertMovies(ctx context.Context, tx pgx.Tx, stamp time.Time, movies []cata
 	if err := assignIDs(ctx, tx, movies); err != nil {
 		return err
 	}
-	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE movie_import (LIKE movies INCLUDING DEFAULTS, seq bigint) ON COMMIT DROP`); err != nil {
+	// The import table is the connection's own, made once and emptied by
+	// every commit: making and dropping it in each transaction wrote the
+	// system catalogs every time (a collection writes a batch every few
+	// pages), and the upsert below stays one prepared statement. The
+	// connection never outlives a migration: serve migrates before it
+	// opens its pool.
+	if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS movie_import (LIKE movies INCLUDING DEFAULTS, seq bigint) ON COMMIT DELETE ROWS`); err != nil {
 		return err
 	}
 	columns := append([]string{"seq", "id", "updated_at"}, movieDataColumns...)

@@ -22,3 +22,14 @@ const (
 	LinksSQL      = linksSQL
 	SameTitlesSQL = sameTitlesSQL
 )
+
+// ImportTable is the oid of the temporary table name on the connection
+// the pool hands out (0 when it has none) and how many rows it holds.
+func ImportTable(ctx context.Context, s *Store, name string) (oid uint32, rows int64, err error) {
+	err = s.pool.QueryRow(ctx, `SELECT coalesce(to_regclass('pg_temp.' || $1)::oid, 0)`, name).Scan(&oid)
+	if err != nil || oid == 0 {
+		return oid, 0, err
+	}
+	err = s.pool.QueryRow(ctx, `SELECT count(*) FROM pg_temp.`+name).Scan(&rows)
+	return oid, rows, err
+}

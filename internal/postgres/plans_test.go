@@ -120,3 +120,45 @@ func TestCollectLookupsReadByKey(t *testing.T) {
 		}
 	}
 }
+
+// An upsert's import table is made once per connection and emptied by
+// each commit: the transactions that follow write no system catalog
+// rows for it, and their upsert stays one prepared statement.
+func TestImportTableKeptPerConnection(t *testing.T) {
+	ctx := context.Background()
+	s, err := postgres.Open(ctx, pgtest.DSN(t), postgres.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var first uint32
+	for i := range 3 {
+		if err := s.UpsertMovies(ctx, benchMovies(10)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.ImportClips(ctx, benchClips(10)); err != nil {
+			t.Fatal(err)
+		}
+		oid, rows, err := postgres.ImportTable(ctx, s, "movie_import")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if oid == 0 || rows != 0 {
+			t.Fatalf("after upsert %d: movie_import oid %d with %d rows, want the table kept and empty", i+1, oid, rows)
+		}
+		if i == 0 {
+			first = oid
+		} else if oid != first {
+			t.Fatalf("after upsert %d: movie_import oid %d, want %d (made once)", i+1, oid, first)
+		}
+		if oid, rows, err := postgres.ImportTable(ctx, s, "clip_import"); err != nil || oid == 0 || rows != 0 {
+			t.Fatalf("after import %d: clip_import oid %d with %d rows (%v), want the table kept and empty", i+1, oid, rows, err)
+		}
+	}
+	if n, err := s.CountMovies(ctx); err != nil || n != 10 {
+		t.Errorf("movies: got %d (%v), want 10 (the same ten upserted three times)", n, err)
+	}
+}
