@@ -30,22 +30,6 @@ type movieFormPage struct {
 	Fields  []formField
 }
 
-// movieLabels and movieHints are how the console names the members of
-// the field table (catalog.MovieMemberSpecs); a member without an entry
-// is shown by its name, so a new field appears in the form by itself.
-var (
-	movieLabels = map[string]string{
-		"name": "Name", "slug": "Slug", "year": "Year", "poster1_url": "Poster URL", "poster2_url": "Second poster URL",
-		"categories": "Categories", "actor": "Actors", "director": "Directors", "studio": "Studios", "genre": "Genres",
-		"country": "Countries", "synopsis": "Synopsis", "id_code": "Code", "release": "Release date",
-	}
-	movieHints = map[string]string{
-		"slug":    "Leave empty to derive it from the name.",
-		"id_code": "e.g. ABC-123; an import with the same code updates this movie.",
-		"release": "YYYY-MM-DD, or empty.",
-	}
-)
-
 // movieForm builds the movie form for values, marking fieldErrors: one
 // input per member of the field table, lists as one value per line.
 func movieForm(values, fieldErrors map[string]string) []formField {
@@ -55,14 +39,13 @@ func movieForm(values, fieldErrors map[string]string) []formField {
 			fields = append(fields, episodesForm(values, fieldErrors)...)
 			continue
 		}
-		f := formField{Name: spec.Name, Label: movieLabels[spec.Name], Hint: movieHints[spec.Name], Type: "text", Max: spec.MaxRunes,
-			Required: spec.Name == "name", Value: values[spec.Name], Error: fieldErrors[spec.Name]}
-		if f.Label == "" {
-			f.Label = strings.ReplaceAll(spec.Name, "_", " ")
-		}
+		f := formField{Name: spec.Member, Label: spec.Label, Hint: spec.Hint, Type: "text", Max: spec.MaxRunes,
+			Required: spec.Field == catalog.FieldTitle, Value: values[spec.Member], Error: fieldErrors[spec.Member]}
 		switch {
 		case spec.Kind == catalog.MemberList:
 			f.Type, f.Hint = "textarea", "One per line."
+		case spec.Kind == catalog.MemberInt:
+			f.Type, f.MaxNumber = "number", strconv.FormatInt(spec.MaxInt, 10)
 		case spec.Multiline:
 			f.Type = "textarea"
 		case spec.URL:
@@ -82,6 +65,10 @@ func movieValues(m catalog.Movie) map[string]string {
 			v[name] = strings.Join(mv.List.Items(), "\n")
 		case catalog.MemberEpisodes:
 			episodesValues(v, mv.Episodes)
+		case catalog.MemberInt:
+			if mv.Int != 0 {
+				v[name] = strconv.FormatInt(mv.Int, 10)
+			}
 		default:
 			v[name] = mv.Text
 		}
@@ -90,8 +77,10 @@ func movieValues(m catalog.Movie) map[string]string {
 }
 
 // readMovieForm reads a posted movie form into a normalised movie, and
-// the raw values to show again.
-func readMovieForm(w http.ResponseWriter, r *http.Request) (catalog.Movie, map[string]string, error) {
+// the raw values to show again. stored are the episodes of the movie
+// being edited (nil when adding), whose slugs the form does not show
+// but keeps (catalog.KeepEpisodeSlugs).
+func readMovieForm(w http.ResponseWriter, r *http.Request, stored []catalog.Server) (catalog.Movie, map[string]string, error) {
 	var m catalog.Movie
 	r.Body = http.MaxBytesReader(w, r.Body, maxMovieForm)
 	if err := r.ParseForm(); err != nil {
@@ -106,14 +95,17 @@ func readMovieForm(w http.ResponseWriter, r *http.Request) (catalog.Movie, map[s
 	for _, spec := range catalog.MovieMemberSpecs() {
 		if spec.Kind == catalog.MemberEpisodes {
 			m.Episodes, at = readEpisodesForm(r, values)
+			catalog.KeepEpisodeSlugs(m.Episodes, stored)
 			continue
 		}
-		value := r.PostFormValue(spec.Name)
-		values[spec.Name] = value
-		if list := catalog.MovieList(&m, spec.Name); list != nil {
+		value := r.PostFormValue(spec.Member)
+		values[spec.Member] = value
+		if list := catalog.MovieList(&m, spec.Member); list != nil {
 			*list = catalog.NewList(strings.Split(strings.ReplaceAll(value, "\r\n", "\n"), "\n"))
-		} else if text := catalog.MovieText(&m, spec.Name); text != nil {
+		} else if text := catalog.MovieText(&m, spec.Member); text != nil {
 			*text = value
+		} else if num := catalog.MovieInt(&m, spec.Member); num != nil {
+			*num = formInt(value)
 		}
 	}
 	err := m.Normalize()
@@ -122,6 +114,21 @@ func readMovieForm(w http.ResponseWriter, r *http.Request) (catalog.Movie, map[s
 		episodeFormErrors(e.Fields, at)
 	}
 	return m, values, err
+}
+
+// formInt reads a whole-number member: empty is 0 (unknown), and what
+// is not a whole number is -1, which Normalize rejects with the
+// member's range.
+func formInt(value string) int64 {
+	value = strings.TrimSpace(value)
+	if value == "" {
+		return 0
+	}
+	n, err := strconv.ParseInt(value, 10, 64)
+	if err != nil {
+		return -1
+	}
+	return n
 }
 
 func (s *Service) movieFormPage(sess catalog.Session, id int64, values, fieldErrors map[string]string, message string) movieFormPage {
@@ -159,7 +166,7 @@ func (s *Service) AddMovie(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	m, values, err := readMovieForm(w, r)
+	m, values, err := readMovieForm(w, r, nil)
 	if err == nil {
 		var taken int64
 		taken, err = s.store.MovieIDByKey(r.Context(), m.IDCode, m.Slug)
@@ -227,7 +234,8 @@ func (s *Service) EditMovie(w http.ResponseWriter, r *http.Request) {
 }
 
 // UpdateMovie answers POST /admin/movies/{id}: every field is replaced
-// by the form's. The save is an update of the stored row, never an
+// by the form's, except the episodes' slugs, which the form does not
+// show: an episode keeps its stored slug. The save is an update of the stored row, never an
 // upsert: a movie deleted since the form was loaded gives the form's
 // 404 rather than coming back under its old id.
 func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request) {
@@ -235,12 +243,13 @@ func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	id, err := catalog.ParseID(r.PathValue("id"))
+	stored, err := s.pathMovie(r)
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}
-	m, values, err := readMovieForm(w, r)
+	id := stored.ID
+	m, values, err := readMovieForm(w, r, stored.Episodes)
 	if err == nil {
 		m.ID = id
 		err = s.store.UpdateMovie(r.Context(), &m)

@@ -34,10 +34,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
-	movies, total, err := s.store.ListMovies(r.Context(), catalog.MovieFilter{
-		Terms:  f.Terms,
-		Paging: f.Paging,
-	})
+	movies, total, err := s.movies.Movies(r.Context(), 0, catalog.MovieFilter{Terms: f.Terms, Paging: f.Paging}, listedFields)
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
@@ -46,7 +43,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 	for i, m := range movies {
 		rows[i] = movieRow{
 			ID: m.ID, Name: m.Name, IDCode: m.IDCode, Year: m.Year, Release: m.Release,
-			Actors: m.Lists[actorList].Joined, Poster: m.Poster1URL,
+			Actors: m.List(catalog.FieldActor).Joined, Poster: m.Poster1URL,
 		}
 	}
 	s.render(w, r, http.StatusOK, "movies", movieListPage{
@@ -58,5 +55,6 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-// actorList is the index of "actor" in catalog.ListNames.
-const actorList = 1
+// listedFields are the fields a movieRow shows.
+const listedFields = 1<<catalog.FieldTitle | 1<<catalog.FieldIDCode | 1<<catalog.FieldYear |
+	1<<catalog.FieldRelease | 1<<catalog.FieldActor | 1<<catalog.FieldPoster1URL

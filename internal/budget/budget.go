@@ -24,10 +24,6 @@ func New(n int) *Budget {
 	return &Budget{sem: semaphore.NewWeighted(slots), n: slots}
 }
 
-// ForPool is the list budget of a pool of n connections: half of it,
-// so the other half always serves point reads and seeks.
-func ForPool(n int) *Budget { return New(n / 2) }
-
 // Acquire takes a slot, waiting until one is free or ctx is done (then
 // it returns ctx's error, which the engines map to a 503; so does a ctx
 // already done). Waiters take slots in the order they came. Every

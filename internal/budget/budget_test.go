@@ -8,15 +8,6 @@ import (
 	"time"
 )
 
-func TestForPool(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ pool, want int }{{0, 1}, {1, 1}, {2, 1}, {4, 2}, {9, 4}, {32, 16}} {
-		if got := ForPool(tt.pool).Cap(); got != tt.want {
-			t.Errorf("ForPool(%d).Cap() = %d, want %d", tt.pool, got, tt.want)
-		}
-	}
-}
-
 func TestBudget(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {

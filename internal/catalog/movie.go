@@ -230,6 +230,8 @@ func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 			} else {
 				b = append(b, m.Lists[spec.list].jsonOrEmpty()...)
 			}
+		case kindInt:
+			b = appendInt(b, *spec.num(m))
 		case kindEpisodes:
 			b = AppendEpisodesJSON(b, m.Episodes)
 		case kindPlayer:

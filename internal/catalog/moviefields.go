@@ -2,15 +2,18 @@ package catalog
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
 
 // The movie field table: the one place a movie field is declared. The
-// served JSON (AppendJSON), the validation (Normalize), the import
-// members, the export columns and both engines' column lists, scans and
-// values are derived from it, so a new field is a row here (and its
-// MovieField constant) plus one migration per engine.
+// served JSON (AppendJSON), the fields parameter, the validation
+// (Normalize), the import members, the export columns, both engines'
+// column lists, scans and values, the console's movie form, the MacCMS
+// full record and the OpenAPI schemas are derived from it, so a new
+// field is a row here, its MovieField constant and Movie member, plus
+// one migration per engine.
 
 // fieldKind says how a field is held, checked and written.
 type fieldKind uint8
@@ -20,6 +23,7 @@ const (
 	kindText                      // cleaned text, checked against maxRunes
 	kindURL                       // an absolute http(s) URL or ""
 	kindDate                      // YYYY-MM-DD or ""
+	kindInt                       // a whole number from 0 to maxInt, 0 when unknown: a JSON number
 	kindList                      // a List: a JSON array on /api/movies, joined on /api/jav
 	kindEpisodes                  // Movie.Episodes: servers and episodes (contract 9), stored as their JSON form
 	kindPlayer                    // URL_player: derived from the episodes, served on /api/jav only
@@ -33,30 +37,52 @@ type movieSpec struct {
 	long      bool      // a long stored value (Column.Long)
 	legacy    bool      // served on /api/jav only
 	maxRunes  int       // kindText
+	maxInt    int64     // kindInt
 	multiline bool      // kindText: newlines and tabs allowed
 	text      func(m *Movie) *string
-	list      int // kindList: index in Movie.Lists
+	num       func(m *Movie) *int64 // kindInt
+	list      int                   // kindList: index in Movie.Lists
+	// label and hint name the member in the console's form; without a
+	// label the form shows the member's name.
+	label, hint string
+	// vod is the key of a full MacCMS record (contract 6) that carries
+	// the field as it is (a list's items joined with ","), vodXML its
+	// element in the XML form, in CDATA when vodCDATA; "" for a field
+	// that the record carries otherwise or not at all.
+	vod, vodXML string
+	vodCDATA    bool
 }
 
 // movieSpecs is indexed by MovieField, in canonical output order
 // (contract 4.1); the import and export members follow the same order.
 var movieSpecs = [numMovieFields]movieSpec{
-	FieldID:         {json: "id", member: "id", kind: kindID},
-	FieldTitle:      {json: "title", member: "name", kind: kindText, maxRunes: MaxMovieNameRunes, text: func(m *Movie) *string { return &m.Name }},
-	FieldSlug:       {json: "slug", member: "slug", kind: kindText, maxRunes: MaxMovieNameRunes, text: func(m *Movie) *string { return &m.Slug }},
-	FieldYear:       {json: "year", member: "year", kind: kindText, maxRunes: MaxShortRunes, text: func(m *Movie) *string { return &m.Year }},
-	FieldPoster1URL: {json: "poster1_url", member: "poster1_url", kind: kindURL, text: func(m *Movie) *string { return &m.Poster1URL }},
-	FieldPoster2URL: {json: "poster2_url", member: "poster2_url", kind: kindURL, text: func(m *Movie) *string { return &m.Poster2URL }},
-	FieldCategories: {json: "categories", member: "categories", kind: kindList, long: true, list: 0},
-	FieldActor:      {json: "actor", member: "actor", kind: kindList, long: true, list: 1},
-	FieldDirector:   {json: "director", member: "director", kind: kindList, long: true, list: 2},
-	FieldStudio:     {json: "studio", member: "studio", kind: kindList, long: true, list: 3},
-	FieldGenre:      {json: "genre", member: "genre", kind: kindList, long: true, list: 4},
-	FieldCountry:    {json: "country", member: "country", kind: kindList, long: true, list: 5},
-	FieldSynopsis:   {json: "synopsis", member: "synopsis", kind: kindText, long: true, maxRunes: MaxSynopsisRunes, multiline: true, text: func(m *Movie) *string { return &m.Synopsis }},
-	FieldIDCode:     {json: "id_code", member: "id_code", kind: kindText, maxRunes: MaxShortRunes, text: func(m *Movie) *string { return &m.IDCode }},
-	FieldRelease:    {json: "release", member: "release", kind: kindDate, text: func(m *Movie) *string { return &m.Release }},
-	FieldEpisodes:   {json: "episodes", member: "episodes", kind: kindEpisodes, long: true},
+	FieldID: {json: "id", member: "id", kind: kindID},
+	FieldTitle: {json: "title", member: "name", kind: kindText, maxRunes: MaxMovieNameRunes, text: func(m *Movie) *string { return &m.Name },
+		label: "Name"},
+	FieldSlug: {json: "slug", member: "slug", kind: kindText, maxRunes: MaxMovieNameRunes, text: func(m *Movie) *string { return &m.Slug },
+		label: "Slug", hint: "Leave empty to derive it from the name."},
+	FieldYear: {json: "year", member: "year", kind: kindText, maxRunes: MaxShortRunes, text: func(m *Movie) *string { return &m.Year },
+		label: "Year", vod: "vod_year", vodXML: "year"},
+	FieldPoster1URL: {json: "poster1_url", member: "poster1_url", kind: kindURL, text: func(m *Movie) *string { return &m.Poster1URL },
+		label: "Poster URL", vod: "vod_pic_slide"},
+	FieldPoster2URL: {json: "poster2_url", member: "poster2_url", kind: kindURL, text: func(m *Movie) *string { return &m.Poster2URL },
+		label: "Second poster URL"},
+	FieldCategories: {json: "categories", member: "categories", kind: kindList, long: true, list: 0, label: "Categories"},
+	FieldActor: {json: "actor", member: "actor", kind: kindList, long: true, list: 1, label: "Actors",
+		vod: "vod_actor", vodXML: "actor", vodCDATA: true},
+	FieldDirector: {json: "director", member: "director", kind: kindList, long: true, list: 2, label: "Directors",
+		vod: "vod_director", vodXML: "director", vodCDATA: true},
+	FieldStudio: {json: "studio", member: "studio", kind: kindList, long: true, list: 3, label: "Studios"},
+	FieldGenre:  {json: "genre", member: "genre", kind: kindList, long: true, list: 4, label: "Genres", vod: "vod_class"},
+	FieldCountry: {json: "country", member: "country", kind: kindList, long: true, list: 5, label: "Countries",
+		vod: "vod_area", vodXML: "area"},
+	FieldSynopsis: {json: "synopsis", member: "synopsis", kind: kindText, long: true, maxRunes: MaxSynopsisRunes, multiline: true,
+		text: func(m *Movie) *string { return &m.Synopsis }, label: "Synopsis", vod: "vod_content", vodXML: "des", vodCDATA: true},
+	FieldIDCode: {json: "id_code", member: "id_code", kind: kindText, maxRunes: MaxShortRunes, text: func(m *Movie) *string { return &m.IDCode },
+		label: "Code", hint: "e.g. ABC-123; an import with the same code updates this movie.", vod: "vod_sub", vodXML: "subname", vodCDATA: true},
+	FieldRelease: {json: "release", member: "release", kind: kindDate, text: func(m *Movie) *string { return &m.Release },
+		label: "Release date", hint: "YYYY-MM-DD, or empty.", vod: "vod_pubdate"},
+	FieldEpisodes: {json: "episodes", member: "episodes", kind: kindEpisodes, long: true},
 	// URL_player is read from the episodes, so it is as long as they are.
 	FieldURLPlayer: {json: "URL_player", kind: kindPlayer, long: true, legacy: true},
 }
@@ -119,6 +145,11 @@ var (
 					MovieColumn{Name: s.member, Long: s.long,
 						Dest:  func(m *Movie) any { return &m.Lists[i].Joined },
 						Value: func(m *Movie) any { return m.Lists[i].Joined }})
+			case kindInt:
+				num := s.num
+				cols = append(cols, MovieColumn{Name: s.member, Long: s.long,
+					Dest:  func(m *Movie) any { return num(m) },
+					Value: func(m *Movie) any { return *num(m) }})
 			default:
 				text := s.text
 				cols = append(cols, MovieColumn{Name: s.member, Long: s.long,
@@ -187,6 +218,7 @@ const (
 	MemberUnknown   MemberKind = iota
 	MemberID                   // a positive integer: Movie.ID
 	MemberText                 // text: MovieText
+	MemberInt                  // a whole number: MovieInt
 	MemberList                 // a list of items: MovieList
 	MemberEpisodes             // servers and episodes: Movie.Episodes, ParseEpisodes
 	MemberShorthand            // link_embed or link_m3u8: ShorthandEpisodes
@@ -206,6 +238,8 @@ func MovieMemberKind(name string) MemberKind {
 		return MemberList
 	case s.kind == kindEpisodes:
 		return MemberEpisodes
+	case s.kind == kindInt:
+		return MemberInt
 	}
 	return MemberText
 }
@@ -215,6 +249,15 @@ func MovieMemberKind(name string) MemberKind {
 func MovieText(m *Movie, name string) *string {
 	if s, ok := movieMembers[name]; ok && s.text != nil {
 		return s.text(m)
+	}
+	return nil
+}
+
+// MovieInt is the number of member name in m; nil unless name is of
+// kind MemberInt.
+func MovieInt(m *Movie, name string) *int64 {
+	if s, ok := movieMembers[name]; ok && s.num != nil {
+		return s.num(m)
 	}
 	return nil
 }
@@ -232,6 +275,7 @@ func MovieList(m *Movie, name string) *List {
 type MemberValue struct {
 	Kind     MemberKind
 	Text     string   // MemberText
+	Int      int64    // MemberInt
 	List     *List    // MemberList
 	Episodes []Server // MemberEpisodes
 }
@@ -246,6 +290,8 @@ func EachMovieMember(m *Movie, fn func(name string, v MemberValue)) {
 			fn(s.member, MemberValue{Kind: MemberList, List: &m.Lists[s.list]})
 		case kindEpisodes:
 			fn(s.member, MemberValue{Kind: MemberEpisodes, Episodes: m.Episodes})
+		case kindInt:
+			fn(s.member, MemberValue{Kind: MemberInt, Int: *s.num(m)})
 		default:
 			fn(s.member, MemberValue{Kind: MemberText, Text: *s.text(m)})
 		}
@@ -281,6 +327,10 @@ func (m *Movie) normalizeFields(fe FieldErrors) {
 					fe.Add(s.member, msg)
 				}
 			}
+		case kindInt:
+			if v := *s.num(m); v < 0 || v > s.maxInt {
+				fe.Add(s.member, "must be a whole number from 0 to "+strconv.FormatInt(s.maxInt, 10))
+			}
 		case kindList:
 			// The joined form holds every item, so one check covers them all.
 			if msg := checkText(m.Lists[s.list].Joined, MaxListRunes, false); msg != "" {
@@ -302,33 +352,88 @@ func MovieReadColumns() []MovieColumn {
 	return cols
 }
 
-// MemberSpec is what an editor of a movie member needs to know: its
-// name, kind and the limits Normalize holds it to.
-type MemberSpec struct {
-	Name      string
+// FieldSpec is a field of the table as the packages that derive their
+// own lists from it (the console's form, the MacCMS records, the OpenAPI
+// documents) see it.
+type FieldSpec struct {
+	Field     MovieField
+	Name      string // the JSON key
+	Member    string // the import and export member; "" for URL_player
 	Kind      MemberKind
-	MaxRunes  int  // text members (0: no rune limit of its own, as for URLs and dates)
-	Multiline bool // text members whose newlines are kept
-	URL       bool // an absolute http(s) URL or ""
-	Date      bool // YYYY-MM-DD or ""
+	Legacy    bool  // served on /api/jav only
+	MaxRunes  int   // text and list members (0: no rune limit of its own, as for URLs and dates)
+	MaxInt    int64 // MemberInt: the largest value
+	Multiline bool  // text members whose newlines are kept
+	URL       bool  // an absolute http(s) URL or ""
+	Date      bool  // YYYY-MM-DD or ""
+	// Label and Hint are how the console names the member.
+	Label, Hint string
+	// Vod is the key of a full MacCMS record that carries the field as
+	// it is (VodText), VodXML its element, in CDATA when VodCDATA; ""
+	// when the record carries it otherwise or not at all.
+	Vod, VodXML string
+	VodCDATA    bool
 }
 
-// MovieMemberSpecs lists every member after the id, in canonical order,
-// for forms that edit a whole movie (the console).
-func MovieMemberSpecs() []MemberSpec {
-	var out []MemberSpec
-	for _, s := range movieSpecs {
-		if s.kind == kindID || s.kind == kindPlayer {
-			continue
-		}
-		spec := MemberSpec{Name: s.member, Kind: MovieMemberKind(s.member), MaxRunes: s.maxRunes, Multiline: s.multiline,
-			URL: s.kind == kindURL, Date: s.kind == kindDate}
+// movieFieldSpecs is the table as FieldSpecs, in canonical order.
+var movieFieldSpecs = func() []FieldSpec {
+	out := make([]FieldSpec, 0, numMovieFields)
+	for f, s := range movieSpecs {
+		spec := FieldSpec{Field: MovieField(f), Name: s.json, Member: s.member, Kind: MovieMemberKind(s.member), Legacy: s.legacy,
+			MaxRunes: s.maxRunes, MaxInt: s.maxInt, Multiline: s.multiline, URL: s.kind == kindURL, Date: s.kind == kindDate,
+			Label: s.label, Hint: s.hint, Vod: s.vod, VodXML: s.vodXML, VodCDATA: s.vodCDATA}
 		if s.kind == kindList {
 			spec.MaxRunes = MaxListRunes
+		}
+		if spec.Label == "" {
+			spec.Label = strings.ReplaceAll(s.member, "_", " ")
 		}
 		out = append(out, spec)
 	}
 	return out
+}()
+
+// MovieFieldSpecs lists every field, in canonical order. The result is
+// the caller's to keep.
+func MovieFieldSpecs() []FieldSpec { return slices.Clone(movieFieldSpecs) }
+
+// MovieMemberSpecs lists every member after the id, in canonical order,
+// for forms that edit a whole movie (the console).
+func MovieMemberSpecs() []FieldSpec {
+	var out []FieldSpec
+	for _, spec := range movieFieldSpecs {
+		if spec.Member != "" && spec.Kind != MemberID {
+			out = append(out, spec)
+		}
+	}
+	return out
+}
+
+// List is the list of field f in m; nil unless f is a list field.
+func (m *Movie) List(f MovieField) *List {
+	if f >= numMovieFields || movieSpecs[f].kind != kindList {
+		return nil
+	}
+	return &m.Lists[movieSpecs[f].list]
+}
+
+// VodText is field f of m as a full MacCMS record carries it (FieldSpec.
+// Vod): text as it is, a list's items joined with ",", a number in
+// decimal ("" when 0, unknown).
+func (m *Movie) VodText(f MovieField) string {
+	s := &movieSpecs[f]
+	switch s.kind {
+	case kindList:
+		return strings.Join(m.Lists[s.list].Items(), ",")
+	case kindInt:
+		if n := *s.num(m); n != 0 {
+			return strconv.FormatInt(n, 10)
+		}
+		return ""
+	case kindText, kindURL, kindDate:
+		return *s.text(m)
+	}
+	return ""
 }
 
 // movieColumnFields is, for each of movieColumns, the fields served

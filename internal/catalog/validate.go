@@ -112,7 +112,12 @@ func MovieProblems(m *Movie) FieldErrors {
 		fe.Add("id", msg)
 	}
 	m.checkFormats(fe)
-	links := map[string]string{"poster1_url": m.Poster1URL, "poster2_url": m.Poster2URL}
+	links := map[string]string{}
+	for _, spec := range movieSpecs {
+		if spec.kind == kindURL {
+			links[spec.member] = *spec.text(m)
+		}
+	}
 	for i, srv := range m.Episodes {
 		for j, e := range srv.Episodes {
 			at := "episodes[" + itoa(i) + "].server_data[" + itoa(j) + "]."

@@ -156,6 +156,8 @@ func appendMovie(b []byte, m *catalog.Movie) []byte {
 		b = append(b, name...)
 		b = append(b, '"', ':')
 		switch {
+		case v.Kind == catalog.MemberInt:
+			b = strconv.AppendInt(b, v.Int, 10)
 		case v.Kind == catalog.MemberEpisodes:
 			b = catalog.AppendEpisodesJSON(b, v.Episodes)
 		case v.List.JSON == "":
@@ -225,6 +227,8 @@ func movieCells(m *catalog.Movie) []string {
 			row = append(row, ListCell(*v.List))
 		case catalog.MemberEpisodes:
 			row = append(row, EpisodesCell(v.Episodes))
+		case catalog.MemberInt:
+			row = append(row, strconv.FormatInt(v.Int, 10))
 		default:
 			row = append(row, v.Text)
 		}

@@ -85,6 +85,8 @@ func applyMovie(mv *catalog.Movie, rec record) catalog.FieldErrors {
 			mv.ID = m.id(fe)
 		case catalog.MemberText:
 			*catalog.MovieText(mv, m.name) = m.str(fe)
+		case catalog.MemberInt:
+			*catalog.MovieInt(mv, m.name) = m.int(fe)
 		case catalog.MemberList:
 			*catalog.MovieList(mv, m.name) = catalog.NewList(m.items(fe, rec.csv))
 		case catalog.MemberEpisodes:
@@ -212,6 +214,26 @@ func (m member) episodes(fe catalog.FieldErrors) []catalog.Server {
 		fe.Add(m.name, catalog.ErrorMessage(err))
 	}
 	return servers
+}
+
+// int is a whole-number member, a JSON number or a string of digits;
+// absent, null or empty is 0 (unknown). Its range is Normalize's to
+// check.
+func (m member) int(fe catalog.FieldErrors) int64 {
+	switch m.kind {
+	case kindNull:
+		return 0
+	case kindNumber, kindString:
+		text := strings.TrimSpace(m.text)
+		if text == "" {
+			return 0
+		}
+		if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+			return n
+		}
+	}
+	fe.Add(m.name, "must be a whole number")
+	return 0
 }
 
 // id is a positive integer member; absent is 0.

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -159,6 +160,20 @@ func listIDs(t testing.TB, body []byte) []int64 {
 		ids = append(ids, m.ID)
 	}
 	return ids
+}
+
+// sameJSON reports whether a and b hold the same JSON value, members in
+// any order.
+func sameJSON(t testing.TB, a, b []byte) bool {
+	t.Helper()
+	var va, vb any
+	if err := json.Unmarshal(a, &va); err != nil {
+		t.Fatalf("decode %s: %v", a, err)
+	}
+	if err := json.Unmarshal(b, &vb); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+	return reflect.DeepEqual(va, vb)
 }
 
 func equalKeys(t testing.TB, what string, got, want []string) {

@@ -8,13 +8,17 @@ import (
 	"catalog/internal/catalog"
 )
 
-// Indexes of the list fields a MacCMS record uses in Movie.Lists.
-const (
-	listActor    = int(catalog.FieldActor - catalog.FieldCategories)
-	listDirector = int(catalog.FieldDirector - catalog.FieldCategories)
-	listGenre    = int(catalog.FieldGenre - catalog.FieldCategories)
-	listCountry  = int(catalog.FieldCountry - catalog.FieldCategories)
-)
+// vodMembers are the fields a full MacCMS record carries as they are
+// (catalog.FieldSpec.Vod), in the field table's order.
+var vodMembers = func() []catalog.FieldSpec {
+	var out []catalog.FieldSpec
+	for _, spec := range catalog.MovieFieldSpecs() {
+		if spec.Vod != "" {
+			out = append(out, spec)
+		}
+	}
+	return out
+}()
 
 // Fixed values of a MacCMS record: every title is finished (vod_isend
 // 1) and none has a Douban id (vod_douban_id 0).
@@ -26,10 +30,10 @@ const (
 // vodFields are a record's values in MacCMS terms, computed once for
 // both encodings.
 type vodFields struct {
-	time, remarks, serial             string
-	groups                            []catalog.PlayGroup // of vodQuery.from only, when given
-	play                              catalog.VodPlay
-	pic, actor, director, area, class string
+	time, remarks, serial string
+	groups                []catalog.PlayGroup // of vodQuery.from only, when given
+	play                  catalog.VodPlay
+	pic                   string
 }
 
 func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
@@ -44,8 +48,6 @@ func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
 	if f.pic == "" {
 		f.pic = v.Poster1URL
 	}
-	join := func(i int) string { return strings.Join(v.Lists[i].Items(), ",") }
-	f.actor, f.director, f.area, f.class = join(listActor), join(listDirector), join(listCountry), join(listGenre)
 	return f
 }
 
@@ -98,19 +100,13 @@ func appendVodJSON(b []byte, v *catalog.Vod, full bool, from string) []byte {
 	str("vod_remarks", f.remarks)
 	str("vod_play_from", f.play.From)
 	if full {
-		str("vod_sub", v.IDCode)
+		for _, spec := range vodMembers {
+			str(spec.Vod, v.VodText(spec.Field))
+		}
 		str("vod_pic", f.pic)
-		str("vod_pic_slide", v.Poster1URL)
-		str("vod_actor", f.actor)
-		str("vod_director", f.director)
-		str("vod_area", f.area)
-		str("vod_class", f.class)
 		str("vod_writer", "")
 		str("vod_lang", "")
 		str("vod_tag", "")
-		str("vod_year", v.Year)
-		str("vod_pubdate", v.Release)
-		str("vod_content", v.Synopsis)
 		str("vod_blurb", catalog.Blurb(v.Synopsis))
 		str("vod_serial", f.serial)
 		b = append(b, `,"vod_isend":`...)
@@ -181,14 +177,14 @@ func appendVodXML(b []byte, v *catalog.Vod, full bool, from string) []byte {
 	elem("dt", f.play.From, false)
 	elem("note", f.remarks, true)
 	if full {
-		elem("subname", v.IDCode, true)
 		elem("pic", f.pic, false)
 		elem("lang", "", false)
-		elem("area", f.area, false)
-		elem("year", v.Year, false)
 		elem("state", f.serial, false)
-		elem("actor", f.actor, true)
-		elem("director", f.director, true)
+		for _, spec := range vodMembers {
+			if spec.VodXML != "" {
+				elem(spec.VodXML, v.VodText(spec.Field), spec.VodCDATA)
+			}
+		}
 		b = append(b, `<dl>`...)
 		for _, g := range f.groups {
 			b = append(b, `<dd flag="`...)
@@ -198,7 +194,6 @@ func appendVodXML(b []byte, v *catalog.Vod, full bool, from string) []byte {
 			b = append(b, `</dd>`...)
 		}
 		b = append(b, `</dl>`...)
-		elem("des", v.Synopsis, true)
 	}
 	return append(b, `</video>`...)
 }

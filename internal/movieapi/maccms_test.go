@@ -89,7 +89,9 @@ func TestVodJSON(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.target, func(t *testing.T) {
 			r := get(t, h, tt.target, http.StatusOK)
-			if string(r.body) != tt.want {
+			// A full record's members follow the field table, so their
+			// order is not pinned: JSON objects are unordered.
+			if !sameJSON(t, r.body, []byte(tt.want)) {
 				t.Errorf("got body\n%s\nwant\n%s", r.body, tt.want)
 			}
 			checkHeader(t, r, "Content-Type", "application/json; charset=utf-8")
@@ -109,7 +111,7 @@ func TestVodJSON(t *testing.T) {
 	}{{"list", listKeys}, {"videolist", fullKeys}, {"detail", fullKeys}} {
 		t.Run("types of ac="+tt.ac, func(t *testing.T) {
 			r := get(t, h, vodPath+"?ac="+tt.ac, http.StatusOK)
-			equalKeys(t, "record", firstListItemKeys(t, r.body), tt.keys)
+			equalKeys(t, "record", slices.Sorted(slices.Values(firstListItemKeys(t, r.body))), slices.Sorted(slices.Values(tt.keys)))
 			var env struct{ List []map[string]any }
 			if err := json.Unmarshal(r.body, &env); err != nil {
 				t.Fatal(err)

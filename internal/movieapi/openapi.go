@@ -2,6 +2,7 @@ package movieapi
 
 import (
 	_ "embed"
+	"encoding/json"
 	"strconv"
 
 	"catalog/internal/apidoc"
@@ -44,17 +45,114 @@ func docVars(version string) apidoc.Vars {
 		"MaxServerNameRunes":  catalog.MaxServerNameRunes,
 		"MaxEpisodeNameRunes": catalog.MaxEpisodeNameRunes,
 		"MaxEpisodesBytes":    catalog.MaxEpisodesBytes,
+		"movieProperties":     fieldProperties(false),
+		"javProperties":       fieldProperties(true),
+		"vodFieldKeys":        vodFieldKeys(),
+		"vodFieldProperties":  vodFieldProperties(),
 	}
 }
 
 // fieldNames lists the selectable fields of an endpoint in output order.
 func fieldNames(legacy bool) []string {
 	var names []string
-	all := catalog.AllFields(legacy)
-	for f := catalog.FieldID; f <= catalog.FieldURLPlayer; f++ {
-		if all.Has(f) {
-			names = append(names, f.Name())
+	for _, spec := range catalog.MovieFieldSpecs() {
+		if legacy || !spec.Legacy {
+			names = append(names, spec.Name)
 		}
 	}
 	return names
+}
+
+// The schemas of the movie fields by kind (contract 4.1, 9), which the
+// field table's rows are described with in the Movie and JavMovie
+// schemas.
+const (
+	idSchema       = `{"type":"integer","minimum":1,"format":"int64"}`
+	textSchema     = `{"type":"string"}`
+	dateSchema     = `{"type":"string","pattern":"^([0-9]{4}-[0-9]{2}-[0-9]{2})?$","description":"YYYY-MM-DD or \"\"."}`
+	listSchema     = `{"type":"array","items":{"type":"string"}}`
+	joinedSchema   = `{"type":"string","description":"The list's items joined with \", \"; \"\" when none."}`
+	episodesSchema = `{"$ref":"#/components/schemas/Episodes"}`
+	playerSchema   = `{"type":"object","additionalProperties":false,"required":["server_data"],"properties":{"server_data":{"type":"object","additionalProperties":false,"required":["link_embed"],"properties":{"link_embed":{"type":"string"}}}},"description":"For old clients: the first embed link of the first server of episodes (\"\" when it has none)."}`
+)
+
+// fieldProperties is the properties object of the Movie schema, or of
+// JavMovie when legacy: one property per field of the endpoint, from
+// the field table, in output order.
+func fieldProperties(legacy bool) json.RawMessage {
+	var props []property
+	for _, spec := range catalog.MovieFieldSpecs() {
+		if spec.Legacy && !legacy {
+			continue
+		}
+		schema := textSchema
+		switch {
+		case spec.Kind == catalog.MemberID:
+			schema = idSchema
+		case spec.Date:
+			schema = dateSchema
+		case spec.Kind == catalog.MemberInt:
+			schema = intSchema(spec.MaxInt, "0 when unknown.")
+		case spec.Kind == catalog.MemberList && legacy:
+			schema = joinedSchema
+		case spec.Kind == catalog.MemberList:
+			schema = listSchema
+		case spec.Kind == catalog.MemberEpisodes:
+			schema = episodesSchema
+		case spec.Legacy:
+			schema = playerSchema
+		}
+		props = append(props, property{spec.Name, schema})
+	}
+	return object(props)
+}
+
+// vodFieldKeys are the keys of the fields a full MacCMS record carries
+// as they are (vodMembers).
+func vodFieldKeys() []string {
+	keys := make([]string, len(vodMembers))
+	for i, spec := range vodMembers {
+		keys[i] = spec.Vod
+	}
+	return keys
+}
+
+// vodFieldProperties is the properties object of the VodFields schema:
+// every value a string (contract 6), described by the field it carries.
+func vodFieldProperties() json.RawMessage {
+	var props []property
+	for _, spec := range vodMembers {
+		desc := spec.Member
+		if spec.Kind == catalog.MemberList {
+			desc += ", joined with ,"
+		}
+		if spec.Kind == catalog.MemberInt {
+			desc += ", in decimal; \"\" when unknown"
+		}
+		props = append(props, property{spec.Vod, `{"type":"string","description":` + strconv.Quote(desc) + `}`})
+	}
+	return object(props)
+}
+
+func intSchema(maxInt int64, desc string) string {
+	return `{"type":"integer","minimum":0,"maximum":` + strconv.FormatInt(maxInt, 10) + `,"description":` + strconv.Quote(desc) + `}`
+}
+
+// property is one member of a schema's properties: its name and its
+// schema as JSON.
+type property struct{ name, schema string }
+
+// object writes props as one JSON object in their order (a map would
+// lose it).
+func object(props []property) json.RawMessage {
+	b := []byte{'{'}
+	for i, p := range props {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = catalog.AppendJSONString(b, p.name)
+		b = append(b, ':')
+		b = append(b, p.schema...)
+	}
+	return append(b, '}')
 }

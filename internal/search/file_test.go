@@ -113,9 +113,9 @@ func TestFileRefusedWhenDamaged(t *testing.T) {
 		check("byte "+strconv.Itoa(i)+" changed", b)
 	}
 	other := slices.Clone(good)
-	other[8] = 2 // format 2, checksum made to match
+	other[8] = 1 // format 1 (before the facets), checksum made to match
 	fixSum(other)
-	check("format 2", other)
+	check("format 1", other)
 }
 
 // fixSum makes b's checksum match its bytes again.
