@@ -1,6 +1,5 @@
 // Package apidoc serves a service's OpenAPI document at
-// /api/openapi.json and a reference page built from it at /api/docs
-// (issue 12).
+// /api/openapi.json and a reference page built from it at /api/docs.
 //
 // Each service keeps its document as a hand-written JSON file beside
 // its route table. The numbers and lists that Go code enforces (page

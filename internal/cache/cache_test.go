@@ -17,62 +17,68 @@ import (
 // TestVersionsNeverAnswersFromAnEarlierRead checks the guarantee that
 // makes batching safe: a caller gets a value read after it called.
 func TestVersionsNeverAnswersFromAnEarlierRead(t *testing.T) {
-	var version atomic.Int64
-	release := make(chan struct{})
-	var reads atomic.Int32
-	v := cache.NewVersions(func(ctx context.Context) (int64, error) {
-		n := version.Load() // the read's snapshot is taken when it starts
-		if reads.Add(1) == 1 {
-			<-release // hold the first read in flight
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var version atomic.Int64
+		release := make(chan struct{})
+		var reads atomic.Int32
+		v := cache.NewVersions(func(ctx context.Context) (int64, error) {
+			n := version.Load() // the read's snapshot is taken when it starts
+			if reads.Add(1) == 1 {
+				<-release // hold the first read in flight
+			}
+			return n, nil
+		})
+		first := make(chan int64)
+		go func() {
+			n, _ := v.Current(context.Background())
+			first <- n
+		}()
+		synctest.Wait() // the first read is in flight
+		// A write lands while the first read is in flight; a caller that
+		// arrives now must see it.
+		version.Store(2)
+		second := make(chan int64)
+		go func() {
+			n, _ := v.Current(context.Background())
+			second <- n
+		}()
+		synctest.Wait() // the second caller has joined
+		close(release)
+		if got := <-first; got != 0 {
+			t.Errorf("first caller: got %d, want 0", got)
 		}
-		return n, nil
+		if got := <-second; got != 2 {
+			t.Errorf("caller that arrived after the write: got %d, want 2", got)
+		}
 	})
-	first := make(chan int64)
-	go func() {
-		n, _ := v.Current(context.Background())
-		first <- n
-	}()
-	for reads.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	// A write lands while the first read is in flight; a caller that
-	// arrives now must see it.
-	version.Store(2)
-	second := make(chan int64)
-	go func() {
-		n, _ := v.Current(context.Background())
-		second <- n
-	}()
-	time.Sleep(10 * time.Millisecond) // let the second caller join
-	close(release)
-	if got := <-first; got != 0 {
-		t.Errorf("first caller: got %d, want 0", got)
-	}
-	if got := <-second; got != 2 {
-		t.Errorf("caller that arrived after the write: got %d, want 2", got)
-	}
 }
 
+// Callers that arrive while a read is in flight share the next one:
+// fifty concurrent callers cost two reads.
 func TestVersionsBatchesConcurrentCallers(t *testing.T) {
-	var reads atomic.Int32
-	v := cache.NewVersions(func(ctx context.Context) (int64, error) {
-		reads.Add(1)
-		time.Sleep(5 * time.Millisecond)
-		return 7, nil
-	})
-	var wg sync.WaitGroup
-	const callers = 50
-	for range callers {
-		wg.Go(func() {
-			if n, err := v.Current(context.Background()); n != 7 || err != nil {
-				t.Errorf("got %d, %v; want 7, nil", n, err)
-			}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var reads atomic.Int32
+		v := cache.NewVersions(func(ctx context.Context) (int64, error) {
+			reads.Add(1)
+			time.Sleep(5 * time.Millisecond)
+			return 7, nil
 		})
-	}
-	wg.Wait()
-	if n := reads.Load(); n >= callers {
-		t.Errorf("reads: got %d for %d concurrent callers, want fewer", n, callers)
-	}
+		var wg sync.WaitGroup
+		const callers = 50
+		for range callers {
+			wg.Go(func() {
+				if n, err := v.Current(context.Background()); n != 7 || err != nil {
+					t.Errorf("got %d, %v; want 7, nil", n, err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := reads.Load(); n > 2 {
+			t.Errorf("reads: got %d for %d concurrent callers, want at most 2", n, callers)
+		}
+	})
 }
 
 func TestVersionsReportsErrors(t *testing.T) {

@@ -65,8 +65,8 @@ func New() *Registry {
 
 	m.requests = f.counterVec("catalog_http_requests_total",
 		"HTTP requests answered, by service, route pattern and status class (499: the connection went away first).", "service", "route", "code")
-	// From a cached hit (~50 µs) to a deep search or the snapshot on a
-	// slow link.
+	// From a cached hit to a deep search or the snapshot on a slow
+	// link.
 	m.duration = f.histogramVec("catalog_http_request_duration_seconds",
 		"Time to answer an HTTP request, by service and route pattern.",
 		[]float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}, "service", "route")

@@ -161,16 +161,6 @@ func pathParams(q url.Values, r *http.Request) string {
 	return format
 }
 
-// parseHours reads h (hours back from now, 1 to maxHours) into the
-// earliest change time it admits.
-func parseHours(v string, now time.Time) (time.Time, error) {
-	hours, err := catalog.ParseID(v)
-	if err != nil || hours > maxHours {
-		return time.Time{}, catalog.Errorf(catalog.EINVALID, "h must be a whole number of hours from 1 to %d", maxHours)
-	}
-	return now.Add(-time.Duration(hours) * time.Hour), nil
-}
-
 // key is the normalised form of a cacheable request.
 func (vq vodQuery) key() string {
 	f := vq.filter

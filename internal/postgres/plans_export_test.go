@@ -10,3 +10,15 @@ func PreparedPlans(ctx context.Context, s *Store, part string) (generic, custom 
 FROM pg_prepared_statements WHERE strpos(statement, $1) > 0`, part).Scan(&generic, &custom)
 	return generic, custom, err
 }
+
+// PlanCacheMode is plan_cache_mode on the connection the pool hands out.
+func PlanCacheMode(ctx context.Context, s *Store) (mode string, err error) {
+	err = s.pool.QueryRow(ctx, `SHOW plan_cache_mode`).Scan(&mode)
+	return mode, err
+}
+
+// The statements a collection asks before it writes a page.
+const (
+	LinksSQL      = linksSQL
+	SameTitlesSQL = sameTitlesSQL
+)

@@ -2,7 +2,11 @@ package postgres_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
+
+	"github.com/jackc/pgx/v5"
 
 	"catalog/internal/postgres"
 	"catalog/internal/postgres/pgtest"
@@ -52,6 +56,67 @@ func TestKeyedReadsKeepTheirCachedPlans(t *testing.T) {
 		}
 		if generic == 0 {
 			t.Errorf("%q: planned again on every execution (%d custom plans, no generic one)", statement, custom)
+		}
+	}
+}
+
+// A collection's questions before each page are key lookups, whatever
+// the statistics say: here the tables were analyzed empty, as at a
+// first run's start, and then hold 20,000 links of the source. A plan
+// that reads all of the source's links, or every movie, costs more on
+// every page of a run.
+func TestCollectLookupsReadByKey(t *testing.T) {
+	ctx := context.Background()
+	dsn := pgtest.DSN(t)
+	s, err := postgres.Open(ctx, dsn, postgres.Options{MaxConns: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	for _, q := range []string{
+		`ANALYZE movies`, `ANALYZE source_movies`,
+		`INSERT INTO movies (id, name, name_fold, year, updated_at)
+			SELECT g, 'Movie ' || g, 'movie ' || g, '2020', now() FROM generate_series(1, 20000) g`,
+		`INSERT INTO source_movies (source, vod_id, movie_id, joined) SELECT 'src', g, g, false FROM generate_series(1, 20000) g`,
+	} {
+		if _, err := conn.Exec(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ids, names, years := make([]int64, 400), make([]string, 400), make([]string, 400)
+	for i := range ids {
+		ids[i] = int64(20200 - i) // half of them stored
+		names[i], years[i] = fmt.Sprintf("Movie %d", ids[i]), "2020"
+	}
+	for _, tc := range []struct {
+		name string
+		sql  string
+		args []any
+	}{
+		{"links", postgres.LinksSQL, []any{"src", ids}},
+		{"same titles", postgres.SameTitlesSQL, []any{"other", names, years}},
+	} {
+		rows, err := conn.Query(ctx, "EXPLAIN "+tc.sql, append([]any{pgx.QueryExecModeCacheDescribe}, tc.args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan := strings.Join(lines, "\n")
+		for _, whole := range []string{"Seq Scan on source_movies", "Seq Scan on movies", "Index Cond: (source = "} {
+			if strings.Contains(plan, whole) {
+				t.Errorf("%s: the plan reads a whole table or all of a source's links (%s):\n%s", tc.name, whole, plan)
+			}
 		}
 	}
 }

@@ -332,12 +332,17 @@ func (l *Live) prune(ctx context.Context) {
 		aged = l.samples[0].version
 		l.samples = l.samples[1:]
 	}
-	if through := min(aged, st.version.Load()-keepChanges); through > 0 {
+	if through := pruneThrough(aged, st.version.Load()); through > 0 {
 		if err := l.src.PruneSearchLog(ctx, l.kind, through); err != nil {
 			l.log.Debug("search log prune failed", "kind", l.kind, "err", err)
 		}
 	}
 }
+
+// pruneThrough is the version through which the log may go, given the
+// version every running instance had read keepLog ago (aged, -1 when
+// none yet) and the current one: keepChanges versions stay however old.
+func pruneThrough(aged, current int64) int64 { return min(aged, current-keepChanges) }
 
 // Search is Find of a title search, optionally in one group.
 func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, error) {

@@ -11,8 +11,8 @@ import (
 	"catalog/internal/catalog"
 )
 
-// RunStreams checks the warm-up rule of issue 11 ("no request waits
-// after serve starts, whatever is still warming up"): with more
+// RunStreams checks the warm-up rule ("no request waits after serve
+// starts, whatever is still warming up"): with more
 // whole-table streams held open than s's request pool has connections
 // (s must be opened with a small pool, 2 connections), every kind of
 // request read still gets a connection at once; the streams never run
