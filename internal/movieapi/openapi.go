@@ -45,6 +45,7 @@ func docVars(version string) apidoc.Vars {
 		"MaxServerNameRunes":  catalog.MaxServerNameRunes,
 		"MaxEpisodeNameRunes": catalog.MaxEpisodeNameRunes,
 		"MaxEpisodesBytes":    catalog.MaxEpisodesBytes,
+		"MaxPageBytes":        catalog.MaxPageBytes,
 		"movieProperties":     fieldProperties(false),
 		"javProperties":       fieldProperties(true),
 		"vodFieldKeys":        vodFieldKeys(),
