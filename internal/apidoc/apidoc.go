@@ -1,6 +1,5 @@
 // Package apidoc serves a service's OpenAPI document at
-// /api/openapi.json and a reference page built from it at /api/docs
-// (issue 12).
+// /api/openapi.json and a reference page built from it at /api/docs.
 //
 // Each service keeps its document as a hand-written JSON file beside
 // its route table. The numbers and lists that Go code enforces (page
@@ -25,7 +24,6 @@ import (
 	"strings"
 
 	"catalog/internal/catalog"
-	"catalog/internal/html"
 	"catalog/internal/httpx"
 )
 
@@ -137,9 +135,8 @@ var staticFS embed.FS
 // asset is one file of the reference page, served under a name that
 // carries a hash of its content so that browsers may keep it for a year.
 type asset struct {
-	contentType string
-	integrity   string // Subresource Integrity of the bytes, for the page's tags
-	payload     *httpx.Payload
+	integrity string // Subresource Integrity of the bytes, for the page's tags
+	payload   *httpx.Payload
 }
 
 var assetTypes = map[string]string{
@@ -170,9 +167,8 @@ func New(template []byte, vars Vars, writeErr httpx.ErrorWriter) *Docs {
 		sum := sha512.Sum384(b)
 		served := fmt.Sprintf("%s.%x%s", name[:dot], sum[:5], name[dot:])
 		d.assets[served] = &asset{
-			contentType: assetTypes[name[dot:]],
-			integrity:   "sha384-" + base64.StdEncoding.EncodeToString(sum[:]),
-			payload:     httpx.NewPayload(b),
+			integrity: "sha384-" + base64.StdEncoding.EncodeToString(sum[:]),
+			payload:   httpx.NewPayloadAs(b, assetTypes[name[dot:]]),
 		}
 		urls[name] = AssetPrefix + served
 		urls[name+".integrity"] = d.assets[served].integrity
@@ -184,7 +180,7 @@ func New(template []byte, vars Vars, writeErr httpx.ErrorWriter) *Docs {
 	for k, v := range urls {
 		page = bytes.ReplaceAll(page, []byte("{{"+k+"}}"), []byte(v))
 	}
-	d.page = httpx.NewPayload(page)
+	d.page = httpx.NewPayloadAs(page, "text/html; charset=utf-8")
 	return d
 }
 
@@ -216,7 +212,7 @@ func (d *Docs) servePage(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", PagePolicy)
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
-	html.WriteAs(w, r, http.StatusOK, "text/html; charset=utf-8", d.page)
+	httpx.WritePayload(w, r, http.StatusOK, d.page)
 }
 
 func (d *Docs) serveAsset(w http.ResponseWriter, r *http.Request) {
@@ -226,5 +222,5 @@ func (d *Docs) serveAsset(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	html.WriteAs(w, r, http.StatusOK, a.contentType, a.payload)
+	httpx.WritePayload(w, r, http.StatusOK, a.payload)
 }

@@ -3,6 +3,7 @@ package apidoc
 import (
 	"net/http"
 	"net/http/httptest"
+	"path"
 	"strings"
 	"testing"
 
@@ -72,7 +73,7 @@ func TestRoutes(t *testing.T) {
 			t.Errorf("page does not name %s with its integrity", name)
 		}
 		rec := serve(AssetPrefix + name)
-		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != a.contentType ||
+		if rec.Code != http.StatusOK || rec.Header().Get("Content-Type") != assetTypes[path.Ext(name)] ||
 			rec.Header().Get("Cache-Control") != "public, max-age=31536000, immutable" {
 			t.Errorf("%s: got %d %q %q", name, rec.Code, rec.Header().Get("Content-Type"), rec.Header().Get("Cache-Control"))
 		}

@@ -1,5 +1,5 @@
 // Package apitest holds HTTP responses to a service's own OpenAPI
-// document in tests (issue 12). The services' test helpers pass every
+// document in tests. The services' test helpers pass every
 // response they receive to Check, which fetches the document the
 // service serves at /api/openapi.json and validates the response
 // against it with libopenapi-validator (OpenAPI 3.1, JSON Schema

@@ -54,13 +54,6 @@ func Hash(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// HasBearer reports whether the request carries an Authorization header
-// at all: such a request is judged by its token alone, never by a
-// session cookie it may also carry.
-func HasBearer(r *http.Request) bool {
-	return r.Header.Get("Authorization") != ""
-}
-
 // TokenOnly reports whether the request carries a well-formed API
 // token ("Bearer catalog_" and 64 hex digits) and no cookie. A browser
 // never attaches such a header by itself, so the request cannot be a
@@ -88,15 +81,18 @@ func New(store catalog.TokenStore, log *slog.Logger) *Tokens {
 	return &Tokens{store: store, log: log, now: time.Now}
 }
 
-// Authenticate returns the request's token when it is valid and carries
-// scope: EUNAUTHORIZED for a missing, malformed, unknown or revoked
-// token, EFORBIDDEN for one without the scope.
-func (t *Tokens) Authenticate(r *http.Request, scope string) (catalog.APIToken, error) {
-	secret, ok := bearer(r.Header.Get("Authorization"))
+// Authenticate returns the token that the Authorization header value
+// authorization names when it is valid and carries scope: EUNAUTHORIZED
+// for a missing, malformed, unknown or revoked token, EFORBIDDEN for
+// one without the scope. A request that carries an Authorization
+// header at all is judged by it alone, never by a session cookie it
+// may also carry.
+func (t *Tokens) Authenticate(ctx context.Context, authorization, scope string) (catalog.APIToken, error) {
+	secret, ok := bearer(authorization)
 	if !ok {
 		return catalog.APIToken{}, catalog.Errorf(catalog.EUNAUTHORIZED, "send Authorization: Bearer TOKEN with a valid API token")
 	}
-	tok, err := t.store.TokenByHash(r.Context(), Hash(secret))
+	tok, err := t.store.TokenByHash(ctx, Hash(secret))
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
 		return tok, catalog.Errorf(catalog.EUNAUTHORIZED, "the API token is unknown or revoked")
 	}
@@ -109,7 +105,7 @@ func (t *Tokens) Authenticate(r *http.Request, scope string) (catalog.APIToken, 
 	if now := t.now(); now.Sub(tok.LastUsed) >= touchEvery {
 		// A failed touch only leaves "last used" older; the request
 		// itself is authenticated.
-		if err := t.store.TouchToken(context.WithoutCancel(r.Context()), tok.ID, now); err != nil {
+		if err := t.store.TouchToken(context.WithoutCancel(ctx), tok.ID, now); err != nil {
 			t.log.Warn("touch token", "err", err)
 		}
 	}

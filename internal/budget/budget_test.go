@@ -4,29 +4,56 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 func TestBudget(t *testing.T) {
-	for _, tt := range []struct{ pool, want int }{{1, 1}, {2, 1}, {4, 2}, {9, 4}, {32, 16}} {
-		if got := ForPool(tt.pool).Cap(); got != tt.want {
-			t.Errorf("ForPool(%d).Cap() = %d, want %d", tt.pool, got, tt.want)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		b := New(2)
+		ctx := context.Background()
+		for range 2 {
+			if err := b.Acquire(ctx); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	b := New(2)
-	ctx := context.Background()
-	for range 2 {
+		short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
+		defer cancel()
+		start := time.Now()
+		if err := b.Acquire(short); !errors.Is(err, context.DeadlineExceeded) || time.Since(start) != 20*time.Millisecond {
+			t.Fatalf("third Acquire on a full budget: got %v after %v, want the deadline after 20ms", err, time.Since(start))
+		}
+		b.Release()
 		if err := b.Acquire(ctx); err != nil {
+			t.Fatalf("Acquire after a Release: %v", err)
+		}
+		b.Release()
+		done, cancelNow := context.WithCancel(ctx)
+		cancelNow()
+		if err := b.Acquire(done); !errors.Is(err, context.Canceled) {
+			t.Errorf("Acquire with a free slot and a cancelled request: got %v, want context.Canceled", err)
+		}
+	})
+}
+
+// Fill takes every slot, and its release gives them all back.
+func TestFill(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		b := New(3)
+		release := b.Fill()
+		got := make(chan error, 1)
+		go func() { got <- b.Acquire(context.Background()) }()
+		synctest.Wait()
+		select {
+		case err := <-got:
+			t.Fatalf("Acquire on a filled budget returned %v, want it to wait", err)
+		default:
+		}
+		release()
+		if err := <-got; err != nil {
 			t.Fatal(err)
 		}
-	}
-	short, cancel := context.WithTimeout(ctx, 20*time.Millisecond)
-	defer cancel()
-	if err := b.Acquire(short); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("third Acquire on a full budget: got %v, want the deadline", err)
-	}
-	b.Release()
-	if err := b.Acquire(ctx); err != nil {
-		t.Fatalf("Acquire after a Release: %v", err)
-	}
+	})
 }

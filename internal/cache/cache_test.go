@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"catalog/internal/cache"
@@ -16,62 +17,68 @@ import (
 // TestVersionsNeverAnswersFromAnEarlierRead checks the guarantee that
 // makes batching safe: a caller gets a value read after it called.
 func TestVersionsNeverAnswersFromAnEarlierRead(t *testing.T) {
-	var version atomic.Int64
-	release := make(chan struct{})
-	var reads atomic.Int32
-	v := cache.NewVersions(func(ctx context.Context) (int64, error) {
-		n := version.Load() // the read's snapshot is taken when it starts
-		if reads.Add(1) == 1 {
-			<-release // hold the first read in flight
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var version atomic.Int64
+		release := make(chan struct{})
+		var reads atomic.Int32
+		v := cache.NewVersions(func(ctx context.Context) (int64, error) {
+			n := version.Load() // the read's snapshot is taken when it starts
+			if reads.Add(1) == 1 {
+				<-release // hold the first read in flight
+			}
+			return n, nil
+		})
+		first := make(chan int64)
+		go func() {
+			n, _ := v.Current(context.Background())
+			first <- n
+		}()
+		synctest.Wait() // the first read is in flight
+		// A write lands while the first read is in flight; a caller that
+		// arrives now must see it.
+		version.Store(2)
+		second := make(chan int64)
+		go func() {
+			n, _ := v.Current(context.Background())
+			second <- n
+		}()
+		synctest.Wait() // the second caller has joined
+		close(release)
+		if got := <-first; got != 0 {
+			t.Errorf("first caller: got %d, want 0", got)
 		}
-		return n, nil
+		if got := <-second; got != 2 {
+			t.Errorf("caller that arrived after the write: got %d, want 2", got)
+		}
 	})
-	first := make(chan int64)
-	go func() {
-		n, _ := v.Current(context.Background())
-		first <- n
-	}()
-	for reads.Load() == 0 {
-		time.Sleep(time.Millisecond)
-	}
-	// A write lands while the first read is in flight; a caller that
-	// arrives now must see it.
-	version.Store(2)
-	second := make(chan int64)
-	go func() {
-		n, _ := v.Current(context.Background())
-		second <- n
-	}()
-	time.Sleep(10 * time.Millisecond) // let the second caller join
-	close(release)
-	if got := <-first; got != 0 {
-		t.Errorf("first caller: got %d, want 0", got)
-	}
-	if got := <-second; got != 2 {
-		t.Errorf("caller that arrived after the write: got %d, want 2", got)
-	}
 }
 
+// Callers that arrive while a read is in flight share the next one:
+// fifty concurrent callers cost two reads.
 func TestVersionsBatchesConcurrentCallers(t *testing.T) {
-	var reads atomic.Int32
-	v := cache.NewVersions(func(ctx context.Context) (int64, error) {
-		reads.Add(1)
-		time.Sleep(5 * time.Millisecond)
-		return 7, nil
-	})
-	var wg sync.WaitGroup
-	const callers = 50
-	for range callers {
-		wg.Go(func() {
-			if n, err := v.Current(context.Background()); n != 7 || err != nil {
-				t.Errorf("got %d, %v; want 7, nil", n, err)
-			}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var reads atomic.Int32
+		v := cache.NewVersions(func(ctx context.Context) (int64, error) {
+			reads.Add(1)
+			time.Sleep(5 * time.Millisecond)
+			return 7, nil
 		})
-	}
-	wg.Wait()
-	if n := reads.Load(); n >= callers {
-		t.Errorf("reads: got %d for %d concurrent callers, want fewer", n, callers)
-	}
+		var wg sync.WaitGroup
+		const callers = 50
+		for range callers {
+			wg.Go(func() {
+				if n, err := v.Current(context.Background()); n != 7 || err != nil {
+					t.Errorf("got %d, %v; want 7, nil", n, err)
+				}
+			})
+		}
+		wg.Wait()
+		if n := reads.Load(); n > 2 {
+			t.Errorf("reads: got %d for %d concurrent callers, want at most 2", n, callers)
+		}
+	})
 }
 
 func TestVersionsReportsErrors(t *testing.T) {
@@ -150,78 +157,70 @@ func TestResponsesStayUnderTheirCap(t *testing.T) {
 }
 
 func TestResponsesFillOncePerKey(t *testing.T) {
-	c := cache.NewResponses(0)
-	var fills atomic.Int32
-	start := make(chan struct{})
-	var wg sync.WaitGroup
-	for range 20 {
-		wg.Go(func() {
-			<-start
-			p, err := c.Get(context.Background(), 1, "k", func(context.Context) (*httpx.Payload, error) {
-				fills.Add(1)
-				time.Sleep(20 * time.Millisecond)
-				return httpx.NewPayload([]byte("v")), nil
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		c := cache.NewResponses(0)
+		var fills atomic.Int32
+		var wg sync.WaitGroup
+		for range 20 {
+			wg.Go(func() {
+				p, err := c.Get(context.Background(), 1, "k", func(context.Context) (*httpx.Payload, error) {
+					fills.Add(1)
+					time.Sleep(20 * time.Millisecond)
+					return httpx.NewPayload([]byte("v")), nil
+				})
+				if err != nil || string(p.Plain) != "v" {
+					t.Errorf("got %v, %v", p, err)
+				}
 			})
-			if err != nil || string(p.Plain) != "v" {
-				t.Errorf("got %v, %v", p, err)
-			}
-		})
-	}
-	close(start)
-	wg.Wait()
-	if n := fills.Load(); n != 1 {
-		t.Errorf("fills: got %d, want 1", n)
-	}
+		}
+		wg.Wait()
+		if n := fills.Load(); n != 1 {
+			t.Errorf("fills: got %d, want 1", n)
+		}
+	})
 }
 
-func TestOrder(t *testing.T) {
-	ids := []int64{}
-	for id := int64(1000); id > 0; id -= 3 { // 334 ids with gaps
-		ids = append(ids, id)
-	}
-	var version atomic.Int64
-	version.Store(5)
-	o := cache.NewOrder(func(ctx context.Context, fn func(int64)) (int64, error) {
-		for _, id := range ids {
-			fn(id)
+// A fill that fails is not shared: each request that waited for it
+// fills on its own, so one cancelled request never fails the others.
+func TestResponsesWaitersRefillAfterTheLeaderFails(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		c := cache.NewResponses(0)
+		release := make(chan struct{})
+		leaderDone := make(chan error, 1)
+		go func() {
+			_, err := c.Get(context.Background(), 1, "k", func(context.Context) (*httpx.Payload, error) {
+				<-release
+				return nil, errors.New("the leader's request went away")
+			})
+			leaderDone <- err
+		}()
+		synctest.Wait() // the leader is filling
+		var own atomic.Int32
+		var wg sync.WaitGroup
+		for range 3 {
+			wg.Go(func() {
+				p, err := c.Get(context.Background(), 1, "k", func(context.Context) (*httpx.Payload, error) {
+					own.Add(1)
+					return httpx.NewPayload([]byte("v")), nil
+				})
+				if err != nil || string(p.Plain) != "v" {
+					t.Errorf("waiter: got %v, %v; want its own fill", p, err)
+				}
+			})
 		}
-		return version.Load(), nil
-	}, nil)
-	if _, _, _, ok := o.Locate(5, 0); ok {
-		t.Fatal("Locate before any build: got ok, want a fallback")
-	}
-	waitReady(t, o, 5)
-	for _, offset := range []int64{0, 1, 31, 32, 33, 100, 333} {
-		from, skip, total, ok := o.Locate(5, offset)
-		if !ok || total != int64(len(ids)) {
-			t.Fatalf("offset %d: got ok %v total %d, want true %d", offset, ok, total, len(ids))
+		synctest.Wait() // the waiters wait for the leader's fill
+		if n := own.Load(); n != 0 {
+			t.Fatalf("%d waiters filled before the leader failed, want 0", n)
 		}
-		// The page starts skip rows after from.
-		i := 0
-		for ids[i] != from {
-			i++
+		close(release)
+		wg.Wait()
+		if err := <-leaderDone; err == nil {
+			t.Error("the leader's failure was not returned to it")
 		}
-		if got := ids[i+int(skip)]; got != ids[offset] {
-			t.Errorf("offset %d: page starts at id %d, want %d", offset, got, ids[offset])
+		if n := own.Load(); n != 3 {
+			t.Errorf("waiters' own fills: got %d, want 3", n)
 		}
-	}
-	if from, _, total, ok := o.Locate(5, 334); !ok || from != 0 || total != 334 {
-		t.Errorf("past the end: got from %d total %d ok %v, want 0 334 true", from, total, ok)
-	}
-	version.Store(6)
-	if _, _, _, ok := o.Locate(6, 40); ok {
-		t.Error("Locate at a newer version: got ok, want a fallback")
-	}
-	waitReady(t, o, 6)
-}
-
-func waitReady(t *testing.T, o *cache.Order, version int64) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !o.Ready(version) {
-		if time.Now().After(deadline) {
-			t.Fatalf("order not built at version %d", version)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	})
 }

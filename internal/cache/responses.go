@@ -2,19 +2,20 @@ package cache
 
 import (
 	"context"
-	"log/slog"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 
-	"catalog/internal/catalog"
+	"golang.org/x/sync/singleflight"
+
 	"catalog/internal/httpx"
 )
 
 // DefaultMaxBytes bounds the encoded bytes (plain and gzip) one
 // Responses keeps. The hot answers (first pages, details, popular
-// searches) fit many times over; deep pages and rare searches, which
-// every load run misses anyway, only churn it. At 1M + 1M, 32 MiB per
-// service held 65 MB of heap at the peak for no measurable hit rate.
+// searches) must fit many times over; deep pages and rare searches
+// only churn it, so a larger cap buys heap and no hits.
 const DefaultMaxBytes = 16 << 20
 
 // entryOverhead approximates the bytes an entry costs beyond its bodies
@@ -39,20 +40,9 @@ type Responses struct {
 	version int64
 	entries map[string]*httpx.Payload
 	bytes   int64
-	calls   map[callKey]*call
+	fills   singleflight.Group // by version and key
 
 	stats *Stats // nil: not counted
-}
-
-type callKey struct {
-	key     string
-	version int64
-}
-
-type call struct {
-	done chan struct{}
-	p    *httpx.Payload
-	err  error
 }
 
 // NewResponses returns a cache of at most maxBytes (0: DefaultMaxBytes).
@@ -60,14 +50,16 @@ func NewResponses(maxBytes int64) *Responses {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
 	}
-	return &Responses{maxBytes: maxBytes, entries: map[string]*httpx.Payload{}, calls: map[callKey]*call{}}
+	return &Responses{maxBytes: maxBytes, entries: map[string]*httpx.Payload{}}
 }
 
 // Get returns the response for key at version, calling fill on a miss.
 // fill must read the store after version was read (so its data is at
-// least that new) and is not cached when it fails.
+// least that new) and is not cached when it fails. Concurrent misses of
+// one key and version wait for one fill, which its caller's read
+// deadline bounds; when that fill fails (perhaps only because its
+// caller went away), each waiter fills on its own.
 func (c *Responses) Get(ctx context.Context, version int64, key string, fill func(context.Context) (*httpx.Payload, error)) (*httpx.Payload, error) {
-	ck := callKey{key, version}
 	c.mu.Lock()
 	if version == c.version {
 		if p, ok := c.entries[key]; ok {
@@ -76,35 +68,29 @@ func (c *Responses) Get(ctx context.Context, version int64, key string, fill fun
 			return p, nil
 		}
 	}
-	if cl, ok := c.calls[ck]; ok {
-		c.mu.Unlock()
-		select {
-		case <-cl.done:
-		case <-ctx.Done():
-			return nil, catalog.ContextError("response cache", ctx.Err())
+	c.mu.Unlock()
+	led := false
+	v, err, _ := c.fills.Do(strconv.FormatInt(version, 10)+" "+key, func() (any, error) {
+		led = true
+		p, err := c.fill(ctx, fill)
+		if err == nil {
+			c.mu.Lock()
+			c.store(version, key, p)
+			c.mu.Unlock()
 		}
-		if cl.err == nil {
-			c.stats.hit()
-			return cl.p, nil
+		return p, err
+	})
+	switch {
+	case led:
+		if err != nil {
+			return nil, err
 		}
-		// The leader's failure may be its own (a cancelled request):
-		// answer from a fill of our own.
+		return v.(*httpx.Payload), nil
+	case err != nil:
 		return c.fill(ctx, fill)
 	}
-	cl := &call{done: make(chan struct{})}
-	c.calls[ck] = cl
-	c.mu.Unlock()
-
-	cl.p, cl.err = c.fill(ctx, fill)
-
-	c.mu.Lock()
-	delete(c.calls, ck)
-	if cl.err == nil {
-		c.store(version, key, cl.p)
-	}
-	c.mu.Unlock()
-	close(cl.done)
-	return cl.p, cl.err
+	c.stats.hit()
+	return v.(*httpx.Payload), nil
 }
 
 // fill runs f and makes the gzip form now, outside any lock, so that
@@ -188,9 +174,6 @@ func (c *Responses) Len() (entries int, bytes int64) {
 type Reads struct {
 	versions  *Versions
 	responses *Responses
-
-	orders orders
-	log    *slog.Logger // of the orders; nil: discard
 }
 
 // NewReads returns Reads over a store's DataVersion, caching at most
@@ -219,4 +202,15 @@ func (r *Reads) Uncached(ctx context.Context, fill func(ctx context.Context, ver
 		return nil, err
 	}
 	return fill(ctx, version)
+}
+
+// AppendTerms writes search terms into a cache key, length-prefixed: a
+// term may contain any byte, and ["a b"] must not meet ["a", "b"].
+func AppendTerms(b *strings.Builder, terms []string) {
+	for _, t := range terms {
+		b.WriteString("\x00t")
+		b.WriteString(strconv.Itoa(len(t)))
+		b.WriteByte(':')
+		b.WriteString(t)
+	}
 }

@@ -19,7 +19,7 @@ import (
 // The abuse suite: a real `catalog serve` (SQLite by default, PostgreSQL
 // with CATALOG_TEST_ENGINE=postgres) is sent a table of hostile requests,
 // written as raw bytes on a TCP connection so that nothing in Go's client
-// cleans them up first. For each one it asserts what issue 9 asks of a
+// cleans them up first. For each one it asserts what the contract asks of a
 // service on the public internet: never a 5xx, the service's error shape
 // for every error, an answer within a second, and both health endpoints
 // still 200 afterwards.

@@ -12,6 +12,8 @@ import (
 	"catalog/internal/sqlite"
 )
 
+// backup is "catalog backup": a checked, consistent copy of a live
+// SQLite database.
 func (p *Program) backup(ctx context.Context, args []string) error {
 	var db dbConfig
 	var out string
@@ -38,26 +40,8 @@ func (p *Program) backup(ctx context.Context, args []string) error {
 	if out == "" || out == "-" {
 		return usagef("backup: --out FILE is required (a file, not standard output)")
 	}
-	src, err := os.Stat(db.dsn)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return fmt.Errorf("backup: database file %s does not exist", db.dsn)
-	case err != nil:
-		return fmt.Errorf("backup: %s", err)
-	case !src.Mode().IsRegular():
-		return fmt.Errorf("backup: %s is not a database file", db.dsn)
-	}
-	if fi, err := os.Stat(out); err == nil {
-		switch {
-		case fi.IsDir():
-			return usagef("backup: --out %s is a directory; name the backup file", out)
-		case !fi.Mode().IsRegular():
-			return usagef("backup: --out %s is not a regular file (a device or a pipe); name the backup file", out)
-		case os.SameFile(fi, src):
-			return usagef("backup: --out %s is the database itself", out)
-		case !force:
-			return fmt.Errorf("backup: %s already exists; give --force to replace it", out)
-		}
+	if err := checkBackupPaths(db.dsn, out, force); err != nil {
+		return err
 	}
 	// Open without migrating: a backup copies the database as it is.
 	st, err := sqlite.Open(ctx, db.dsn, sqlite.Options{MaxReadConns: 1})
@@ -88,4 +72,34 @@ func (p *Program) backup(ctx context.Context, args []string) error {
 	_, err = fmt.Fprintf(p.Stdout, "backup written to %s: %d clips, %d movies, %s, checked, in %s\n",
 		out, counts.Clips, counts.Movies, progress.FormatBytes(size), time.Since(start).Round(time.Millisecond))
 	return err
+}
+
+// checkBackupPaths refuses a database that is not a regular file and an
+// --out that cannot take the copy: a directory, a device or a pipe, the
+// database itself, or a file that exists when force is not given.
+func checkBackupPaths(dsn, out string, force bool) error {
+	src, err := os.Stat(dsn)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("backup: database file %s does not exist", dsn)
+	case err != nil:
+		return fmt.Errorf("backup: %s", err)
+	case !src.Mode().IsRegular():
+		return fmt.Errorf("backup: %s is not a database file", dsn)
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		return nil
+	}
+	switch {
+	case fi.IsDir():
+		return usagef("backup: --out %s is a directory; name the backup file", out)
+	case !fi.Mode().IsRegular():
+		return usagef("backup: --out %s is not a regular file (a device or a pipe); name the backup file", out)
+	case os.SameFile(fi, src):
+		return usagef("backup: --out %s is the database itself", out)
+	case !force:
+		return fmt.Errorf("backup: %s already exists; give --force to replace it", out)
+	}
+	return nil
 }

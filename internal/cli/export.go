@@ -10,88 +10,96 @@ import (
 	"strings"
 	"time"
 
-	"catalog/internal/catalog"
 	"catalog/internal/export"
 )
 
+// exportJob is one "catalog export" run, as its command line gave it.
+type exportJob struct {
+	kind, name string // "movies" or "clips"; "export movies"
+	db         dbConfig
+	out        string // "-": standard output
+	format     export.Format
+	pf         progressFlags
+}
+
+// exportCmd is "catalog export movies|clips": every record in import
+// form, lowest id first, to standard output or a file replaced whole.
 func (p *Program) exportCmd(ctx context.Context, args []string) error {
-	if len(args) == 0 || (args[0] != "movies" && args[0] != "clips") {
-		if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "help") {
-			fmt.Fprintln(p.Stdout, "Usage: catalog export movies|clips [--out FILE] [--format jsonl|csv]")
-			return errHelp
-		}
-		return usagef("export: say what to export: catalog export movies or catalog export clips")
-	}
-	kind := args[0]
-	name := "export " + kind
-	var db dbConfig
-	var out, format string
-	var pf progressFlags
-	f := newFlags(name, "",
-		"Writes every "+kind[:len(kind)-1]+" in import form, lowest id first: JSON Lines (one object per\n"+
-			"line) or CSV (a header row; list items separated by \"|\"). \"catalog import "+kind+"\" of\n"+
-			"the output into an empty database gives the same API answers. A FILE is written\n"+
-			"under a temporary name and renamed when complete.")
-	f.dbFlags(&db)
-	f.stringVar(&out, "out", "CATALOG_EXPORT_OUT", "-", "file to write; - for standard output")
-	f.stringVar(&format, "format", "CATALOG_EXPORT_FORMAT", "", "jsonl or csv; default: from the extension of --out, else jsonl")
-	f.progressFlags(&pf)
-	if _, err := f.parse(args[1:], p); err != nil {
-		return err
-	}
-	if err := db.check(name); err != nil {
-		return err
-	}
-	fm, err := exportFormat(out, format)
+	job, err := p.parseExport(args)
 	if err != nil {
-		return usagef("%s: %s", name, err)
+		return err
 	}
-	if out != "-" {
-		if fi, err := os.Stat(out); err == nil && fi.IsDir() {
-			return usagef("%s: --out %s is a directory", name, out)
-		}
-	}
-	st, err := openStore(ctx, db)
+	st, err := openStore(ctx, job.db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-
-	total, err := exportTotal(ctx, st, kind)
+	total, err := exportTotal(ctx, st, job.kind)
 	if err != nil {
-		return fmt.Errorf("%s: %s", name, message(err))
+		return fmt.Errorf("%s: %s", job.name, message(err))
 	}
 	start := time.Now()
 	var n int64
 	write := func(w io.Writer) error {
-		rep := p.progress(pf).Records(name, total)
+		rep := p.progress(job.pf).Records(job.name, total)
 		defer rep.Close()
 		add := func() { rep.Add(1) }
 		var err error
-		if kind == "clips" {
-			n, err = export.Clips(ctx, st, w, fm, add)
+		if job.kind == "clips" {
+			n, err = export.Clips(ctx, st, w, job.format, add)
 		} else {
-			n, err = export.Movies(ctx, st, w, fm, add)
+			n, err = export.Movies(ctx, st, w, job.format, add)
 		}
 		return err
 	}
-	summary := p.Stdout
-	if out == "-" {
+	summary, to := p.Stdout, job.out
+	if job.out == "-" {
 		// Standard output carries the records.
-		summary = p.Stderr
+		summary, to = p.Stderr, "stdout"
 		err = write(p.Stdout)
 	} else {
-		err = replaceFile(out, true, 0o644, func(tmp string) error { return writeInto(tmp, write) })
+		err = replaceFile(job.out, true, 0o644, func(tmp string) error { return writeInto(tmp, write) })
 	}
 	if err != nil {
-		return fmt.Errorf("%s: %s", name, message(err))
+		return fmt.Errorf("%s: %s", job.name, message(err))
 	}
-	to := out
-	if out == "-" {
-		to = "stdout"
-	}
-	fmt.Fprintf(summary, "exported %d %s to %s (%s) in %s\n", n, kind, to, fm, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(summary, "exported %d %s to %s (%s) in %s\n", n, job.kind, to, job.format, time.Since(start).Round(time.Millisecond))
 	return nil
+}
+
+// parseExport reads export's command line and checks it whole before
+// any database work.
+func (p *Program) parseExport(args []string) (*exportJob, error) {
+	kind, err := p.recordKind("export", "Usage: catalog export movies|clips [--out FILE] [--format jsonl|csv]", args)
+	if err != nil {
+		return nil, err
+	}
+	job := &exportJob{kind: kind, name: "export " + kind}
+	var format string
+	f := newFlags(job.name, "",
+		"Writes every "+kind[:len(kind)-1]+" in import form, lowest id first: JSON Lines (one object per\n"+
+			"line) or CSV (a header row; list items separated by \"|\"). \"catalog import "+kind+"\" of\n"+
+			"the output into an empty database gives the same API answers. A FILE is written\n"+
+			"under a temporary name and renamed when complete.")
+	f.dbFlags(&job.db)
+	f.stringVar(&job.out, "out", "CATALOG_EXPORT_OUT", "-", "file to write; - for standard output")
+	f.stringVar(&format, "format", "CATALOG_EXPORT_FORMAT", "", "jsonl or csv; default: from the extension of --out, else jsonl")
+	f.progressFlags(&job.pf)
+	if _, err := f.parse(args[1:], p); err != nil {
+		return nil, err
+	}
+	if err := job.db.check(job.name); err != nil {
+		return nil, err
+	}
+	if job.format, err = exportFormat(job.out, format); err != nil {
+		return nil, usagef("%s: %s", job.name, err)
+	}
+	if job.out != "-" {
+		if fi, err := os.Stat(job.out); err == nil && fi.IsDir() {
+			return nil, usagef("%s: --out %s is a directory", job.name, job.out)
+		}
+	}
+	return job, nil
 }
 
 // exportFormat picks the format from --format, else from the extension
@@ -125,8 +133,7 @@ func exportTotal(ctx context.Context, st store, kind string) (int64, error) {
 	if kind == "movies" {
 		return st.CountMovies(ctx)
 	}
-	_, total, err := st.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
-	return total, err
+	return st.CountClips(ctx)
 }
 
 // replaceFile has fill write a temporary file beside path (it is given

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"catalog/internal/catalog"
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
 	"catalog/internal/metrics"
@@ -45,6 +46,23 @@ func closePurger(p *edge.Purger) {
 	ctx, cancel := context.WithTimeout(context.Background(), purgeDrainTimeout)
 	defer cancel()
 	p.Close(ctx)
+}
+
+// openAnnouncing opens db's store for a command whose writes announce
+// what they change to the edge cache at purgeURL ("": none), one purge
+// per batch written. closeStore closes the store, then sends what is
+// queued.
+func (p *Program) openAnnouncing(ctx context.Context, cmd, purgeURL string, db dbConfig) (st catalog.Store, closeStore func(), err error) {
+	purger, err := openPurger(cmd, purgeURL, p.logger(p.Stderr), nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	opened, err := openStore(ctx, db)
+	if err != nil {
+		closePurger(purger)
+		return nil, nil, err
+	}
+	return edge.Announcing(opened, purger), func() { opened.Close(); closePurger(purger) }, nil
 }
 
 // poolStats reads the connection pools of either engine for metrics.

@@ -8,7 +8,9 @@ import (
 	"strings"
 )
 
-// hidden stands for a password in logs and messages.
+// hidden stands for a password in logs and messages: url.URL.Redacted's
+// placeholder, so that a URL's user part and the other places a
+// password hides read alike.
 const hidden = "xxxxx"
 
 // kvPassword is a password in a key=value connection string
@@ -40,9 +42,6 @@ func safeDSN(dsn string) string {
 		// Where a password would be cannot be told: show the scheme only.
 		return scheme + "://..."
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), hidden)
-	}
 	if q, err := url.ParseQuery(u.RawQuery); err != nil || passwordValues(q) != nil {
 		// A bad query or an escaped key is rebuilt from what parsed:
 		// nothing of it survives unread.
@@ -53,7 +52,7 @@ func safeDSN(dsn string) string {
 		}
 		u.RawQuery = q.Encode()
 	}
-	return u.String()
+	return u.Redacted()
 }
 
 func passwordValues(q url.Values) []string {

@@ -2,30 +2,72 @@ package cli
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"log/slog"
 	"os"
-	"runtime/debug"
+	"path/filepath"
 
 	"catalog/internal/catalog"
+	"catalog/internal/memtune"
 	"catalog/internal/search"
 )
 
-// startSearch starts building the in-process search indexes of both
-// services in the background; each service is "building" (health) until
-// its index is ready.
-func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger) (clips, movies *search.Live) {
-	if os.Getenv("GOGC") == "" {
-		// The indexes are a large, long-lived heap with few pointers (a
-		// GC cycle marks little of it), and the default GOGC of 100 lets
-		// garbage grow to their size again before collecting. At 1M+1M
-		// under search load, 20 kept the peak RSS at 478 MB (100: 606 MB)
-		// with no loss of throughput measurable on the shared test machine.
-		debug.SetGCPercent(20)
-	}
+// startSearch starts the in-process search indexes of both services in
+// the background, from their files in dir when usable ("" = no files),
+// else built from the database; each service is "building" (health)
+// until its index is ready.
+func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger, dir string) (clips, movies *search.Live) {
+	memtune.SetGCPercent()
 	clips = search.NewLive(st, catalog.SearchClips, log.With("service", "clips"))
 	movies = search.NewLive(st, catalog.SearchMovies, log.With("service", "movies"))
+	if dir != "" {
+		clips.UseFile(filepath.Join(dir, "clips.idx"))
+		movies.UseFile(filepath.Join(dir, "movies.idx"))
+	}
 	clips.Start(ctx)
 	movies.Start(ctx)
-	go limitMemory(ctx, limitEvery, clips, movies)
+	go memtune.LimitMemory(ctx, memtune.Every, func() bool { return clips.Settled() && movies.Settled() })
 	return clips, movies
+}
+
+// makeIndexDir makes the folder of the search index files: --index-dir,
+// else beside the SQLite file, else (PostgreSQL) a folder per database
+// under the user's cache dir, which instances on one host may share
+// (each file is replaced whole, and any instance's is current to the
+// same database). With no cache dir known, there are no files: every
+// start builds.
+func (s *serveState) makeIndexDir() error {
+	dir := s.c.indexDir
+	if dir == "" {
+		dir = defaultIndexDir(s.c.db.dsn, s.getenv)
+		if dir == "" {
+			s.log.Info("no search index files: no user cache dir for them; give --index-dir to keep them")
+			return nil
+		}
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("search index folder: %s", hideDSN(err.Error(), s.c.db.dsn))
+	}
+	s.c.indexDir = dir
+	return nil
+}
+
+// defaultIndexDir is "<db file>.index" for SQLite, and for PostgreSQL
+// catalog/index-<hash of the database's address> in the user cache dir
+// ($XDG_CACHE_HOME, else ~/.cache), "" when neither is set.
+func defaultIndexDir(dsn string, getenv func(string) string) string {
+	if !isPostgres(dsn) {
+		return dsn + ".index"
+	}
+	cache := getenv("XDG_CACHE_HOME")
+	if cache == "" && getenv("HOME") != "" {
+		cache = filepath.Join(getenv("HOME"), ".cache")
+	}
+	if cache == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(safeDSN(dsn)))
+	return filepath.Join(cache, "catalog", "index-"+hex.EncodeToString(sum[:8]))
 }

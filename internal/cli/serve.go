@@ -24,6 +24,7 @@ import (
 	"catalog/internal/demo"
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
+	"catalog/internal/logbatch"
 	"catalog/internal/metrics"
 	"catalog/internal/movieapi"
 	"catalog/internal/search"
@@ -46,6 +47,7 @@ type serveConfig struct {
 	platforms     string
 	snapshotEvery time.Duration
 	snapshotDir   string
+	indexDir      string
 	cookieSecure  bool
 	proxies       string
 	readTimeout   time.Duration
@@ -62,7 +64,7 @@ func (p *Program) serve(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	logs := newLogWriter(p.Stderr, logFlushEvery)
+	logs := logbatch.New(p.Stderr, logbatch.FlushEvery)
 	defer logs.Close() // runs last: what the shutdown logs reaches stderr
 	s.log = p.loggerAs(logs, s.c.log)
 	if r := newRedactor(s.c.db.dsn); r.secret() {
@@ -90,6 +92,7 @@ type serveState struct {
 	platforms *catalog.Platforms
 	proxies   []netip.Prefix
 	log       *slog.Logger
+	getenv    func(string) string
 
 	clipsLn, moviesLn net.Listener
 	servers           []server          // clips, movies, then metrics when on
@@ -98,6 +101,7 @@ type serveState struct {
 	purger            *edge.Purger
 	collector         *collect.Runner
 	st                store
+	indexes           []*search.Live // written to their files at stop
 	demoPassword      string
 	// runCtx is the context of the background work (snapshot builds,
 	// search indexes); stopRun cancels it.
@@ -127,6 +131,8 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	f.durationVar(&c.snapshotEvery, "snapshot-every", "CATALOG_SNAPSHOT_EVERY", time.Hour, "`interval` between rebuilds of the movie snapshot")
 	f.stringVar(&c.snapshotDir, "snapshot-dir", "CATALOG_SNAPSHOT_DIR", "",
 		"snapshot folder (default: beside the SQLite file, or the OS temp dir for PostgreSQL)")
+	f.stringVar(&c.indexDir, "index-dir", "CATALOG_INDEX_DIR", "",
+		"folder of the search index files (default: beside the SQLite file, or the user cache dir for PostgreSQL)")
 	f.boolVar(&c.cookieSecure, "cookie-secure", "CATALOG_COOKIE_SECURE", false,
 		"mark the session cookie Secure (behind a TLS-terminating proxy)")
 	f.stringVar(&c.proxies, "trusted-proxies", "CATALOG_TRUSTED_PROXIES", "",
@@ -166,11 +172,11 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	if err != nil {
 		return nil, err
 	}
-	proxies, err := parseTrustedProxies(c.proxies)
+	proxies, err := httpx.ParseTrustedProxies(c.proxies)
 	if err != nil {
-		return nil, err
+		return nil, usagef("serve: --trusted-proxies: %v", err)
 	}
-	return &serveState{c: c, platforms: platforms, proxies: proxies}, nil
+	return &serveState{c: c, platforms: platforms, proxies: proxies, getenv: p.Getenv}, nil
 }
 
 // listen binds the services' addresses (and the metrics', when on) and
@@ -236,6 +242,9 @@ func (s *serveState) openStore(ctx context.Context) error {
 		// The folder is named after the SQLite file by default.
 		return fmt.Errorf("snapshot folder: %s", hideDSN(err.Error(), s.c.db.dsn))
 	}
+	if err := s.makeIndexDir(); err != nil {
+		return err
+	}
 	if s.c.demo {
 		if s.demoPassword, err = fillDemo(ctx, st, s.platforms); err != nil {
 			return fmt.Errorf("demo: %s", message(err))
@@ -260,15 +269,16 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 		}})
 	s.runCtx, s.stopRun = context.WithCancel(ctx)
 	s.onClose(s.stopRun)
-	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log)
+	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log, s.c.indexDir)
+	s.indexes = []*search.Live{clipSearch, movieSearch}
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
 	s.collector = newCollector(s.st, writes, m, log)
-	clips := httpx.NewServer(m.Service("clips", loginRoute, behindProxies(clipapi.New(clipapi.Config{
+	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
-		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,
+		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
 		Collector: s.collector,
 	}), s.proxies)), log)
-	movies := httpx.NewServer(m.Service("movies", "", behindProxies(movieapi.New(movieapi.Config{
+	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
 		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch,
 	}), s.proxies)), log)
@@ -279,7 +289,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 // run serves until ctx is done or a server fails, then gives requests in
 // flight ShutdownTimeout to finish and stops the background work that
 // runs under s.runCtx.
-func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Service, logs *logWriter, version string) error {
+func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Service, logs *logbatch.Writer, version string) error {
 	log := s.log
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(s.runCtx) })
@@ -319,16 +329,20 @@ func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Se
 	sg.Wait()
 	s.stopRun()
 	wg.Wait()
+	for _, l := range s.indexes {
+		l.Wait() // its file written
+	}
 	log.Info("stopped")
 	return failed
 }
 
 // announce tells whoever watches that serve accepts connections: the
 // log, a person running --demo, and Program.Listening.
-func (p *Program) announce(s *serveState, logs *logWriter, version string) {
+func (p *Program) announce(s *serveState, logs *logbatch.Writer, version string) {
 	c := s.c
 	s.log.Info("listening", "version", version, "clips_addr", s.clipsLn.Addr().String(), "movies_addr", s.moviesLn.Addr().String(),
-		"metrics_addr", addrString(s.metricsAddr), "database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn))
+		"metrics_addr", addrString(s.metricsAddr), "database", safeDSN(c.db.dsn), "snapshot_dir", hideDSN(c.snapshotDir, c.db.dsn),
+		"index_dir", hideDSN(c.indexDir, c.db.dsn))
 	logs.Flush() // whoever watches the log for the start sees it at once
 	if c.demo {
 		fmt.Fprintf(p.Stdout, "Demo catalog: %d clips, %d movies in a temporary database (removed at exit).\n"+

@@ -9,7 +9,6 @@ import (
 	"slices"
 	"strconv"
 
-	"catalog/internal/auth"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 )
@@ -34,7 +33,7 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 		filter.Platform = p
 	}
 	return s.reads.Serve(w, r, listKey(filter), "", func(ctx context.Context, version int64) ([]byte, error) {
-		clips, total, err := s.pageOfClips(ctx, version, filter)
+		clips, total, err := s.search.Clips(ctx, version, filter)
 		if err != nil {
 			return nil, err
 		}
@@ -89,12 +88,12 @@ func (s *server) createClip(w http.ResponseWriter, r *http.Request) error {
 	if err := s.authorize(r, catalog.ScopeClipsWrite); err != nil {
 		return err
 	}
-	in, err := s.clipInput(w, r, true)
+	in, decodeErr, err := s.clipInput(w, r)
 	if err != nil {
 		return err
 	}
 	var c catalog.Clip
-	if err := in.Apply(&c, s.platforms, true); err != nil {
+	if err := joinFieldErrors(decodeErr, in.Apply(&c, s.platforms, true)); err != nil {
 		return err
 	}
 	if err := s.store.CreateClip(r.Context(), &c); err != nil {
@@ -113,9 +112,13 @@ func (s *server) updateClip(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	in, err := s.clipInput(w, r, false)
+	in, decodeErr, err := s.clipInput(w, r)
 	if err != nil {
 		return err
+	}
+	if decodeErr != nil {
+		var scratch catalog.Clip
+		return joinFieldErrors(decodeErr, in.Apply(&scratch, s.platforms, false))
 	}
 	c, err := s.store.UpdateClip(r.Context(), id, func(c *catalog.Clip) error {
 		return in.Apply(c, s.platforms, false)
@@ -148,8 +151,8 @@ func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) error {
 // the administrator; its request id joins it to the request line, which
 // says how the write ended.
 func (s *server) authorize(r *http.Request, scope string) error {
-	if auth.HasBearer(r) {
-		tok, err := s.tokens.Authenticate(r, scope)
+	if authorization := r.Header.Get("Authorization"); authorization != "" {
+		tok, err := s.tokens.Authenticate(r.Context(), authorization, scope)
 		if err == nil {
 			s.log.InfoContext(r.Context(), "api token write", "method", r.Method, "path", r.URL.Path,
 				"token_id", tok.ID, "token", tok.Name)
@@ -169,41 +172,47 @@ func (s *server) authorizedID(r *http.Request) (int64, error) {
 	return catalog.ParseID(r.PathValue("id"))
 }
 
-// clipInput reads a create (or, without create, a patch) body, checking
-// in the contract's order the content type (415), the size (413) and the
-// JSON shape (400).
-func (s *server) clipInput(w http.ResponseWriter, r *http.Request, create bool) (catalog.ClipInput, error) {
+// clipInput reads a create or patch body, checking in the contract's
+// order the content type (415), the size (413) and the JSON shape
+// (400). Members that are unknown or not strings come back as decodeErr
+// beside the members that decoded, so that the caller's one Apply can
+// add its own field errors and one answer names every failing field.
+func (s *server) clipInput(w http.ResponseWriter, r *http.Request) (in catalog.ClipInput, decodeErr, err error) {
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mediaType != "application/json" {
-		return catalog.ClipInput{}, catalog.Errorf(catalog.EUNSUPPORTED, "Content-Type must be application/json")
+		return in, nil, catalog.Errorf(catalog.EUNSUPPORTED, "Content-Type must be application/json")
 	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, catalog.MaxClipBody))
 	if err != nil {
 		var tooBig *http.MaxBytesError
 		if errors.As(err, &tooBig) {
-			return catalog.ClipInput{}, catalog.Errorf(catalog.ETOOLARGE, "body must be at most %d bytes", int64(catalog.MaxClipBody))
+			return in, nil, catalog.Errorf(catalog.ETOOLARGE, "body must be at most %d bytes", int64(catalog.MaxClipBody))
 		}
-		return catalog.ClipInput{}, catalog.Errorf(catalog.EINVALID, "the body could not be read")
+		return in, nil, catalog.Errorf(catalog.EINVALID, "the body could not be read")
 	}
-	in, err := catalog.DecodeClipInput(body)
-	var e *catalog.Error
-	if err != nil && errors.As(err, &e) && len(e.Fields) > 0 {
-		// Unknown or non-string members: validate the members that were
-		// fine as well, so that one answer names every failing field.
-		fe := catalog.FieldErrors{}
-		for name, msg := range e.Fields {
-			fe.Add(name, msg)
-		}
-		var scratch catalog.Clip
-		var applyErr *catalog.Error
-		if errors.As(in.Apply(&scratch, s.platforms, create), &applyErr) {
-			for name, msg := range applyErr.Fields {
+	in, err = catalog.DecodeClipInput(body)
+	if e := (*catalog.Error)(nil); errors.As(err, &e) && len(e.Fields) > 0 {
+		return in, err, nil
+	}
+	return in, nil, err
+}
+
+// joinFieldErrors is applyErr with the field errors of decodeErr (from
+// clipInput) added; nil when both are nil.
+func joinFieldErrors(decodeErr, applyErr error) error {
+	if decodeErr == nil {
+		return applyErr
+	}
+	fe := catalog.FieldErrors{}
+	for _, err := range []error{decodeErr, applyErr} {
+		var e *catalog.Error
+		if errors.As(err, &e) {
+			for name, msg := range e.Fields {
 				fe.Add(name, msg)
 			}
 		}
-		return in, fe.Err()
 	}
-	return in, err
+	return fe.Err()
 }
 
 // writeClip answers with {"data": clip}. Responses to changes are never

@@ -24,7 +24,7 @@ func (s *server) routes() http.Handler {
 	rt.Handle("DELETE", "/api/clips/{id}", s.api(s.deleteClip))
 	rt.Handle("POST", "/api/import/{kind}", s.api(s.importRecords))
 
-	// The OpenAPI document and its reference page (issue 12).
+	// The OpenAPI document and its reference page.
 	for _, d := range s.docs().Routes() {
 		rt.Handle("GET", d.Path, s.read(d.Handler))
 	}

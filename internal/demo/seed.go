@@ -7,8 +7,8 @@ import (
 )
 
 // BatchSize is how many generated records go into one transaction:
-// 20,000 seeded 200,000 clips and movies 9 % faster than 5,000 (fewer
-// per-transaction index flushes) for about 40 MB more memory.
+// large enough that the per-transaction index flushes do not dominate,
+// small enough that a batch's memory stays modest (BENCHMARKS.md, Seed).
 const BatchSize = 20000
 
 // SeedClips inserts n generated clips, BatchSize per transaction.

@@ -15,9 +15,8 @@ import (
 // hash of its content so that browsers may keep it for a year: a new
 // build with a changed file gets a new name.
 type Asset struct {
-	URL         string // /static/site.3f2a9c1b0d.css
-	contentType string
-	payload     *httpx.Payload
+	URL     string // /static/site.3f2a9c1b0d.css
+	payload *httpx.Payload
 }
 
 // Assets are the embedded static files by their plain names
@@ -58,9 +57,8 @@ func loadAssets(fsys fs.FS, dir string) *Assets {
 		}
 		sum := sha256.Sum256(b)
 		a.byName[name] = &Asset{
-			URL:         "/static/" + strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext,
-			contentType: ct,
-			payload:     httpx.NewPayload(b),
+			URL:     "/static/" + strings.TrimSuffix(name, ext) + "." + hex.EncodeToString(sum[:5]) + ext,
+			payload: httpx.NewPayloadAs(b, ct),
 		}
 	}
 	return a
@@ -90,5 +88,5 @@ func (a *Assets) Files() []*Asset {
 // ServeHTTP answers GET f.URL: the file, cacheable for a year.
 func (f *Asset) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-	writeAs(w, r, http.StatusOK, f.contentType, f.payload)
+	httpx.WritePayload(w, r, http.StatusOK, f.payload)
 }

@@ -28,36 +28,8 @@ func SetPageHeaders(h http.Header, frameSrc ...string) {
 
 // WritePage writes a rendered page through httpx.WritePayload, so pages
 // get the same strong ETag, 304 and gzip rules as the JSON payloads. Call
-// SetPageHeaders (and set Cache-Control) first.
+// SetPageHeaders (and set Cache-Control) first: the page goes out as the
+// Content-Type it set.
 func WritePage(w http.ResponseWriter, r *http.Request, status int, body []byte) {
-	writeAs(w, r, status, w.Header().Get("Content-Type"), httpx.NewPayload(body))
+	httpx.WritePayload(w, r, status, httpx.NewPayloadAs(body, w.Header().Get("Content-Type")))
 }
-
-// writeAs writes p with contentType instead of the JSON type that
-// httpx.WritePayload sets, keeping that function the one copy of the
-// conditional-request and compression rules.
-// WriteAs writes p as contentType with the same ETag, 304 and gzip rules
-// as pages, for the files other packages serve (the API reference).
-func WriteAs(w http.ResponseWriter, r *http.Request, status int, contentType string, p *httpx.Payload) {
-	writeAs(w, r, status, contentType, p)
-}
-
-func writeAs(w http.ResponseWriter, r *http.Request, status int, contentType string, p *httpx.Payload) {
-	httpx.WritePayload(contentTypeWriter{ResponseWriter: w, contentType: contentType}, r, status, p)
-}
-
-// contentTypeWriter replaces the Content-Type just before the header is
-// sent.
-type contentTypeWriter struct {
-	http.ResponseWriter
-	contentType string
-}
-
-func (c contentTypeWriter) WriteHeader(code int) {
-	if code != http.StatusNotModified {
-		c.Header().Set("Content-Type", c.contentType)
-	}
-	c.ResponseWriter.WriteHeader(code)
-}
-
-func (c contentTypeWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }

@@ -12,41 +12,6 @@ import (
 	"catalog/internal/catalog"
 )
 
-// statusRecorder remembers the status and size written, and whether
-// the status went out while the connection was still there.
-type statusRecorder struct {
-	http.ResponseWriter
-	ctx    context.Context // the request's
-	status int
-	bytes  int
-	sent   bool // status written before the connection went away
-}
-
-func (s *statusRecorder) WriteHeader(code int) {
-	if s.status == 0 {
-		s.status = code
-		s.sent = s.ctx.Err() == nil
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusRecorder) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-		s.sent = s.ctx.Err() == nil
-	}
-	n, err := s.ResponseWriter.Write(b)
-	s.bytes += n
-	return n, err
-}
-
-// Unwrap lets http.ResponseController reach the real writer.
-func (s *statusRecorder) Unwrap() http.ResponseWriter { return s.ResponseWriter }
-
-// representationHeaders describe one particular response body.
-var representationHeaders = []string{"Content-Length", "Content-Encoding", "Content-Type",
-	"Content-Range", "Content-Disposition", "ETag", "Last-Modified", "Cache-Control"}
-
 // StatusClientClosed is the status logged and counted for a request
 // whose connection went away before its answer was complete: the
 // client hung up, or the shutdown cut the connection. nginx's
@@ -71,7 +36,7 @@ func Common(h http.Handler, log *slog.Logger, writeErr ErrorWriter) http.Handler
 		start := time.Now()
 		id := requestID(r.Header.Get(RequestIDHeader))
 		r = r.WithContext(context.WithValue(r.Context(), requestIDKey{}, id))
-		rec := &statusRecorder{ResponseWriter: w, ctx: r.Context()}
+		rec := Record(w, r)
 		rec.Header().Set("X-Content-Type-Options", "nosniff")
 		rec.Header().Set(RequestIDHeader, id)
 		defer func() {
@@ -81,13 +46,11 @@ func Common(h http.Handler, log *slog.Logger, writeErr ErrorWriter) http.Handler
 				}
 				log.ErrorContext(r.Context(), "panic serving request", "method", r.Method, "path", r.URL.Path,
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				if rec.status == 0 {
+				if rec.Status() == 0 {
 					// Headers the handler set for the response it never
 					// sent would describe the error body wrongly (length,
 					// encoding) or let an edge cache keep it.
-					for _, k := range representationHeaders {
-						rec.Header().Del(k)
-					}
+					ClearForError(rec.Header())
 					writeErr(rec, r, catalog.Errorf(catalog.EINTERNAL, "internal error"))
 				}
 			}
@@ -100,8 +63,8 @@ func Common(h http.Handler, log *slog.Logger, writeErr ErrorWriter) http.Handler
 // logRequest writes the request line. Its status is what the client
 // got: StatusClientClosed when the connection went away first, with
 // the status the handler had begun to send, if any, as sent_status.
-func logRequest(log *slog.Logger, r *http.Request, rec *statusRecorder, took time.Duration) {
-	status := rec.status
+func logRequest(log *slog.Logger, r *http.Request, rec *Response, took time.Duration) {
+	status := rec.Status()
 	if status == 0 {
 		status = http.StatusOK // net/http sends 200 for a handler that wrote nothing
 	}
@@ -109,14 +72,14 @@ func logRequest(log *slog.Logger, r *http.Request, rec *statusRecorder, took tim
 		slog.String("method", r.Method),
 		slog.String("path", r.URL.Path),
 		slog.Int("status", status),
-		slog.Int("bytes", rec.bytes),
+		slog.Int("bytes", rec.Bytes()),
 		slog.Duration("duration", took),
 		slog.String("remote", r.RemoteAddr),
 	}
 	if ClientGone(r) {
 		attrs[2] = slog.Int("status", StatusClientClosed)
-		if rec.sent {
-			attrs = append(attrs, slog.Int("sent_status", rec.status))
+		if rec.SentBeforeGone() {
+			attrs = append(attrs, slog.Int("sent_status", rec.Status()))
 		}
 	}
 	log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)

@@ -10,18 +10,6 @@ import (
 // cache may keep (health, writes).
 const NoStore = "no-store"
 
-// ClearForError readies h for an error answer: the headers a handler
-// set for the success it did not send (validators, encoding, location)
-// go, and no cache may keep the error (a 404 must not stick for a day).
-// Each service's ErrorWriter calls it.
-func ClearForError(h http.Header) {
-	h.Del("ETag")
-	h.Del("Last-Modified")
-	h.Del("Content-Encoding")
-	h.Del("Location")
-	h.Set("Cache-Control", NoStore)
-}
-
 // Policy is a service's one header policy for its public reads, decided
 // when the status is known: every answer carries
 // Access-Control-Allow-Origin: * (reads carry no credentials); an error
@@ -34,42 +22,20 @@ type Policy struct {
 // Wrap applies the policy to every answer of h.
 func (p *Policy) Wrap(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Access-Control-Allow-Origin", "*")
-		h.ServeHTTP(&policyWriter{ResponseWriter: w, policy: p, read: r.Method == http.MethodGet || r.Method == http.MethodHead}, r)
+		rec := Record(w, r)
+		rec.Header().Set("Access-Control-Allow-Origin", "*")
+		read := r.Method == http.MethodGet || r.Method == http.MethodHead
+		rec.OnHeader(func(status int, h http.Header) {
+			switch {
+			case status >= 400:
+				h.Set("Cache-Control", NoStore)
+			case read && h.Get("Cache-Control") == "":
+				h.Set("Cache-Control", p.Success)
+			}
+		})
+		h.ServeHTTP(rec, r)
 	})
 }
-
-// policyWriter settles Cache-Control when the status is known.
-type policyWriter struct {
-	http.ResponseWriter
-	policy      *Policy
-	read        bool // GET or HEAD
-	wroteHeader bool
-}
-
-func (c *policyWriter) WriteHeader(code int) {
-	if !c.wroteHeader {
-		c.wroteHeader = true
-		h := c.Header()
-		switch {
-		case code >= 400:
-			h.Set("Cache-Control", NoStore)
-		case c.read && h.Get("Cache-Control") == "":
-			h.Set("Cache-Control", c.policy.Success)
-		}
-	}
-	c.ResponseWriter.WriteHeader(code)
-}
-
-func (c *policyWriter) Write(b []byte) (int, error) {
-	if !c.wroteHeader {
-		c.WriteHeader(http.StatusOK)
-	}
-	return c.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the real writer.
-func (c *policyWriter) Unwrap() http.ResponseWriter { return c.ResponseWriter }
 
 // Stack is how both services assemble their middleware, in one order,
 // outermost first: Common (nosniff, panic recovery, request log), Guard,

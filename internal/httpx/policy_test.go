@@ -54,23 +54,35 @@ func TestPolicy(t *testing.T) {
 }
 
 func TestClearForError(t *testing.T) {
-	h := http.Header{}
-	for _, k := range []string{"ETag", "Last-Modified", "Content-Encoding", "Location"} {
-		h.Set(k, "x")
-	}
-	h.Set("Cache-Control", "public, max-age=60")
-	h.Set("Access-Control-Allow-Origin", "*")
-	httpx.ClearForError(h)
-	for _, k := range []string{"ETag", "Last-Modified", "Content-Encoding", "Location"} {
-		if v := h.Get(k); v != "" {
-			t.Errorf("%s: got %q, want none", k, v)
+	cleared := []string{"ETag", "Last-Modified", "Content-Encoding", "Location", "Content-Length", "Content-Disposition"}
+	for _, tt := range []struct {
+		contentRange, want string
+	}{
+		{"bytes 0-99/5000", ""},          // describes a body that will not go out
+		{"bytes */5000", "bytes */5000"}, // the size a 416 carries
+	} {
+		h := http.Header{}
+		for _, k := range cleared {
+			h.Set(k, "x")
 		}
-	}
-	if got := h.Get("Cache-Control"); got != "no-store" {
-		t.Errorf("Cache-Control: got %q, want no-store", got)
-	}
-	if got := h.Get("Access-Control-Allow-Origin"); got != "*" {
-		t.Errorf("Access-Control-Allow-Origin: got %q, want it kept", got)
+		h.Set("Content-Range", tt.contentRange)
+		h.Set("Cache-Control", "public, max-age=60")
+		h.Set("Access-Control-Allow-Origin", "*")
+		httpx.ClearForError(h)
+		for _, k := range cleared {
+			if v := h.Get(k); v != "" {
+				t.Errorf("%s: got %q, want none", k, v)
+			}
+		}
+		if got := h.Get("Content-Range"); got != tt.want {
+			t.Errorf("Content-Range %q: got %q, want %q", tt.contentRange, got, tt.want)
+		}
+		if got := h.Get("Cache-Control"); got != "no-store" {
+			t.Errorf("Cache-Control: got %q, want no-store", got)
+		}
+		if got := h.Get("Access-Control-Allow-Origin"); got != "*" {
+			t.Errorf("Access-Control-Allow-Origin: got %q, want it kept", got)
+		}
 	}
 }
 

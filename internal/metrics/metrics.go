@@ -65,8 +65,8 @@ func New() *Registry {
 
 	m.requests = f.counterVec("catalog_http_requests_total",
 		"HTTP requests answered, by service, route pattern and status class (499: the connection went away first).", "service", "route", "code")
-	// From a cached hit (~50 µs) to a deep search or the snapshot on a
-	// slow link.
+	// From a cached hit to a deep search or the snapshot on a slow
+	// link.
 	m.duration = f.histogramVec("catalog_http_request_duration_seconds",
 		"Time to answer an HTTP request, by service and route pattern.",
 		[]float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30}, "service", "route")
@@ -154,7 +154,7 @@ func (m *Registry) Service(name, loginRoute string, next http.Handler) http.Hand
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		r, route := httpx.WithRouteSlot(r)
-		sw := &statusWriter{ResponseWriter: w}
+		rec := httpx.Record(w, r)
 		defer func() {
 			// Deferred so that an aborted response (http.ErrAbortHandler
 			// re-panicked by the recovery middleware) is counted too.
@@ -162,7 +162,7 @@ func (m *Registry) Service(name, loginRoute string, next http.Handler) http.Hand
 			if label == "" || label == "/" {
 				label = Unmatched
 			}
-			status := sw.status
+			status := rec.Status()
 			switch {
 			case httpx.ClientGone(r):
 				status = httpx.StatusClientClosed
@@ -181,7 +181,7 @@ func (m *Registry) Service(name, loginRoute string, next http.Handler) http.Hand
 				}
 			}
 		}()
-		next.ServeHTTP(sw, r)
+		next.ServeHTTP(rec, r)
 	})
 }
 
@@ -211,29 +211,6 @@ func (rs *routeSeries) count(status int) {
 	}
 	rs.vec.WithLabelValues(rs.label, "other").Inc()
 }
-
-// statusWriter remembers the first status written.
-type statusWriter struct {
-	http.ResponseWriter
-	status int
-}
-
-func (s *statusWriter) WriteHeader(code int) {
-	if s.status == 0 && code >= 200 {
-		s.status = code
-	}
-	s.ResponseWriter.WriteHeader(code)
-}
-
-func (s *statusWriter) Write(b []byte) (int, error) {
-	if s.status == 0 {
-		s.status = http.StatusOK
-	}
-	return s.ResponseWriter.Write(b)
-}
-
-// Unwrap lets http.ResponseController reach the real writer.
-func (s *statusWriter) Unwrap() http.ResponseWriter { return s.ResponseWriter }
 
 // Cache returns the counters for one service's response cache (pass
 // them in the service's Config); nil when m is nil.

@@ -161,16 +161,6 @@ func pathParams(q url.Values, r *http.Request) string {
 	return format
 }
 
-// parseHours reads h (hours back from now, 1 to maxHours) into the
-// earliest change time it admits.
-func parseHours(v string, now time.Time) (time.Time, error) {
-	hours, err := catalog.ParseID(v)
-	if err != nil || hours > maxHours {
-		return time.Time{}, catalog.Errorf(catalog.EINVALID, "h must be a whole number of hours from 1 to %d", maxHours)
-	}
-	return now.Add(-time.Duration(hours) * time.Hour), nil
-}
-
 // key is the normalised form of a cacheable request.
 func (vq vodQuery) key() string {
 	f := vq.filter
@@ -205,7 +195,7 @@ func (s *server) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]
 	var total int64
 	var err error
 	if !vq.none {
-		if vods, total, err = s.pageOfVods(ctx, version, vq.filter); err != nil {
+		if vods, total, err = s.search.Vods(ctx, version, vq.filter); err != nil {
 			return nil, err
 		}
 	}
@@ -227,24 +217,4 @@ func vodSizeHint(full bool) int {
 		return 1536
 	}
 	return 256
-}
-
-// vodOrderOf returns the change order of the whole catalog: a
-// collector walks every page in turn, and without it page N skips N-1
-// pages of index entries.
-func (s *server) vodOrderOf() *cache.Order { return s.reads.Order("vod", s.store.VodIDs) }
-
-// pageOfVods is ListVods, with deep unfiltered pages served by a seek
-// when the change order is at version (the version read for this
-// request).
-func (s *server) pageOfVods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
-	if !f.Filtered() && !f.Ascending {
-		page, total, ok, err := cache.SeekPage(ctx, s.vodOrderOf(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Vod, error) {
-			return s.store.VodsFrom(ctx, from, skip, f.Paging.Limit)
-		})
-		if ok {
-			return page, total, err
-		}
-	}
-	return s.store.ListVods(ctx, f)
 }

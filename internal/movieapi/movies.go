@@ -138,6 +138,16 @@ func parseIDs(s string) ([]int64, error) {
 	return ids, nil
 }
 
+// parseHours reads h (hours back from now, 1 to maxHours) into the
+// earliest change time it admits.
+func parseHours(v string, now time.Time) (time.Time, error) {
+	hours, err := catalog.ParseID(v)
+	if err != nil || hours > maxHours {
+		return time.Time{}, catalog.Errorf(catalog.EINVALID, "h must be a whole number of hours from 1 to %d", maxHours)
+	}
+	return now.Add(-time.Duration(hours) * time.Hour), nil
+}
+
 func containsID(ids []int64, id int64) bool {
 	for _, x := range ids {
 		if x == id {
@@ -160,7 +170,7 @@ func parseDetailQuery(id string, q url.Values, legacy bool) (detailQuery, error)
 // encodeList runs the query and encodes the list envelope (contract 4.2)
 // by hand, keys in the contract's order.
 func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([]byte, error) {
-	movies, total, err := s.pageOfMovies(ctx, version, lq.filter, lq.fields)
+	movies, total, err := s.search.Movies(ctx, version, lq.filter, lq.fields)
 	if err != nil {
 		return nil, err
 	}

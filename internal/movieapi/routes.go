@@ -52,7 +52,7 @@ func New(cfg Config) http.Handler {
 	if s.search == nil {
 		s.search = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
 	}
-	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies, s.log)
+	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies)
 	s.reads.SetStats(cfg.CacheStats)
 	return httpx.Stack{
 		Log:         s.log,
@@ -95,7 +95,7 @@ func (s *server) routes(version string) *httpx.Router {
 	for _, path := range pairPaths() {
 		get(path, api(s.provideVod(formatQuery)))
 	}
-	// The OpenAPI document and its reference page (issue 12).
+	// The OpenAPI document and its reference page.
 	for _, d := range s.docs(version).Routes() {
 		get(d.Path, d.Handler)
 	}

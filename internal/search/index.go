@@ -44,34 +44,41 @@ const MaxID = math.MaxUint32
 // read lock, changes take the write lock.
 type Index struct {
 	mu     sync.RWMutex
-	grams  map[uint64]*roaring.Bitmap
+	grams  gramTable
 	all    *roaring.Bitmap            // every id present
 	groups map[string]*roaring.Bitmap // ids per group (clip platform)
 	names  []string                   // group index-1 -> group name
 	docs   docTable
-	arena  []byte // folded titles, back to back
-	dead   int    // arena bytes of replaced or deleted titles
+	arena  arena // folded titles, back to back
+	dead   int   // arena bytes of replaced or deleted titles
 
 	vocab *vocabulary // whole words, to answer long terms without reading titles
 	words *wordCache
+
+	facets *facets // movie attributes and the change order (facets.go)
 }
 
 // New returns an empty index.
 func New() *Index {
 	return &Index{
-		grams:  map[uint64]*roaring.Bitmap{},
+		grams:  gramTable{lists: map[uint64]*roaring.Bitmap{}},
 		all:    roaring.New(),
 		groups: map[string]*roaring.Bitmap{},
 		vocab:  newVocabulary(maxVocabulary),
 		words:  newWordCache(wordCacheBytes),
+		facets: newFacets(),
 	}
 }
 
-// Doc is one record as the index sees it.
+// Doc is one record as the index sees it (catalog.SearchDoc).
 type Doc struct {
-	ID    int64
-	Fold  string // catalog.Fold of the title
-	Group string // the clip's platform ("" for none, and for movies)
+	ID      int64
+	Fold    string // catalog.Fold of the title
+	Group   string // the clip's platform ("" for none, and for movies)
+	Changed int64  // movies: last change, unix seconds (facets.go)
+	Type    int64  // movies: type id of the first category, 0 = none
+	Year    string // movies: the stored year; only YYYY is a facet
+	Play    int64  // movies: catalog.PlayKinds bits
 }
 
 // gramKey packs up to three runes into one map key; rune+1 keeps an
@@ -156,11 +163,7 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 		eachGram(d.Fold, func(k uint64) {
 			p := lists[k]
 			if p == nil {
-				p = &pending{b: ix.grams[k]}
-				if p.b == nil {
-					p.b = roaring.New()
-					ix.grams[k] = p.b
-				}
+				p = &pending{b: ix.grams.forWrite(k)}
 				lists[k] = p
 			}
 			if p.last == id {
@@ -178,14 +181,15 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 	for _, p := range lists {
 		p.b.AddMany(p.ids)
 	}
-	for _, b := range ix.grams {
-		b.RunOptimize()
+	for _, p := range lists {
+		p.b.RunOptimize()
 	}
 	ix.vocab.settle()
+	ix.facets.settle()
 	ix.all.RunOptimize()
 	// An exact-size copy: append left up to a quarter of the arena
 	// spare, held for the life of the index.
-	ix.arena = slices.Clone(ix.arena)
+	ix.arena.tail = slices.Clone(ix.arena.tail)
 	return true
 }
 
@@ -195,6 +199,7 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 func (ix *Index) Apply(docs []Doc, gone []int64) (ok bool) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.facets.settle()
 	var buf []uint64
 	for _, id := range gone {
 		if id > 0 && id <= MaxID {
@@ -210,7 +215,7 @@ func (ix *Index) Apply(docs []Doc, gone []int64) (ok bool) {
 		buf = ix.put(buf[:0], d)
 		ix.words.note(uint32(d.ID), d.Fold)
 	}
-	if ix.dead > len(ix.arena)/2 && ix.dead > 1<<20 {
+	if ix.dead > ix.arena.len()/2 && ix.dead > 1<<20 {
 		ix.compact()
 	}
 	return true
@@ -221,12 +226,7 @@ func (ix *Index) put(buf []uint64, d Doc) []uint64 {
 	id := uint32(d.ID)
 	buf = appendGrams(buf, d.Fold)
 	for _, k := range buf {
-		b := ix.grams[k]
-		if b == nil {
-			b = roaring.New()
-			ix.grams[k] = b
-		}
-		b.Add(id)
+		ix.grams.forWrite(k).Add(id)
 	}
 	ix.record(d)
 	return buf
@@ -244,10 +244,10 @@ func (ix *Index) record(d Doc) {
 	}
 	g.Add(id)
 	gi := slices.Index(ix.names, d.Group) + 1
-	off := len(ix.arena)
-	ix.arena = append(ix.arena, d.Fold...)
-	ix.docs.set(id, span{off: uint32(off), n: uint32(len(d.Fold)), group: uint16(gi)})
+	off := ix.arena.add(d.Fold)
+	ix.docs.set(id, span{off: off, n: uint32(len(d.Fold)), group: uint16(gi)})
 	ix.vocab.add(id, d.Fold)
+	ix.facets.add(id, d)
 }
 
 // remove takes id out of every list it is in.
@@ -258,93 +258,34 @@ func (ix *Index) remove(id uint32) {
 	}
 	ix.vocab.remove(id, ix.title(sp))
 	for _, k := range appendGrams(nil, ix.title(sp)) {
-		if b := ix.grams[k]; b != nil {
-			b.Remove(id)
-			if b.IsEmpty() {
-				delete(ix.grams, k)
-			}
-		}
+		ix.grams.remove(k, id)
 	}
 	ix.all.Remove(id)
 	ix.groups[ix.names[sp.group-1]].Remove(id)
+	ix.facets.remove(id)
 	ix.dead += int(sp.n)
 	ix.docs.set(id, span{})
 }
 
-func (ix *Index) title(sp span) string {
-	return unsafeString(ix.arena[sp.off : sp.off+sp.n])
-}
+func (ix *Index) title(sp span) string { return ix.arena.at(sp) }
 
 // compact rewrites the arena without the titles no record uses.
 func (ix *Index) compact() {
-	arena := make([]byte, 0, len(ix.arena)-ix.dead)
+	fresh := arena{tail: make([]byte, 0, ix.arena.len()-ix.dead)}
 	it := ix.all.Iterator()
 	for it.HasNext() {
 		id := it.Next()
 		sp, _ := ix.docs.get(id)
-		off := len(arena)
-		arena = append(arena, ix.arena[sp.off:sp.off+sp.n]...)
-		sp.off = uint32(off)
+		sp.off = fresh.add(ix.arena.at(sp))
 		ix.docs.set(id, sp)
 	}
-	ix.arena, ix.dead = arena, 0
+	ix.arena, ix.dead = fresh, 0
 }
 
 // Result is one page of a search.
 type Result struct {
 	IDs   []int64 // highest first
 	Total int64
-}
-
-// Search returns the ids at [offset, offset+limit) of the records whose
-// folded title contains every term (already folded and deduplicated:
-// catalog.SearchTerms), highest id first, and their exact number. A
-// non-nil group restricts to records in that group.
-func (ix *Index) Search(terms []string, group *string, offset, limit int64) Result {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	sets := make([]*roaring.Bitmap, 0, len(terms)+1)
-	if group != nil {
-		g := ix.groups[*group]
-		if g == nil {
-			return Result{IDs: []int64{}}
-		}
-		sets = append(sets, g)
-	}
-	for _, t := range terms {
-		s := ix.match(t)
-		if s.IsEmpty() {
-			return Result{IDs: []int64{}}
-		}
-		sets = append(sets, s)
-	}
-	var r *roaring.Bitmap
-	switch len(sets) {
-	case 0:
-		r = ix.all
-	case 1:
-		r = sets[0]
-	default:
-		// Smallest first: either way the work follows the least data.
-		slices.SortFunc(sets, func(a, b *roaring.Bitmap) int {
-			return int(int64(a.GetCardinality()) - int64(b.GetCardinality()))
-		})
-		if !sparse(sets[1]) {
-			// Roaring's AND of a set with a dense one tests bits
-			// already: as fast as probing, with no copy to make.
-			r = roaring.FastAnd(sets...)
-			break
-		}
-		ids := intersect(sets)
-		defer release(ids)
-		return page(int64(len(*ids)), offset, limit, func(i int64) uint32 { return (*ids)[i] })
-	}
-	// Select(i) is the id at rank i (from the bottom): a handful of
-	// container steps each, however deep the page.
-	return page(int64(r.GetCardinality()), offset, limit, func(i int64) uint32 {
-		id, _ := r.Select(uint32(i))
-		return id
-	})
 }
 
 // page is the page at [offset, offset+limit) counted from the top of a
@@ -372,7 +313,7 @@ func (ix *Index) match(term string) *roaring.Bitmap {
 	n := utf8.RuneCountInString(term)
 	if n <= 3 {
 		// A gram's list is exact: no title contains term without it.
-		if b := ix.grams[gramKey([]rune(term))]; b != nil {
+		if b := ix.grams.get(gramKey([]rune(term))); b != nil {
 			return b
 		}
 		return empty
@@ -389,7 +330,7 @@ func (ix *Index) match(term string) *roaring.Bitmap {
 			continue
 		}
 		seen[k] = true
-		b := ix.grams[k]
+		b := ix.grams.get(k)
 		if b == nil {
 			return empty
 		}

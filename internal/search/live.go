@@ -18,10 +18,20 @@ const (
 	// lock); beyond it a rebuild (seconds, in the background) is cheaper,
 	// and the database answers meanwhile.
 	maxCatchUp = 10_000
-	// keepLog is how long log rows stay: an instance more than this far
-	// behind rebuilds. Every instance catches up at least every
-	// syncEvery, so only a stopped or partitioned one falls that far.
+	// keepLog is how long log rows stay at least: every running instance
+	// catches up at least every syncEvery, so only a stopped or
+	// partitioned one falls that far behind.
 	keepLog = 10 * time.Minute
+	// keepChanges is how many versions of the log stay beyond keepLog,
+	// so that an instance restarted hours later (an upgrade) catches up
+	// from its index file instead of rebuilding; a gap longer than that
+	// is past what maxStartCatchUp applies anyway at the largest
+	// catalogs the index holds.
+	keepChanges = 1_000_000
+	// saveEvery is the period of the index file's writes while serving
+	// (when the index changed since the last); the file is also written
+	// after every build and when the service stops.
+	saveEvery = 10 * time.Minute
 	// syncEvery is the period of the background catch-up: short, so that
 	// a stream of writes with no searches meanwhile never runs past
 	// maxCatchUp (which costs a rebuild).
@@ -52,8 +62,10 @@ type Live struct {
 	readyCh chan struct{} // closed while st is set
 	started sync.Once
 
-	mu       sync.Mutex // one catch-up or rebuild at a time
+	mu       sync.Mutex // one catch-up, rebuild or save at a time
 	building atomic.Bool
+	builds   atomic.Int64 // full builds from the database (for Stats)
+	file     fileState
 	wanted   atomic.Bool  // a rebuild was asked for since the last began
 	seen     atomic.Int64 // the newest database version the index was asked to reach (for Stats)
 	samples  []sample     // (time, version) for pruning
@@ -84,11 +96,29 @@ var ErrBuilding = catalog.Errorf(catalog.EUNAVAILABLE, "the search index is buil
 // Start builds the index in the background, then keeps it current and
 // prunes the log until ctx ends. Calls after the first do nothing.
 func (l *Live) Start(ctx context.Context) {
-	l.started.Do(func() { go l.run(ctx) })
+	l.started.Do(func() {
+		l.file.stopped = make(chan struct{})
+		go l.run(ctx)
+	})
+}
+
+// Wait returns once the index started by Start has stopped after its
+// context ended, its file written (see UseFile).
+func (l *Live) Wait() {
+	l.started.Do(func() {}) // not started: nothing to wait for
+	if l.file.stopped != nil {
+		<-l.file.stopped
+	}
 }
 
 func (l *Live) run(ctx context.Context) {
-	l.rebuild(ctx)
+	defer func() {
+		l.save()
+		close(l.file.stopped)
+	}()
+	if !l.open(ctx) {
+		l.rebuild(ctx)
+	}
 	t := time.NewTicker(syncEvery)
 	defer t.Stop()
 	lastPrune := time.Now()
@@ -109,6 +139,9 @@ func (l *Live) run(ctx context.Context) {
 		if time.Since(lastPrune) >= pruneEvery {
 			lastPrune = time.Now()
 			l.prune(ctx)
+		}
+		if l.due() {
+			l.save()
 		}
 	}
 }
@@ -230,6 +263,7 @@ func (l *Live) build(ctx context.Context) {
 			l.mu.Lock()
 			l.setState(st)
 			l.mu.Unlock()
+			l.builds.Add(1)
 			l.log.Info("search index ready", "kind", l.kind, "records", ix.Len(), "took", time.Since(start).Round(time.Millisecond))
 			return
 		}
@@ -284,7 +318,8 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	return st, nil
 }
 
-// prune forgets the log rows every instance has had keepLog to read.
+// prune forgets the log rows that every running instance has had
+// keepLog to read and that are more than keepChanges versions old.
 func (l *Live) prune(ctx context.Context) {
 	st := l.st.Load()
 	if st == nil {
@@ -292,22 +327,32 @@ func (l *Live) prune(ctx context.Context) {
 	}
 	now := time.Now()
 	l.samples = append(l.samples, sample{now, st.version.Load()})
-	var through int64 = -1
+	var aged int64 = -1
 	for len(l.samples) > 0 && now.Sub(l.samples[0].at) >= keepLog {
-		through = l.samples[0].version
+		aged = l.samples[0].version
 		l.samples = l.samples[1:]
 	}
-	if through > 0 {
+	if through := pruneThrough(aged, st.version.Load()); through > 0 {
 		if err := l.src.PruneSearchLog(ctx, l.kind, through); err != nil {
 			l.log.Debug("search log prune failed", "kind", l.kind, "err", err)
 		}
 	}
 }
 
-// Search answers from the index once it holds every change up to
+// pruneThrough is the version through which the log may go, given the
+// version every running instance had read keepLog ago (aged, -1 when
+// none yet) and the current one: keepChanges versions stay however old.
+func pruneThrough(aged, current int64) int64 { return min(aged, current-keepChanges) }
+
+// Search is Find of a title search, optionally in one group.
+func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, error) {
+	return l.Find(ctx, version, Query{Terms: terms, Group: group, Offset: offset, Limit: limit})
+}
+
+// Find answers q from the index once it holds every change up to
 // version (the data version the request read), waiting up to ReadyWait
 // for the index to be ready (ErrBuilding after that).
-func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, error) {
+func (l *Live) Find(ctx context.Context, version int64, q Query) (Result, error) {
 	// An index its owner did not start starts with its first search and
 	// runs until the process ends.
 	l.Start(context.Background())
@@ -323,7 +368,7 @@ func (l *Live) Search(ctx context.Context, version int64, terms []string, group 
 		if err != nil {
 			return Result{}, err
 		}
-		return st.ix.Search(terms, group, offset, limit), nil
+		return st.ix.Find(q), nil
 	}
 }
 
@@ -333,15 +378,16 @@ var errMoving = catalog.Errorf(catalog.EUNAVAILABLE, "the records of this page k
 
 // Page is a list request answered from the index, the one read path of
 // every list: the ids and the exact total come from the index, then load
-// reads exactly those records by key (ids highest first); doc gives a
-// record's id, title and group. Without terms it is a page of the whole
-// list (or of one group); a deep page costs the same as the first. A
-// record that changed between the index and load (it no longer matches,
-// is gone, or load found other ids) makes it catch up and try again.
-func Page[T any](ctx context.Context, l *Live, version int64, terms []string, group *string, offset, limit int64,
+// reads exactly those records by key, in the order of ids; doc gives a
+// record's id, title and group. Without filters it is a page of the
+// whole list; a deep page costs the same as the first. A record that
+// changed between the index and load (its title or group no longer
+// matches, it is gone, or load found other ids) makes it catch up and
+// try again.
+func Page[T any](ctx context.Context, l *Live, version int64, q Query,
 	load func(ids []int64) ([]T, error), doc func(*T) (id int64, title, group string)) (page []T, total int64, err error) {
 	for range 3 {
-		r, err := l.Search(ctx, version, terms, group, offset, limit)
+		r, err := l.Find(ctx, version, q)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -352,7 +398,7 @@ func Page[T any](ctx context.Context, l *Live, version int64, terms []string, gr
 		if err != nil {
 			return nil, 0, err
 		}
-		if matches(page, r.IDs, terms, group, doc) {
+		if matches(page, r.IDs, q.Terms, q.Group, doc) {
 			return page, r.Total, nil
 		}
 		// A write landed between the index and the rows: catch up to

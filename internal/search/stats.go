@@ -10,17 +10,24 @@ type Stats struct {
 	// Behind counts the changes the database had, when the index last
 	// looked, that the index had not applied yet.
 	Behind int64
+	// Builds counts the builds from the whole database since the start;
+	// FromFile is set when the index started from its file instead.
+	Builds   int64
+	FromFile bool
 }
 
 // Stats reports the index's size and lag; it takes the index's read
 // lock for the walk over the posting lists, so call it at a scrape's
 // pace, not per request.
 func (l *Live) Stats() Stats {
+	l.file.mu.Lock()
+	fromFile := l.file.loaded
+	l.file.mu.Unlock()
 	st := l.st.Load()
 	if st == nil {
-		return Stats{}
+		return Stats{Builds: l.builds.Load(), FromFile: fromFile}
 	}
-	out := Stats{Ready: true, Version: st.version.Load()}
+	out := Stats{Ready: true, Version: st.version.Load(), Builds: l.builds.Load(), FromFile: fromFile}
 	out.Documents, out.Bytes = st.ix.size()
 	out.Behind = max(0, l.seen.Load()-out.Version)
 	return out
@@ -30,10 +37,7 @@ func (l *Live) Stats() Stats {
 func (ix *Index) size() (docs int, bytes int64) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	bytes = int64(len(ix.arena)) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes()
-	for _, b := range ix.grams {
-		bytes += int64(b.GetSizeInBytes())
-	}
+	bytes = int64(ix.arena.len()) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes() + ix.grams.bytes() + ix.facets.bytes()
 	for _, b := range ix.groups {
 		bytes += int64(b.GetSizeInBytes())
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"container/list"
+	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -15,6 +16,7 @@ type span struct {
 	off   uint32
 	n     uint32
 	group uint16
+	_     uint16 // explicit, so that a page has one layout in memory and in a file
 }
 
 // pageBits sizes the pages of a docTable: 4,096 spans (48 KiB) each.
@@ -22,9 +24,12 @@ const pageBits = 12
 
 // docTable maps an id to its span in pages allocated on first use, so
 // that memory follows the ids actually used (a few sparse high ids cost
-// a page each, not a slot for every smaller id).
+// a page each, not a slot for every smaller id). A page read from an
+// index file views the mapped bytes (mapped[p] is set) and is copied to
+// the heap before its first change.
 type docTable struct {
-	pages [][]span
+	pages  [][]span
+	mapped []bool
 }
 
 func (t *docTable) get(id uint32) (span, bool) {
@@ -49,6 +54,10 @@ func (t *docTable) set(id uint32, sp span) {
 			return
 		}
 		t.pages[p] = make([]span, 1<<pageBits)
+	}
+	if p < len(t.mapped) && t.mapped[p] {
+		t.pages[p] = slices.Clone(t.pages[p])
+		t.mapped[p] = false
 	}
 	t.pages[p][id&(1<<pageBits-1)] = sp
 }

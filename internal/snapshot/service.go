@@ -303,37 +303,45 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request) error {
 // back as an ERANGE error, so that the 416 is written in the movie
 // service's error shape rather than ServeContent's plain text.
 func (s *Service) serveFile(w http.ResponseWriter, r *http.Request, b *built, f *os.File) error {
-	guard := &rangeGuard{ResponseWriter: w}
-	w = guard
+	rec := httpx.Record(w, r)
+	refused := rec.HoldBack(http.StatusRequestedRangeNotSatisfiable)
 	r = byteRangesOnly(r)
-	h := w.Header()
+	h := rec.Header()
 	h.Set("Content-Type", "application/json; charset=utf-8")
 	h.Add("Vary", "Accept-Encoding")
 	maxAge := max(0, (time.Until(time.Unix(0, s.nextRefresh.Load()))+time.Second-1)/time.Second)
 	h.Set("Cache-Control", "public, max-age="+strconv.FormatInt(int64(maxAge), 10)+
 		", stale-while-revalidate="+strconv.Itoa(staleWhileRevalidate))
+	size := b.plainSize
 	if httpx.AcceptsGzip(r) {
-		guard.size = b.gzipSize
+		size = b.gzipSize
 		h.Set("ETag", b.gzipTag)
 		h.Set("Content-Encoding", "gzip")
 		// ServeContent leaves Content-Length out of a full response when
 		// Content-Encoding is set; ranges and 304 replace or drop it.
 		h.Set("Content-Length", strconv.FormatInt(b.gzipSize, 10))
-		http.ServeContent(w, r, "", b.generatedAt, f)
-		return guard.err()
+		http.ServeContent(rec, r, "", b.generatedAt, f)
+	} else {
+		h.Set("ETag", b.plainTag)
+		if strings.Contains(r.Header.Get("Range"), ",") {
+			// Each part of a multi-range request can cost up to a flush
+			// interval's decompression, so hundreds of parts would cost hundreds of
+			// MiB; serving the whole document is allowed and bounds the work.
+			r = withoutRange(r)
+		}
+		g := &gunzipSeeker{f: f, size: b.plainSize, index: b.index}
+		http.ServeContent(rec, r, "", b.generatedAt, g)
+		s.inflated.Add(g.inflated)
 	}
-	guard.size = b.plainSize
-	h.Set("ETag", b.plainTag)
-	if strings.Contains(r.Header.Get("Range"), ",") {
-		// Each part of a multi-range request can cost up to a flush
-		// interval's decompression, so hundreds of parts would cost hundreds of
-		// MiB; serving the whole document is allowed and bounds the work.
-		r = withoutRange(r)
+	if !refused() {
+		return nil
 	}
-	g := &gunzipSeeker{f: f, size: b.plainSize, index: b.index}
-	http.ServeContent(w, r, "", b.generatedAt, g)
-	s.inflated.Add(g.inflated)
-	return guard.err()
+	// RFC 9110 15.5.17 wants the size on every 416; ServeContent leaves
+	// it out for a malformed byte range.
+	if h.Get("Content-Range") == "" {
+		h.Set("Content-Range", "bytes */"+strconv.FormatInt(size, 10))
+	}
+	return catalog.Errorf(httpx.ERANGE, "range not satisfiable")
 }
 
 // byteRangesOnly ignores a Range in another unit than bytes, as RFC 9110
@@ -389,40 +397,6 @@ func withoutRange(r *http.Request) *http.Request {
 	r2.Header = r.Header.Clone()
 	r2.Header.Del("Range")
 	return &r2
-}
-
-// rangeGuard holds back ServeContent's plain-text 416. Its Content-Range
-// stays, and is added where ServeContent leaves it out (a malformed
-// byte range): RFC 9110 15.5.17 wants the size on every 416.
-type rangeGuard struct {
-	http.ResponseWriter
-	size    int64 // of the representation served
-	refused bool
-}
-
-func (g *rangeGuard) WriteHeader(code int) {
-	if code == http.StatusRequestedRangeNotSatisfiable {
-		g.refused = true
-		if g.Header().Get("Content-Range") == "" {
-			g.Header().Set("Content-Range", "bytes */"+strconv.FormatInt(g.size, 10))
-		}
-		return
-	}
-	g.ResponseWriter.WriteHeader(code)
-}
-
-func (g *rangeGuard) Write(p []byte) (int, error) {
-	if g.refused {
-		return len(p), nil
-	}
-	return g.ResponseWriter.Write(p)
-}
-
-func (g *rangeGuard) err() error {
-	if !g.refused {
-		return nil
-	}
-	return catalog.Errorf(httpx.ERANGE, "range not satisfiable")
 }
 
 // gunzipSeeker presents a snapshot file as its uncompressed content

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 
 	"catalog/internal/catalog"
 )
@@ -37,7 +38,20 @@ func (s *Store) Backup(ctx context.Context, path string) error {
 	if _, err := db.ExecContext(ctx, `VACUUM INTO ?`, path); err != nil {
 		return translate(err, "back up the database")
 	}
-	return nil
+	return newCopyIdentity(ctx, path)
+}
+
+// newCopyIdentity gives the copy at path an identity of its own
+// (Identity): restored, it is another database than the one whose
+// search index files were written since, so they are not used with it.
+func newCopyIdentity(ctx context.Context, path string) error {
+	db, err := sql.Open("sqlite", "file:"+escapePath(path)+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return fmt.Errorf("open the copy: %w", err)
+	}
+	defer db.Close()
+	_, err = db.ExecContext(ctx, `PRAGMA user_version = `+strconv.FormatInt(newIdentity(), 10))
+	return translate(err, "back up the database")
 }
 
 // VerifyBackup opens the copy at path read-only and checks it: SQLite's

@@ -1,4 +1,4 @@
-package cli
+package logbatch
 
 import (
 	"bytes"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -34,24 +35,33 @@ func (r *recordingWriter) Chunks() []string {
 	return append([]string(nil), r.chunks...)
 }
 
-func TestLogWriterFlushesPeriodically(t *testing.T) {
-	var out recordingWriter
-	l := newLogWriter(&out, time.Millisecond)
-	defer l.Close()
-	l.Write([]byte("one\n"))
-	l.Write([]byte("two\n"))
-	// No deadline on speed: the lines must arrive without Flush or Close.
-	for out.String() != "one\ntwo\n" {
-		if got := out.String(); got != "" && got != "one\n" {
-			t.Fatalf("got %q, want %q", got, "one\ntwo\n")
+// Lines reach the log within the flush interval, without Flush or
+// Close, and not before it.
+func TestFlushesPeriodically(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var out recordingWriter
+		l := New(&out, 100*time.Millisecond)
+		defer l.Close()
+		l.Write([]byte("one\n"))
+		l.Write([]byte("two\n"))
+		time.Sleep(99 * time.Millisecond)
+		synctest.Wait()
+		if got := out.String(); got != "" {
+			t.Fatalf("before the interval: got %q written, want nothing", got)
 		}
 		time.Sleep(time.Millisecond)
-	}
+		synctest.Wait()
+		if got := out.String(); got != "one\ntwo\n" {
+			t.Fatalf("after the interval: got %q, want %q", got, "one\ntwo\n")
+		}
+	})
 }
 
-func TestLogWriterBatchesUntilFlushOrClose(t *testing.T) {
+func TestBatchesUntilFlushOrClose(t *testing.T) {
+	t.Parallel()
 	var out recordingWriter
-	l := newLogWriter(&out, time.Hour)
+	l := New(&out, time.Hour)
 	for _, line := range []string{"a\n", "b\n", "c\n"} {
 		l.Write([]byte(line))
 	}
@@ -73,16 +83,17 @@ func TestLogWriterBatchesUntilFlushOrClose(t *testing.T) {
 	}
 }
 
-func TestLogWriterNeverSplitsALine(t *testing.T) {
+func TestNeverSplitsALine(t *testing.T) {
+	t.Parallel()
 	var out recordingWriter
-	l := newLogWriter(&out, time.Hour)
+	l := New(&out, time.Hour)
 	line := []byte(strings.Repeat("x", 999) + "\n")
 	var want bytes.Buffer
-	for range 3 * logBufferSize / len(line) {
+	for range 3 * bufferSize / len(line) {
 		l.Write(line)
 		want.Write(line)
 	}
-	huge := []byte(strings.Repeat("y", 2*logBufferSize) + "\n")
+	huge := []byte(strings.Repeat("y", 2*bufferSize) + "\n")
 	l.Write(huge)
 	want.Write(huge)
 	l.Close()
@@ -94,8 +105,8 @@ func TestLogWriterNeverSplitsALine(t *testing.T) {
 		if !strings.HasSuffix(c, "\n") {
 			t.Errorf("write %d of %d ends mid-line: ...%q", i+1, len(chunks), c[max(0, len(c)-20):])
 		}
-		if len(c) > logBufferSize && c != string(huge) {
-			t.Errorf("write %d: %d bytes, more than the %d-byte batch", i+1, len(c), logBufferSize)
+		if len(c) > bufferSize && c != string(huge) {
+			t.Errorf("write %d: %d bytes, more than the %d-byte batch", i+1, len(c), bufferSize)
 		}
 	}
 	if got := out.String(); got != want.String() {

@@ -1,23 +1,23 @@
-package httpx
+// Package fixedgzip writes gzip members holding one deflate block with
+// the fixed Huffman codes of RFC 1951 3.2.6: no code tables to build,
+// which on a small body is more than half of a general encoder's time,
+// at the price of some bytes. The same input always gives the same
+// bytes, so a strong ETag of the compressed form holds on every
+// instance. BENCHMARKS.md has the measured trade.
+package fixedgzip
 
 import (
 	"encoding/binary"
 	"hash/crc32"
+	"io"
 	"math/bits"
 	"sync"
 )
 
-// fixedGzipMax is the largest body compressed by appendFixedGzip; larger
-// ones go through klauspost's encoder, whose per-block Huffman tables pay
-// for themselves on long input.
-//
-// Why a hand-written encoder: a fresh 6 KB page cost 17-27 µs in
-// klauspost's fastest level, more than half of it building the dynamic
-// Huffman tables of its one small block (27 % of serve CPU for cold deep
-// pages on PostgreSQL, 17 % on SQLite), and no library option skips
-// that. Deflate's fixed codes (RFC 1951 3.2.6) need no tables, at the cost
-// of some bytes (BENCHMARKS.md has both).
-const fixedGzipMax = 32 << 10
+// MaxSize is the largest input for which fixed codes are worth it; on
+// longer input a general encoder's per-block tables pay for themselves.
+// Longer input is still encoded correctly.
+const MaxSize = 32 << 10
 
 const (
 	minMatch    = 4     // the hash reads 4 bytes
@@ -26,12 +26,11 @@ const (
 	hashBits    = 13
 )
 
-// Fixed literal/length codes, bit-reversed for the LSB-first writer.
+// Fixed literal/length codes, bit-reversed for the LSB-first writer,
+// and lengthSym[l-3], the length code (0-28, symbol 257+) of length l.
 var (
-	litCode [288]uint16
-	litLen  [288]uint8
-	// lengthSym[l-3] is the length code (0-28, symbol 257+) of length l.
-	lengthSym [maxMatch - 2]uint8
+	litCode, litLen = literalCodes()
+	lengthSym       = lengthSymbols()
 )
 
 // Length and distance codes: base value and extra bits (RFC 1951 3.2.5).
@@ -42,31 +41,36 @@ var (
 	distExtra   = [30]uint8{0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13}
 )
 
-func init() {
+func literalCodes() (code [288]uint16, length [288]uint8) {
 	for sym := range 288 {
-		var code, n int
+		var c, n int
 		switch {
 		case sym < 144:
-			code, n = 0x30+sym, 8
+			c, n = 0x30+sym, 8
 		case sym < 256:
-			code, n = 0x190+sym-144, 9
+			c, n = 0x190+sym-144, 9
 		case sym < 280:
-			code, n = sym-256, 7
+			c, n = sym-256, 7
 		default:
-			code, n = 0xc0+sym-280, 8
+			c, n = 0xc0+sym-280, 8
 		}
-		litCode[sym] = bits.Reverse16(uint16(code)) >> (16 - n)
-		litLen[sym] = uint8(n)
+		code[sym] = bits.Reverse16(uint16(c)) >> (16 - n)
+		length[sym] = uint8(n)
 	}
+	return code, length
+}
+
+func lengthSymbols() (sym [maxMatch - 2]uint8) {
 	for code := range 29 {
 		hi := maxMatch
 		if code < 28 {
 			hi = int(lengthBase[code+1]) - 1
 		}
 		for l := int(lengthBase[code]); l <= hi; l++ {
-			lengthSym[l-3] = uint8(code)
+			sym[l-3] = uint8(code)
 		}
 	}
+	return sym
 }
 
 // distSym is the distance code of d (1-32768).
@@ -112,18 +116,50 @@ var hashTables = sync.Pool{New: func() any { return new([1 << hashBits]int32) }}
 
 func hash4(u uint32) uint32 { return (u * 0x1e35a7bd) >> (32 - hashBits) }
 
-// appendFixedGzip appends src to dst as one gzip member holding a single
+// Append appends src to dst as one gzip member holding a single
 // deflate block with fixed Huffman codes: greedy matches of 4 to 258
 // bytes found through a hash of 4-byte sequences, the rest literals.
-func appendFixedGzip(dst, src []byte) []byte {
+func Append(dst, src []byte) []byte {
 	table := hashTables.Get().(*[1 << hashBits]int32)
-	dst = encodeFixedGzip(dst, src, table)
+	dst = encode(dst, src, table)
 	hashTables.Put(table)
 	return dst
 }
 
-// encodeFixedGzip is appendFixedGzip with the hash table to use.
-func encodeFixedGzip(dst, src []byte, table *[1 << hashBits]int32) []byte {
+// Writer is a gzip writer with the Write, Close and Reset of klauspost's
+// and the standard library's: it keeps what it is given and writes it
+// as one member (Append) at Close.
+type Writer struct {
+	w   io.Writer
+	in  []byte
+	out []byte
+}
+
+// NewWriter returns a Writer to w.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: w} }
+
+// Write keeps p for Close.
+func (z *Writer) Write(p []byte) (int, error) {
+	z.in = append(z.in, p...)
+	return len(p), nil
+}
+
+// Close writes everything written since the last Reset as one gzip
+// member.
+func (z *Writer) Close() error {
+	z.out = Append(z.out[:0], z.in)
+	_, err := z.w.Write(z.out)
+	return err
+}
+
+// Reset makes z write to w afresh, keeping its buffers for reuse.
+func (z *Writer) Reset(w io.Writer) {
+	z.w = w
+	z.in = z.in[:0]
+}
+
+// encode is Append with the hash table to use.
+func encode(dst, src []byte, table *[1 << hashBits]int32) []byte {
 	clear(table[:])
 	// Header: magic, deflate, no flags, no time, no extra flags, OS unknown.
 	dst = append(dst, 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 0xff)

@@ -1,4 +1,7 @@
-package cli
+// Package logbatch batches a log's lines into few writes, so that a
+// request line per write syscall does not cost the server a share of
+// its CPU, while a log collector still only ever sees whole lines.
+package logbatch
 
 import (
 	"io"
@@ -6,19 +9,18 @@ import (
 	"time"
 )
 
-// logFlushEvery is how long a log line may wait in memory. Under load a
-// request line per write syscall was a tenth of serve's CPU; batching
-// the lines of this long costs a reader of the log nothing noticeable.
-const logFlushEvery = 100 * time.Millisecond
+// FlushEvery is how long a log line may wait in memory: short enough
+// that a reader of the log notices nothing.
+const FlushEvery = 100 * time.Millisecond
 
-// logBufferSize is the most a batch holds before it is written early.
-const logBufferSize = 64 << 10
+// bufferSize is the most a batch holds before it is written early.
+const bufferSize = 64 << 10
 
-// logWriter batches the log's lines into few writes: a line goes to w
-// within logFlushEvery, at Flush, or when the batch is full, and always
+// Writer batches the log's lines into few writes: a line goes to w
+// within the flush interval, at Flush, or when the batch is full, and always
 // whole (slog hands over one complete line per Write, and a batch is
 // cut only between Writes), so a log collector never sees half a line.
-type logWriter struct {
+type Writer struct {
 	w io.Writer
 
 	mu  sync.Mutex
@@ -29,14 +31,14 @@ type logWriter struct {
 	done chan struct{}
 }
 
-// newLogWriter starts the periodic flush; Close stops it.
-func newLogWriter(w io.Writer, every time.Duration) *logWriter {
-	l := &logWriter{w: w, buf: make([]byte, 0, logBufferSize), stop: make(chan struct{}), done: make(chan struct{})}
+// New returns a Writer to w that flushes every interval; Close stops it.
+func New(w io.Writer, every time.Duration) *Writer {
+	l := &Writer{w: w, buf: make([]byte, 0, bufferSize), stop: make(chan struct{}), done: make(chan struct{})}
 	go l.flushEvery(every)
 	return l
 }
 
-func (l *logWriter) flushEvery(every time.Duration) {
+func (l *Writer) flushEvery(every time.Duration) {
 	defer close(l.done)
 	t := time.NewTicker(every)
 	defer t.Stop()
@@ -51,7 +53,7 @@ func (l *logWriter) flushEvery(every time.Duration) {
 }
 
 // Write keeps p for the next flush; a full batch is written first.
-func (l *logWriter) Write(p []byte) (int, error) {
+func (l *Writer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if err := l.err; err != nil {
@@ -70,13 +72,13 @@ func (l *logWriter) Write(p []byte) (int, error) {
 }
 
 // Flush writes the batched lines now.
-func (l *logWriter) Flush() {
+func (l *Writer) Flush() {
 	l.mu.Lock()
 	l.flushLocked()
 	l.mu.Unlock()
 }
 
-func (l *logWriter) flushLocked() {
+func (l *Writer) flushLocked() {
 	if len(l.buf) == 0 {
 		return
 	}
@@ -88,7 +90,7 @@ func (l *logWriter) flushLocked() {
 
 // Close stops the periodic flush and writes what is left. Lines written
 // after Close go straight through.
-func (l *logWriter) Close() {
+func (l *Writer) Close() {
 	close(l.stop)
 	<-l.done
 	l.mu.Lock()

@@ -1,15 +1,16 @@
-package cli
+package httpx
 
 import (
+	"fmt"
 	"net"
 	"net/http"
 	"net/netip"
 	"strings"
 )
 
-// parseTrustedProxies reads --trusted-proxies: comma-separated addresses
-// or CIDR prefixes of the load balancers and proxies in front of serve.
-func parseTrustedProxies(s string) ([]netip.Prefix, error) {
+// ParseTrustedProxies reads a comma-separated list of addresses or CIDR
+// prefixes of the load balancers and proxies in front of the services.
+func ParseTrustedProxies(s string) ([]netip.Prefix, error) {
 	var out []netip.Prefix
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
@@ -22,20 +23,20 @@ func parseTrustedProxies(s string) ([]netip.Prefix, error) {
 		}
 		a, err := netip.ParseAddr(f)
 		if err != nil {
-			return nil, usagef("serve: --trusted-proxies: %q is not an IP address or CIDR prefix", f)
+			return nil, fmt.Errorf("%q is not an IP address or CIDR prefix", f)
 		}
 		out = append(out, netip.PrefixFrom(a.Unmap(), a.Unmap().BitLen()))
 	}
 	return out, nil
 }
 
-// behindProxies makes r.RemoteAddr the client's address when the request
+// BehindProxies makes r.RemoteAddr the client's address when the request
 // came through trusted proxies: the right-most X-Forwarded-For hop that
 // is not one of them. Behind a load balancer every request would
 // otherwise come from the balancer, and the per-address login
 // throttling would lock everybody out after a few failures. The header
 // is ignored from anyone else, since a client can write anything in it.
-func behindProxies(next http.Handler, trusted []netip.Prefix) http.Handler {
+func BehindProxies(next http.Handler, trusted []netip.Prefix) http.Handler {
 	if len(trusted) == 0 {
 		return next
 	}

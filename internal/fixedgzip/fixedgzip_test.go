@@ -1,4 +1,4 @@
-package httpx
+package fixedgzip
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	kgzip "github.com/klauspost/compress/gzip"
 )
 
 // gunzip decodes b with the standard library's reader, which checks the
@@ -59,7 +61,7 @@ func TestFixedGzipRoundTrip(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// Twice: the second run finds the first one's stale hash entries.
 			for range 2 {
-				z := appendFixedGzip([]byte("prefix"), in)
+				z := Append([]byte("prefix"), in)
 				if string(z[:6]) != "prefix" {
 					t.Fatal("dst's bytes not kept")
 				}
@@ -69,7 +71,7 @@ func TestFixedGzipRoundTrip(t *testing.T) {
 			}
 		})
 	}
-	if z := appendFixedGzip(nil, page); len(z) > len(page)/3 {
+	if z := Append(nil, page); len(z) > len(page)/3 {
 		t.Errorf("JSON page of %d bytes compressed to %d, want at most a third", len(page), len(z))
 	}
 }
@@ -83,12 +85,12 @@ func TestFixedGzipDeterministic(t *testing.T) {
 		for i := range src {
 			src[i] = "ab"[rng.IntN(2)]
 		}
-		want := encodeFixedGzip(nil, src, new([1 << hashBits]int32))
+		want := encode(nil, src, new([1 << hashBits]int32))
 		dirty := new([1 << hashBits]int32)
 		for i := range dirty {
 			dirty[i] = int32(rng.IntN(len(src)))
 		}
-		if got := encodeFixedGzip(nil, src, dirty); !bytes.Equal(got, want) {
+		if got := encode(nil, src, dirty); !bytes.Equal(got, want) {
 			t.Fatalf("%q: a used hash table changed the bytes", src)
 		}
 	}
@@ -108,19 +110,24 @@ func TestDistSym(t *testing.T) {
 	}
 }
 
-// Bodies small enough take the fixed encoder, larger ones klauspost's;
-// both decode to the body.
-func TestPayloadGzipBothEncoders(t *testing.T) {
-	for _, n := range []int{GzipMinSize, fixedGzipMax, fixedGzipMax + 1, 200_000} {
-		plain := bytes.Repeat([]byte(`{"k":"value"},`), n/14+1)[:n]
-		z := NewPayload(plain).Gzipped()
-		fixed := z[10]&7 == 3 // BFINAL=1, BTYPE=01 in the first deflate bits
-		if fixed != (n <= fixedGzipMax) {
-			t.Errorf("%d bytes: fixed-code block = %v", n, fixed)
+// Writer writes what it was given, in any number of Writes, as one
+// member, and starts afresh after Reset.
+func TestWriter(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	z := NewWriter(&out)
+	for range 2 {
+		out.Reset()
+		z.Write([]byte(`{"items":[`))
+		z.Write([]byte(strings.Repeat(`{"id":1},`, 100)))
+		z.Write([]byte(`{}]}`))
+		if err := z.Close(); err != nil {
+			t.Fatal(err)
 		}
-		if got := gunzip(t, z); !bytes.Equal(got, plain) {
-			t.Errorf("%d bytes: round trip differs", n)
+		if got, want := string(gunzip(t, out.Bytes())), `{"items":[`+strings.Repeat(`{"id":1},`, 100)+`{}]}`; got != want {
+			t.Fatalf("got %q, want %q", got, want)
 		}
+		z.Reset(&out)
 	}
 }
 
@@ -129,7 +136,7 @@ func FuzzFixedGzip(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{0}, 600))
 	f.Add([]byte(`{"items":[{"id":1},{"id":2},{"id":3}]}`))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		if got := gunzip(t, appendFixedGzip(nil, in)); !bytes.Equal(got, in) {
+		if got := gunzip(t, Append(nil, in)); !bytes.Equal(got, in) {
 			t.Fatalf("round trip of %q gave %q", in, got)
 		}
 	})
@@ -137,21 +144,24 @@ func FuzzFixedGzip(f *testing.F) {
 
 func BenchmarkGzipPage(b *testing.B) {
 	page := []byte(`{"items":[` + strings.Repeat(`{"id":123456,"title":"Golden sunset part 7 ตอนที่ 3","iframe_url":"https://www.youtube.com/embed/dQw4w9WgXcQ","platform":"YouTube","created_at":"2026-11-21T13:45:07Z"},`, 30) + `{}],"total":1}`)
-	b.Run("fixed", func(b *testing.B) {
-		b.SetBytes(int64(len(page)))
-		var out []byte
-		for b.Loop() {
-			out = appendFixedGzip(out[:0], page)
+	kp, _ := kgzip.NewWriterLevel(nil, kgzip.BestSpeed)
+	for _, bm := range []struct {
+		name string
+		z    interface {
+			io.WriteCloser
+			Reset(io.Writer)
 		}
-		b.ReportMetric(float64(len(out)), "outbytes")
-	})
-	b.Run("klauspost", func(b *testing.B) {
-		b.SetBytes(int64(len(page)))
-		var out []byte
-		for b.Loop() {
-			p := &Payload{Plain: page}
-			out = p.gzipKlauspost()
-		}
-		b.ReportMetric(float64(len(out)), "outbytes")
-	})
+	}{{"fixed", NewWriter(nil)}, {"klauspost", kp}} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.SetBytes(int64(len(page)))
+			var out bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				bm.z.Reset(&out)
+				bm.z.Write(page)
+				bm.z.Close()
+			}
+			b.ReportMetric(float64(out.Len()), "outbytes")
+		})
+	}
 }

@@ -1,0 +1,216 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// fileState is where a Live keeps its index between runs (UseFile).
+type fileState struct {
+	path     string // "" = no file
+	identity string // the database's, read at start
+	stopped  chan struct{}
+
+	mu        sync.Mutex
+	saved     *state // the index and
+	savedAt   int64  // the version last written
+	lastWrite time.Time
+	loaded    bool // served from the file at start (for Stats)
+}
+
+// UseFile makes the index start from the file at path when it belongs
+// to this database and the log still covers what it lacks, and write
+// it there after every build, every saveEvery while it changes, and
+// when the context given to Start ends (Wait waits for that). Call it
+// before Start.
+func (l *Live) UseFile(path string) { l.file.path = path }
+
+// startCatchUp is the most changes applied from the log to an index
+// read from its file before it serves, beyond which a rebuild is
+// quicker: a tenth of the catalog (a build costs about as much as
+// applying a tenth of its records), and never fewer than maxCatchUp.
+func startCatchUp(records int) int { return max(maxCatchUp, records/10) }
+
+// open serves from the index file when it is usable, caught up from
+// the log; false means a build from the database is needed. Every
+// reason not to use the file is logged (a warning when the file is
+// damaged or belongs elsewhere), never fatal.
+func (l *Live) open(ctx context.Context) bool {
+	if l.file.path == "" {
+		return false
+	}
+	start := time.Now()
+	log := l.log.With("kind", l.kind, "file", l.file.path)
+	ix, h, err := OpenFile(l.file.path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		log.Info("search index file not found: building from the database")
+		return false
+	case err != nil:
+		log.Warn("search index file not used: building from the database", "err", err)
+		return false
+	}
+	why, err := l.usable(ctx, h)
+	if err != nil {
+		log.Warn("search index file not checked: building from the database", "err", err)
+		return false
+	}
+	if why != "" {
+		log.Warn("search index file not used: building from the database", "reason", why)
+		return false
+	}
+	docs, gone, v, err := l.src.SearchChanges(ctx, l.kind, h.Version, startCatchUp(ix.Len()))
+	if errors.Is(err, catalog.ErrSearchLogGap) {
+		log.Info("search index file too far behind the search log: building from the database", "version", h.Version)
+		return false
+	}
+	if err != nil {
+		log.Warn("search index file not caught up: building from the database", "err", err)
+		return false
+	}
+	if !ix.Apply(toDocs(docs), gone) {
+		return false
+	}
+	st := &state{ix: ix}
+	st.version.Store(v)
+	l.mu.Lock()
+	l.setState(st)
+	l.mu.Unlock()
+	l.file.mu.Lock()
+	l.file.saved, l.file.savedAt, l.file.lastWrite, l.file.loaded = st, h.Version, time.Now(), true
+	l.file.mu.Unlock()
+	log.Info("search index ready from its file", "records", ix.Len(), "caught_up", len(docs)+len(gone),
+		"took", time.Since(start).Round(time.Millisecond))
+	return true
+}
+
+// usable says why the file's header does not fit this index and its
+// database ("" when it does).
+func (l *Live) usable(ctx context.Context, h FileHeader) (string, error) {
+	id, err := l.identity(ctx)
+	if err != nil {
+		return "", err
+	}
+	if h.Kind != int(l.kind) {
+		return "the file holds another kind of record", nil
+	}
+	if h.Identity != id {
+		return "the file belongs to another database", nil
+	}
+	v, err := l.src.KindVersion(ctx, l.kind)
+	if err != nil {
+		return "", err
+	}
+	if h.Version > v {
+		return "the file is newer than the database (restored from a backup?)", nil
+	}
+	return "", nil
+}
+
+// identity is the database's identity, read once.
+func (l *Live) identity(ctx context.Context) (string, error) {
+	l.file.mu.Lock()
+	defer l.file.mu.Unlock()
+	if l.file.identity == "" {
+		id, err := l.src.Identity(ctx)
+		if err != nil {
+			return "", err
+		}
+		l.file.identity = id
+	}
+	return l.file.identity, nil
+}
+
+func toDocs(docs []catalog.SearchDoc) []Doc {
+	out := make([]Doc, len(docs))
+	for i, d := range docs {
+		out[i] = Doc(d)
+	}
+	return out
+}
+
+// due reports whether the file should be written: a build not written
+// yet, or changes (save skips an unchanged index) saveEvery after the
+// last write.
+func (l *Live) due() bool {
+	f := &l.file
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.path != "" && (f.saved != l.st.Load() || time.Since(f.lastWrite) >= saveEvery)
+}
+
+// save writes the index to its file when it changed since the last
+// write. It holds l.mu, so that no change is applied meanwhile:
+// searches that need no catch-up go on, the others wait for the write.
+func (l *Live) save() {
+	if l.file.path == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.st.Load()
+	if st == nil {
+		return
+	}
+	// The version is read before the index: the index holds at least
+	// every change up to it (a later one is applied again, harmlessly,
+	// by the next start's catch-up).
+	v := st.version.Load()
+	l.file.mu.Lock()
+	same := l.file.saved == st && l.file.savedAt == v
+	id := l.file.identity
+	l.file.mu.Unlock()
+	if same {
+		return
+	}
+	if id == "" {
+		var err error
+		if id, err = l.identity(context.Background()); err != nil {
+			l.log.Warn("search index file not written", "kind", l.kind, "err", err)
+			return
+		}
+	}
+	start := time.Now()
+	err := st.ix.WriteFile(l.file.path, FileHeader{Kind: int(l.kind), Version: v, Identity: id})
+	if err == nil {
+		st = l.adopt(st, v)
+	}
+	l.file.mu.Lock()
+	l.file.lastWrite = time.Now()
+	if err == nil {
+		l.file.saved, l.file.savedAt = st, v
+	}
+	l.file.mu.Unlock()
+	if err != nil {
+		l.log.Warn("search index file not written", "kind", l.kind, "file", l.file.path, "err", err)
+		return
+	}
+	size := int64(-1)
+	if fi, err := os.Stat(l.file.path); err == nil {
+		size = fi.Size()
+	}
+	l.log.Info("search index file written", "kind", l.kind, "version", v, "bytes", size, "took", time.Since(start).Round(time.Millisecond))
+}
+
+// adopt replaces st, just written to the file at version v (l.mu held:
+// nothing changed since), with the index mapped from that file, so that
+// the heap holds only what changes after it, as after a restart;
+// searches under way finish on the old one. st stays when the file
+// does not open.
+func (l *Live) adopt(st *state, v int64) *state {
+	ix, _, err := OpenFile(l.file.path)
+	if err != nil {
+		l.log.Warn("search index file written but not mapped", "kind", l.kind, "file", l.file.path, "err", err)
+		return st
+	}
+	mapped := &state{ix: ix}
+	mapped.version.Store(v)
+	l.setState(mapped)
+	return mapped
+}
