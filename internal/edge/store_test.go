@@ -22,6 +22,7 @@ func TestEveryContentWriteIsAnnounced(t *testing.T) {
 		"ListVods": true, "VodIDs": true, "VodTypes": true, "VodsFrom": true,
 		// the search log: reads, and pruning rows every instance has read
 		"KindVersion": true, "SearchDocs": true, "SearchChanges": true, "ClipsByID": true, "MoviesByID": true, "PruneSearchLog": true,
+		"Identity": true, // which database an index file belongs to
 		// administrators, sessions, logins and tokens: never in a cached answer
 		"CreateAdmin": true, "AdminByUsername": true, "CreateSession": true, "SessionByTokenHash": true, "TouchSession": true,
 		"DeleteSession": true, "DeleteExpiredSessions": true, "ReserveLogin": true, "LoginSucceeded": true, "UnlockLogin": true,
