@@ -19,6 +19,7 @@ import (
 	"catalog/internal/collect"
 	"catalog/internal/html"
 	"catalog/internal/importer"
+	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
 
@@ -65,6 +66,9 @@ type Config struct {
 	// Collector, when set, runs the Sources page's "Collect now" and
 	// reports the run in progress.
 	Collector *collect.Runner
+	// Clips and Movies are the indexes the lists are read from, as the
+	// API's are (internal/search).
+	Clips, Movies *search.Live
 }
 
 // Service serves the admin pages.
@@ -82,6 +86,7 @@ type Service struct {
 	snapshots     *snapshot.Service
 	imported      importer.Observer
 	collector     *collect.Runner
+	clips, movies *search.Live
 }
 
 // New parses the embedded templates once; a broken template is a
@@ -114,5 +119,7 @@ func New(cfg Config) *Service {
 		snapshots:     cfg.Snapshots,
 		imported:      cfg.Imported,
 		collector:     cfg.Collector,
+		clips:         cfg.Clips,
+		movies:        cfg.Movies,
 	}
 }

@@ -47,7 +47,7 @@ func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog
 		s.fail(w, r, sess, err)
 		return
 	}
-	clips, total, err := s.store.ListClips(r.Context(), f.ClipFilter())
+	clips, total, err := s.clips.Clips(r.Context(), 0, f.ClipFilter())
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return

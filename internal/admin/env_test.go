@@ -15,6 +15,7 @@ import (
 	"catalog/internal/apitest"
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
+	"catalog/internal/storetest"
 	"catalog/internal/testdb"
 )
 
@@ -150,9 +151,6 @@ func (e *env) addClip(c catalog.Clip) {
 // clips are the stored clips, newest first.
 func (e *env) clips() []catalog.Clip {
 	e.t.Helper()
-	clips, _, err := e.store.ListClips(context.Background(), catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 100}})
-	if err != nil {
-		e.t.Fatal(err)
-	}
+	clips, _ := storetest.Clips(e.t, e.store, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 100}})
 	return clips
 }

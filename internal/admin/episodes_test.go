@@ -153,3 +153,51 @@ func TestConsoleEditDeletedMovie(t *testing.T) {
 		t.Errorf("the deleted movie came back: %v", err)
 	}
 }
+
+// An edit keeps the custom slugs of the episodes it does not rename
+// (the form's lines carry no slug), also of two episodes of one name;
+// a renamed episode's slug is derived again from its new name.
+func TestConsoleEditKeepsEpisodeSlugs(t *testing.T) {
+	c := newConsole(t)
+	ctx := context.Background()
+	m := catalog.Movie{Name: "Slugs", Episodes: []catalog.Server{
+		{Name: "Main", Episodes: []catalog.Episode{
+			{Name: "Ep 1", Slug: "e01", LinkEmbed: "https://p.example/1"},
+			{Name: "Trailer", Slug: "trailer-a", LinkEmbed: "https://p.example/ta"},
+			{Name: "Trailer", Slug: "trailer-b", LinkEmbed: "https://p.example/tb"},
+			{Name: "Ep 2", Slug: "e02", LinkEmbed: "https://p.example/2"}}},
+		{Name: "Backup", Episodes: []catalog.Episode{{Name: "Ep 1", Slug: "b01", LinkM3U8: "https://cdn.example/1.m3u8"}}},
+	}}
+	if err := m.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	batch := []catalog.Movie{m}
+	if err := c.store.UpsertMovies(ctx, batch); err != nil {
+		t.Fatal(err)
+	}
+	id := batch[0].ID
+	_, body := c.get(fmt.Sprintf("/admin/movies/%d/edit", id))
+	if !strings.Contains(body, "Trailer | https://p.example/tb | \nEp 2 | https://p.example/2 | </textarea>") {
+		t.Fatalf("edit form does not show the episodes as lines")
+	}
+	form := url.Values{"name": {"Slugs"},
+		"server_name.0": {"Main"}, "server_data.0": {"Ep 1 | https://p.example/1-new |\nTrailer | https://p.example/ta |\nTrailer | https://p.example/tb |\nEpisode 2 | https://p.example/2 |\nEp 3 | https://p.example/3 |"},
+		"server_name.1": {"Backup"}, "server_data.1": {"Ep 1 | | https://cdn.example/1.m3u8"}}
+	if res, _ := c.post(fmt.Sprintf("/admin/movies/%d", id), form); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("save: got %d", res.StatusCode)
+	}
+	got, err := c.store.GetMovie(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var slugs []string
+	for _, s := range got.Episodes {
+		for _, e := range s.Episodes {
+			slugs = append(slugs, s.Name+"/"+e.Slug)
+		}
+	}
+	want := []string{"Main/e01", "Main/trailer-a", "Main/trailer-b", "Main/episode-2", "Main/ep-3", "Backup/b01"}
+	if !reflect.DeepEqual(slugs, want) {
+		t.Errorf("slugs after the edit: got %q, want %q", slugs, want)
+	}
+}

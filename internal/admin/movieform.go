@@ -77,8 +77,10 @@ func movieValues(m catalog.Movie) map[string]string {
 }
 
 // readMovieForm reads a posted movie form into a normalised movie, and
-// the raw values to show again.
-func readMovieForm(w http.ResponseWriter, r *http.Request) (catalog.Movie, map[string]string, error) {
+// the raw values to show again. stored are the episodes of the movie
+// being edited (nil when adding), whose slugs the form does not show
+// but keeps (catalog.KeepEpisodeSlugs).
+func readMovieForm(w http.ResponseWriter, r *http.Request, stored []catalog.Server) (catalog.Movie, map[string]string, error) {
 	var m catalog.Movie
 	r.Body = http.MaxBytesReader(w, r.Body, maxMovieForm)
 	if err := r.ParseForm(); err != nil {
@@ -93,6 +95,7 @@ func readMovieForm(w http.ResponseWriter, r *http.Request) (catalog.Movie, map[s
 	for _, spec := range catalog.MovieMemberSpecs() {
 		if spec.Kind == catalog.MemberEpisodes {
 			m.Episodes, at = readEpisodesForm(r, values)
+			catalog.KeepEpisodeSlugs(m.Episodes, stored)
 			continue
 		}
 		value := r.PostFormValue(spec.Member)
@@ -163,7 +166,7 @@ func (s *Service) AddMovie(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	m, values, err := readMovieForm(w, r)
+	m, values, err := readMovieForm(w, r, nil)
 	if err == nil {
 		var taken int64
 		taken, err = s.store.MovieIDByKey(r.Context(), m.IDCode, m.Slug)
@@ -231,7 +234,8 @@ func (s *Service) EditMovie(w http.ResponseWriter, r *http.Request) {
 }
 
 // UpdateMovie answers POST /admin/movies/{id}: every field is replaced
-// by the form's. The save is an update of the stored row, never an
+// by the form's, except the episodes' slugs, which the form does not
+// show: an episode keeps its stored slug. The save is an update of the stored row, never an
 // upsert: a movie deleted since the form was loaded gives the form's
 // 404 rather than coming back under its old id.
 func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request) {
@@ -239,12 +243,13 @@ func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	id, err := catalog.ParseID(r.PathValue("id"))
+	stored, err := s.pathMovie(r)
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
 	}
-	m, values, err := readMovieForm(w, r)
+	id := stored.ID
+	m, values, err := readMovieForm(w, r, stored.Episodes)
 	if err == nil {
 		m.ID = id
 		err = s.store.UpdateMovie(r.Context(), &m)

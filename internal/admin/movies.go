@@ -34,10 +34,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
-	movies, total, err := s.store.ListMovies(r.Context(), catalog.MovieFilter{
-		Terms:  f.Terms,
-		Paging: f.Paging,
-	})
+	movies, total, err := s.movies.Movies(r.Context(), 0, catalog.MovieFilter{Terms: f.Terms, Paging: f.Paging}, listedFields)
 	if err != nil {
 		s.fail(w, r, sess, err)
 		return
@@ -57,3 +54,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		Pager:  html.NewPager(f, "/admin/movies", total, len(movies)),
 	})
 }
+
+// listedFields are the fields a movieRow shows.
+const listedFields = 1<<catalog.FieldTitle | 1<<catalog.FieldIDCode | 1<<catalog.FieldYear |
+	1<<catalog.FieldRelease | 1<<catalog.FieldActor | 1<<catalog.FieldPoster1URL

@@ -1,12 +1,15 @@
 package admin_test
 
 import (
+	"context"
 	"net/http"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
+	"catalog/internal/search"
 	"catalog/internal/testdb"
 )
 
@@ -23,7 +26,19 @@ func TestSessionLifetimes(t *testing.T) {
 	}
 	open := func(t *testing.T, db testdb.DB) *env {
 		store := db.Open(t)
-		return &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Version: "test"})}
+		// The console's lists read the indexes: built here, then left
+		// to catch up when searched, with no loop running on in the
+		// bubble (a catch-up every fake second of the hours slept).
+		built, stop := context.WithCancel(t.Context())
+		clips := search.NewLive(store, catalog.SearchClips, nil)
+		movies := search.NewLive(store, catalog.SearchMovies, nil)
+		clips.Start(built)
+		movies.Start(built)
+		for !clips.Ready() || !movies.Ready() {
+			time.Sleep(time.Millisecond)
+		}
+		stop()
+		return &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Version: "test", Search: clips, MovieSearch: movies})}
 	}
 
 	t.Run("idle", func(t *testing.T) {

@@ -8,15 +8,6 @@ import (
 	"time"
 )
 
-func TestForPool(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct{ pool, want int }{{0, 1}, {1, 1}, {2, 1}, {4, 2}, {9, 4}, {32, 16}} {
-		if got := ForPool(tt.pool).Cap(); got != tt.want {
-			t.Errorf("ForPool(%d).Cap() = %d, want %d", tt.pool, got, tt.want)
-		}
-	}
-}
-
 func TestBudget(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
@@ -42,27 +33,6 @@ func TestBudget(t *testing.T) {
 		cancelNow()
 		if err := b.Acquire(done); !errors.Is(err, context.Canceled) {
 			t.Errorf("Acquire with a free slot and a cancelled request: got %v, want context.Canceled", err)
-		}
-	})
-}
-
-// Fill takes every slot, and its release gives them all back.
-func TestFill(t *testing.T) {
-	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		b := New(3)
-		release := b.Fill()
-		got := make(chan error, 1)
-		go func() { got <- b.Acquire(context.Background()) }()
-		synctest.Wait()
-		select {
-		case err := <-got:
-			t.Fatalf("Acquire on a filled budget returned %v, want it to wait", err)
-		default:
-		}
-		release()
-		if err := <-got; err != nil {
-			t.Fatal(err)
 		}
 	})
 }

@@ -2,9 +2,9 @@ package cache
 
 import (
 	"context"
-	"log/slog"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"golang.org/x/sync/singleflight"
@@ -174,9 +174,6 @@ func (c *Responses) Len() (entries int, bytes int64) {
 type Reads struct {
 	versions  *Versions
 	responses *Responses
-
-	orders orders
-	log    *slog.Logger // of the orders; nil: discard
 }
 
 // NewReads returns Reads over a store's DataVersion, caching at most
@@ -205,4 +202,15 @@ func (r *Reads) Uncached(ctx context.Context, fill func(ctx context.Context, ver
 		return nil, err
 	}
 	return fill(ctx, version)
+}
+
+// AppendTerms writes search terms into a cache key, length-prefixed: a
+// term may contain any byte, and ["a b"] must not meet ["a", "b"].
+func AppendTerms(b *strings.Builder, terms []string) {
+	for _, t := range terms {
+		b.WriteString("\x00t")
+		b.WriteString(strconv.Itoa(len(t)))
+		b.WriteByte(':')
+		b.WriteString(t)
+	}
 }

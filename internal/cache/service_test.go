@@ -20,8 +20,8 @@ func TestForStoreKeysOnKind(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	store := testdb.Open(t)
-	clips := cache.ForStore(store, catalog.SearchClips, nil)
-	movies := cache.ForStore(store, catalog.SearchMovies, nil)
+	clips := cache.ForStore(store, catalog.SearchClips)
+	movies := cache.ForStore(store, catalog.SearchMovies)
 	fills := map[*cache.Reads]int{}
 	get := func(r *cache.Reads) {
 		t.Helper()
@@ -95,19 +95,4 @@ func TestReadsServe(t *testing.T) {
 	if catalog.ErrorCode(err) != catalog.ENOTFOUND || w.Body.Len() != 0 {
 		t.Errorf("failed fill: got %v and %q written, want the error and nothing", err, w.Body)
 	}
-}
-
-// TestReadsOrderByName checks that one name gives one order, built on
-// first use, and another name another.
-func TestReadsOrderByName(t *testing.T) {
-	r := cache.NewReads(func(context.Context) (int64, error) { return 1, nil }, 0)
-	walk := func(ctx context.Context, fn func(int64)) (int64, error) {
-		fn(1)
-		return 7, nil
-	}
-	a := r.Order("a", walk)
-	if r.Order("a", walk) != a || r.Order("b", walk) == a {
-		t.Fatal("Order: want one order per name")
-	}
-	waitReady(t, a, 7)
 }

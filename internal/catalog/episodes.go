@@ -207,6 +207,49 @@ func normalizeServer(s *Server, at string, fe FieldErrors) {
 	}
 }
 
+// KeepEpisodeSlugs gives each episode of servers that has no slug the
+// slug of its stored counterpart: the episode of the same name (the
+// n-th of that name) in the stored server of the same name. A form that
+// edits episodes without their slugs (the console's NAME | EMBED URL |
+// M3U8 URL lines) so keeps an imported slug through an edit; a renamed
+// episode, or a new one, gets its slug derived from its name.
+func KeepEpisodeSlugs(servers, stored []Server) {
+	for i := range servers {
+		s := &servers[i]
+		name := CleanText(s.Name)
+		var old *Server
+		for j := range stored {
+			if stored[j].Name == name {
+				old = &stored[j]
+				break
+			}
+		}
+		if old == nil {
+			continue
+		}
+		seen := map[string]int{} // how many episodes of each name came before
+		for k := range s.Episodes {
+			e := &s.Episodes[k]
+			if CleanText(e.Slug) != "" {
+				continue
+			}
+			ename := CleanText(e.Name)
+			n := seen[ename]
+			seen[ename]++
+			for _, o := range old.Episodes {
+				if o.Name != ename {
+					continue
+				}
+				if n == 0 {
+					e.Slug = o.Slug
+					break
+				}
+				n--
+			}
+		}
+	}
+}
+
 // The MacCMS play group codes (contract 9): iframe is MacCMS's stock
 // player for embed pages, m3u8 its HLS player.
 const (

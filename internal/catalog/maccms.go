@@ -15,7 +15,8 @@ import (
 // page in.
 
 // VodFilter selects one page of the resource API, last change first
-// (UpdatedAt descending, then id descending).
+// (UpdatedAt descending, then id descending): the in-process index
+// (internal/search) answers it.
 type VodFilter struct {
 	Terms        []string  // folded search terms, all must occur in the name
 	IDs          []int64   // when non-empty, only these ids
@@ -27,28 +28,15 @@ type VodFilter struct {
 	Paging       Paging
 }
 
-// Filtered reports whether f selects fewer than every movie.
-func (f VodFilter) Filtered() bool {
-	return len(f.Terms) > 0 || len(f.IDs) > 0 || f.TypeID != 0 || !f.ChangedSince.IsZero() || !f.Years.IsZero() || f.PlayKind != 0
-}
-
-// Order is the SQL order of the filter's pages over a table alias (its
-// dot included): last change first, or first change first when
-// Ascending, ties broken by id in the same direction.
-func (f VodFilter) Order(alias string) string {
-	dir := " DESC"
-	if f.Ascending {
-		dir = " ASC"
-	}
-	return alias + "updated_at" + dir + ", " + alias + "id" + dir
-}
-
 // YearRange is an inclusive range of four-digit years; the zero value
 // is no filter.
 type YearRange struct{ From, To string }
 
 // IsZero reports whether the range filters nothing.
 func (y YearRange) IsZero() bool { return y.From == "" }
+
+// Span is the range as numbers.
+func (y YearRange) Span() [2]int { return [2]int{atoiYear(y.From), atoiYear(y.To)} }
 
 // Vod is a movie with its MacCMS type: the store's number for its first
 // category (0 and "" when it has none).
@@ -68,19 +56,24 @@ type VodType struct {
 // types: each category name gets a positive id when first seen, never
 // reused.
 type VodStore interface {
-	// ListVods returns one page and the exact total of matching movies.
-	ListVods(ctx context.Context, f VodFilter) ([]Vod, int64, error)
 	// VodTypes returns every type, by id.
 	VodTypes(ctx context.Context) ([]VodType, error)
-	// VodIDs calls fn with every movie id in the resource API's order
-	// (last change first, then id descending), inside one read
-	// transaction, and returns that transaction's data version: deep
-	// pages then seek from remembered ids (cache.Order) instead of
-	// skipping rows.
-	VodIDs(ctx context.Context, fn func(id int64)) (version int64, err error)
-	// VodsFrom returns up to limit movies, in that order, starting at the
-	// movie from, after passing over skip of them.
-	VodsFrom(ctx context.Context, from, skip, limit int64) ([]Vod, error)
+}
+
+// InOrder rearranges recs (records read by id, in any order) into the
+// order of ids, leaving out the ids with no record.
+func InOrder[T any](ids []int64, recs []T, id func(*T) int64) []T {
+	at := make(map[int64]int, len(recs))
+	for i := range recs {
+		at[id(&recs[i])] = i
+	}
+	out := make([]T, 0, len(recs))
+	for _, want := range ids {
+		if i, ok := at[want]; ok {
+			out = append(out, recs[i])
+		}
+	}
+	return out
 }
 
 // ParseVodPaging reads pg (the page) and pagesize, or its alias limit,
@@ -132,6 +125,11 @@ func ParseYearRange(s string) (YearRange, error) {
 		from, to = to, from
 	}
 	return YearRange{From: from, To: to}, nil
+}
+
+// atoiYear is the number of four digits.
+func atoiYear(s string) int {
+	return int(s[0]-'0')*1000 + int(s[1]-'0')*100 + int(s[2]-'0')*10 + int(s[3]-'0')
 }
 
 func isYear(s string) bool {

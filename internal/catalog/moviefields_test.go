@@ -92,8 +92,13 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 		if c.Dest == nil {
 			continue
 		}
-		if p, ok := c.Dest(&in).(*string); ok && *p == "" {
-			*p = c.Name + string(rune('a'+i))
+		switch p := c.Dest(&in).(type) {
+		case *string:
+			if *p == "" {
+				*p = c.Name + string(rune('a'+i))
+			}
+		case *int64:
+			*p = int64(i + 1)
 		}
 	}
 	var out catalog.Movie
@@ -111,6 +116,8 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 			switch d := c.Dest(&out).(type) {
 			case *string:
 				*d = c.Value(&in).(string)
+			case *int64:
+				*d = c.Value(&in).(int64)
 			case sql.Scanner:
 				if err := d.Scan(c.Value(&in)); err != nil {
 					t.Errorf("%s: %v", c.Name, err)

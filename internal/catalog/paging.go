@@ -12,13 +12,6 @@ const (
 	MaxLimit     = 100
 )
 
-// DeepOffset is where a list page becomes deep. Before it, the rows an
-// OFFSET passes over cost microseconds: the page is read as it is, and
-// with a kept count it is as light as a point read (no list budget
-// slot). From it on, a page is served by a seek on an id order or from
-// the search index's id sets.
-const DeepOffset = 500
-
 // Paging is a validated page request.
 type Paging struct {
 	Page  int64

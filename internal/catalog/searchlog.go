@@ -30,12 +30,19 @@ func (k SearchKind) String() string {
 func (k SearchKind) LogValue() slog.Value { return slog.StringValue(k.String()) }
 
 // SearchDoc is what a search index keeps of a record: the folded title
-// (clip title, movie name) and the clip's platform (Group; "" for
-// movies).
+// (clip title, movie name), the clip's platform (Group; "" for movies),
+// and what the movie lists filter and order on besides (zero for
+// clips): the last change in unix seconds (UpdatedAt), the type id of
+// the first category (contract 6; 0 for none), the stored year and the
+// PlayKinds bits.
 type SearchDoc struct {
-	ID    int64
-	Fold  string
-	Group string
+	ID      int64
+	Fold    string
+	Group   string
+	Changed int64
+	Type    int64
+	Year    string
+	Play    int64
 }
 
 // ErrSearchLogGap is SearchChanges' answer when the changes after the
@@ -70,6 +77,10 @@ type SearchLog interface {
 	// columns that fields needs filled (MovieFieldColumns) and the
 	// others left zero.
 	MoviesByID(ctx context.Context, ids []int64, fields FieldSet) ([]Movie, error)
+	// VodsByID returns the movies with the given ids with their MacCMS
+	// types, in the order of ids (ids missing from the store are left
+	// out).
+	VodsByID(ctx context.Context, ids []int64) ([]Vod, error)
 	// PruneSearchLog forgets the log rows of kind at or below through.
 	PruneSearchLog(ctx context.Context, kind SearchKind, through int64) error
 	// Identity names the database: the same through every handle and

@@ -17,8 +17,6 @@ type ClipFilter struct {
 
 // ClipStore keeps clips.
 type ClipStore interface {
-	// ListClips returns the page and the exact total of matching clips.
-	ListClips(ctx context.Context, f ClipFilter) ([]Clip, int64, error)
 	// GetClip returns ENOTFOUND when no clip has the id.
 	GetClip(ctx context.Context, id int64) (Clip, error)
 	// CreateClip assigns c.ID and c.CreatedAt (UTC, whole seconds).
@@ -31,6 +29,8 @@ type ClipStore interface {
 	// ImportClips inserts clips in one transaction; a clip with ID set
 	// replaces the clip with that id, a zero CreatedAt means now.
 	ImportClips(ctx context.Context, clips []Clip) error
+	// CountClips is the exact number of clips.
+	CountClips(ctx context.Context) (int64, error)
 	// ExportClips streams every clip, lowest id first, from one
 	// consistent read, without holding the table in memory. fn must not
 	// keep c after it returns.
@@ -47,7 +47,6 @@ type MovieFilter struct {
 
 // MovieStore keeps movies.
 type MovieStore interface {
-	ListMovies(ctx context.Context, f MovieFilter) ([]Movie, int64, error)
 	// GetMovie returns ENOTFOUND when no movie has the id.
 	GetMovie(ctx context.Context, id int64) (Movie, error)
 	// UpsertMovies writes normalised movies in one transaction. The key

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"catalog/internal/catalog"
 	"catalog/internal/export"
 )
 
@@ -134,8 +133,7 @@ func exportTotal(ctx context.Context, st store, kind string) (int64, error) {
 	if kind == "movies" {
 		return st.CountMovies(ctx)
 	}
-	_, total, err := st.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
-	return total, err
+	return st.CountClips(ctx)
 }
 
 // replaceFile has fill write a temporary file beside path (it is given

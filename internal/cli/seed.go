@@ -90,7 +90,7 @@ func refuseFilled(ctx context.Context, st catalog.Store, force bool) (int64, err
 	if err != nil {
 		return 0, fmt.Errorf("seed: %s", message(err))
 	}
-	_, clips, err := st.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
+	clips, err := st.CountClips(ctx)
 	if err != nil {
 		return 0, fmt.Errorf("seed: %s", message(err))
 	}

@@ -275,7 +275,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	s.collector = newCollector(s.st, writes, m, log)
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
-		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch,
+		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
 		Collector: s.collector,
 	}), s.proxies)), log)
 	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{

@@ -45,10 +45,12 @@ type Config struct {
 	// Imported, when set, hears of every import (the API's and the
 	// console's), for metrics.
 	Imported importer.Observer
-	// Search is the clips' index (internal/search), the read model of
-	// every list, started by the caller; nil: New makes one over Store,
-	// started by its first search and kept until the process ends.
-	Search *search.Live
+	// Search and MovieSearch are the clips' and the movies' indexes
+	// (internal/search), the read model of every list (the console's
+	// movie list reads the movies'), started by the caller; nil: New
+	// makes one over Store, started by its first search and kept until
+	// the process ends.
+	Search, MovieSearch *search.Live
 	// Collector, when set, runs the console's "Collect now".
 	Collector *collect.Runner
 }
@@ -93,7 +95,11 @@ func New(cfg Config) http.Handler {
 	if s.search == nil {
 		s.search = search.NewLive(cfg.Store, catalog.SearchClips, s.log)
 	}
-	s.reads = cache.ForStore(cfg.Store, catalog.SearchClips, s.log)
+	movieSearch := cfg.MovieSearch
+	if movieSearch == nil {
+		movieSearch = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
+	}
+	s.reads = cache.ForStore(cfg.Store, catalog.SearchClips)
 	s.reads.SetStats(cfg.CacheStats)
 	if s.platforms == nil {
 		p, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
@@ -106,7 +112,7 @@ func New(cfg Config) http.Handler {
 	s.sessions = auth.NewSessions(cfg.Store, s.log, cfg.CookieSecure)
 	s.tokens = auth.New(cfg.Store, s.log)
 	s.assets = html.NewAssets()
-	s.pages = web.New(web.Config{Store: cfg.Store, Platforms: s.platforms, Logger: s.log, Assets: s.assets})
+	s.pages = web.New(web.Config{Store: cfg.Store, Search: s.search, Platforms: s.platforms, Logger: s.log, Assets: s.assets})
 	s.admin = admin.New(admin.Config{
 		Assets:    s.assets,
 		Imports:   s.imports,
@@ -117,6 +123,8 @@ func New(cfg Config) http.Handler {
 		Platforms: s.platforms,
 		Logger:    s.log,
 		Sessions:  s.sessions,
+		Clips:     s.search,
+		Movies:    movieSearch,
 	})
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
 

@@ -33,7 +33,7 @@ func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
 		filter.Platform = p
 	}
 	return s.reads.Serve(w, r, listKey(filter), "", func(ctx context.Context, version int64) ([]byte, error) {
-		clips, total, err := s.pageOfClips(ctx, version, filter)
+		clips, total, err := s.search.Clips(ctx, version, filter)
 		if err != nil {
 			return nil, err
 		}

@@ -14,6 +14,6 @@ func RoutePatterns(store catalog.Store) []string {
 	if err != nil {
 		panic(err)
 	}
-	s := &server{store: store, platforms: p, reads: cache.ForStore(store, catalog.SearchClips, nil), assets: html.NewAssets()}
+	s := &server{store: store, platforms: p, reads: cache.ForStore(store, catalog.SearchClips), assets: html.NewAssets()}
 	return s.routes().(*httpx.Router).Patterns()
 }

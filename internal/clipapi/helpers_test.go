@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
 	"time"
 
@@ -126,11 +127,31 @@ func (e *env) addClip(c catalog.Clip) catalog.Clip {
 
 func (e *env) clipCount() int64 {
 	e.t.Helper()
-	_, total, err := e.store.ListClips(context.Background(), catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
+	total, err := e.store.CountClips(context.Background())
 	if err != nil {
 		e.t.Fatal(err)
 	}
 	return total
+}
+
+// refClips is the page of the clips of platform ("" = all), newest
+// first, and their total, computed from every stored clip: the
+// reference the service's lists must agree with.
+func (e *env) refClips(platform string, p catalog.Paging) (ids []int64, total int64) {
+	e.t.Helper()
+	var all []int64
+	err := e.store.ExportClips(context.Background(), func(c *catalog.Clip) error {
+		if platform == "" || c.Platform == platform {
+			all = append(all, c.ID)
+		}
+		return nil
+	})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	slices.Reverse(all) // export is lowest id first
+	from := min(p.Offset(), int64(len(all)))
+	return all[from:min(from+p.Limit, int64(len(all)))], int64(len(all))
 }
 
 // decode parses a JSON body into a generic value, keeping numbers exact.

@@ -65,14 +65,8 @@ func TestDeepPagesUnderWrites(t *testing.T) {
 				if platform != "" {
 					limit = 10
 				}
-				page, total, err := e.store.ListClips(ctx, catalog.ClipFilter{Platform: platform, Paging: catalog.Paging{Page: pg, Limit: limit}})
-				if err != nil {
-					t.Fatal(err)
-				}
-				var want, ids []int64
-				for _, c := range page {
-					want = append(want, c.ID)
-				}
+				want, total := e.refClips(platform, catalog.Paging{Page: pg, Limit: limit})
+				var ids []int64
 				for _, c := range got.Data {
 					ids = append(ids, c.ID)
 				}

@@ -33,6 +33,10 @@ type text string
 
 func (t *text) UnmarshalJSON(b []byte) error {
 	switch {
+	case len(b) > 1 && b[0] == '"' && bytes.IndexByte(b, '\\') < 0 && utf8.Valid(b):
+		// encoding/json checked the literal: without escapes its text is
+		// what lies between the quotes.
+		*t = text(b[1 : len(b)-1])
 	case len(b) > 0 && b[0] == '"':
 		var s string
 		if err := json.Unmarshal(b, &s); err != nil {

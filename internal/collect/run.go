@@ -78,24 +78,18 @@ func collectPages(ctx context.Context, st Store, opts Options, run *catalog.Sour
 	}
 	readCtx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the reader when a write fails
-	pages := make(chan fetched, 1)
+	pages := make(chan fetched, readAhead)
 	go c.readPages(readCtx, opts, pages)
-	for f := range pages {
-		if f.err != nil {
-			return f.err
+	for {
+		batch, stop := nextBatch(pages, c.limits.MaxPageBytes)
+		if err := writeBatch(ctx, st, opts, batch, run, sum); err != nil {
+			return err
 		}
-		sp := f.page
-		written, err := writePage(ctx, st, opts.Source, sp.Records, run.Read, sum)
-		if err != nil {
-			return fmt.Errorf("page %d: writing: %s", f.number, catalog.ErrorMessage(err))
+		if stop != nil {
+			return stop
 		}
-		run.Pages++
-		run.Read += len(sp.Records)
-		run.Written += written
-		run.Rejected = sum.Rejected
-		sum.Read, sum.Imported = run.Read, run.Written
-		if opts.Progress != nil {
-			opts.Progress(Progress{Page: f.number, PageCount: sp.PageCount, Total: sp.Total, Read: run.Read, Written: run.Written, Rejected: run.Rejected})
+		if len(batch) == 0 {
+			break
 		}
 	}
 	if err := ctx.Err(); err != nil {
@@ -105,16 +99,112 @@ func collectPages(ctx context.Context, st Store, opts Options, run *catalog.Sour
 	return nil
 }
 
+// readAhead is how many read pages may wait for the writer. With the
+// page being read and a batch being written (at most maxBytes and one
+// page), it bounds the run's memory: a page is at most
+// Limits.MaxPageBytes.
+const readAhead = 3
+
+// batchRecords is the most records one write takes. The pages that
+// arrived while the last write ran are written together in one
+// transaction, so that a source faster than the database costs a
+// transaction per batch instead of per page, while the pages of a
+// slower source are each written as soon as they arrive.
+const batchRecords = 1000
+
+// nextBatch waits for the next page, then takes the pages already read
+// behind it while the batch holds fewer than batchRecords records and
+// maxBytes of answers. stop is the error that ends the run after the
+// batch (the reader's, with its page); an empty batch and no error mean
+// the reader is done.
+func nextBatch(pages <-chan fetched, maxBytes int64) (batch []fetched, stop error) {
+	f, ok := <-pages
+	for n, size := 0, int64(0); ok; {
+		if f.err != nil {
+			return batch, f.err
+		}
+		batch = append(batch, f)
+		n, size = n+len(f.page.Records), size+int64(f.size)
+		if n >= batchRecords || size >= maxBytes {
+			break
+		}
+		select {
+		case f, ok = <-pages:
+		default:
+			ok = false
+		}
+	}
+	return batch, nil
+}
+
+// writeBatch writes the pages of batch in one transaction and counts
+// them in run. When that write fails, it writes them again page by page,
+// so that the pages before the one that fails stay written and the
+// error names that page.
+func writeBatch(ctx context.Context, st Store, opts Options, batch []fetched, run *catalog.SourceRun, sum *importer.Summary) error {
+	if len(batch) == 0 {
+		return nil
+	}
+	if len(batch) > 1 {
+		trial := *sum
+		trial.Rejects = append([]importer.Reject(nil), sum.Rejects...)
+		if written, err := writePage(ctx, st, opts.Source, recordsOf(batch), run.Read, &trial); err == nil {
+			*sum = trial
+			counted(opts, batch, written, run, sum)
+			return nil
+		}
+	}
+	for i := range batch {
+		f := batch[i : i+1]
+		written, err := writePage(ctx, st, opts.Source, f[0].page.Records, run.Read, sum)
+		if err != nil {
+			return fmt.Errorf("page %d: writing: %s", f[0].number, catalog.ErrorMessage(err))
+		}
+		counted(opts, f, written, run, sum)
+	}
+	return nil
+}
+
+// recordsOf is the records of the pages of batch, in order.
+func recordsOf(batch []fetched) []vod {
+	if len(batch) == 1 {
+		return batch[0].page.Records
+	}
+	var all []vod
+	for _, f := range batch {
+		all = append(all, f.page.Records...)
+	}
+	return all
+}
+
+// counted adds the written pages of batch to run and tells
+// opts.Progress, once, as of the batch's last page.
+func counted(opts Options, batch []fetched, written int, run *catalog.SourceRun, sum *importer.Summary) {
+	for _, f := range batch {
+		run.Pages++
+		run.Read += len(f.page.Records)
+	}
+	run.Written += written
+	run.Rejected = sum.Rejected
+	sum.Read, sum.Imported = run.Read, run.Written
+	if opts.Progress != nil {
+		last := batch[len(batch)-1]
+		opts.Progress(Progress{Page: last.number, PageCount: last.page.PageCount, Total: last.page.Total,
+			Read: run.Read, Written: run.Written, Rejected: run.Rejected})
+	}
+}
+
 // fetched is one page read, or the error that ends the run there.
 type fetched struct {
 	number int
 	page   sourcePage
+	size   int // the answer's bytes
 	err    error
 }
 
-// readPages reads the pages of a run in order into out, one page ahead
-// of the writes, so that the source and the database work at the same
-// time; it closes out after the last page, after an error (sent as the
+// readPages reads the pages of a run in order into out, ahead of the
+// writes, so that the source and the database work at the same time;
+// it closes out after the last page, after an error (sent as the
 // last value), or when ctx is done.
 func (c *client) readPages(ctx context.Context, opts Options, out chan<- fetched) {
 	defer close(out)
@@ -127,12 +217,12 @@ func (c *client) readPages(ctx context.Context, opts Options, out chan<- fetched
 		}
 	}
 	for n := 1; opts.Pages <= 0 || n <= opts.Pages; n++ {
-		sp, err := c.page(ctx, n, opts.Hours)
+		sp, size, err := c.page(ctx, n, opts.Hours)
 		if err != nil {
 			send(fetched{err: fmt.Errorf("page %d: %w", n, err)})
 			return
 		}
-		if !send(fetched{number: n, page: sp}) || len(sp.Records) == 0 || n >= sp.PageCount {
+		if !send(fetched{number: n, page: sp, size: size}) || len(sp.Records) == 0 || n >= sp.PageCount {
 			return
 		}
 		if n >= c.limits.MaxPages {
@@ -142,16 +232,18 @@ func (c *client) readPages(ctx context.Context, opts Options, out chan<- fetched
 	}
 }
 
-// page fetches and decodes one page.
-func (c *client) page(ctx context.Context, page, hours int) (sourcePage, error) {
+// page fetches and decodes one page; size is the answer's length.
+func (c *client) page(ctx context.Context, page, hours int) (sp sourcePage, size int, err error) {
 	body, err := c.fetch(ctx, page, hours)
 	if err != nil {
-		return sourcePage{}, err
+		return sourcePage{}, 0, err
 	}
 	if c.xml {
-		return decodeXML(body)
+		sp, err = decodeXML(body)
+	} else {
+		sp, err = decodeJSON(body)
 	}
-	return decodeJSON(body)
+	return sp, len(body), err
 }
 
 // writePage maps the records of one page, reports those that fail

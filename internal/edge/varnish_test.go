@@ -22,6 +22,7 @@ import (
 	"catalog/internal/edge"
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
+	"catalog/internal/storetest"
 	"catalog/internal/testdb"
 	"catalog/internal/testenv"
 )
@@ -72,9 +73,9 @@ func TestVarnish(t *testing.T) {
 	edgeURL := "http://127.0.0.1:" + vport
 	clipEdge := "http://127.0.0.1:" + cport
 
-	first, _, err := st.ListMovies(ctx, catalog.MovieFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
-	if err != nil || len(first) == 0 {
-		t.Fatalf("no movie to read: %v", err)
+	first, _ := storetest.Movies(t, st, catalog.MovieFilter{Paging: catalog.Paging{Page: 1, Limit: 1}})
+	if len(first) == 0 {
+		t.Fatal("no movie to read")
 	}
 	movie := first[0]
 	detail := edgeURL + "/api/movies/" + strconv.FormatInt(movie.ID, 10)

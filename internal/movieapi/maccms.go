@@ -195,7 +195,7 @@ func (s *server) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]
 	var total int64
 	var err error
 	if !vq.none {
-		if vods, total, err = s.pageOfVods(ctx, version, vq.filter); err != nil {
+		if vods, total, err = s.search.Vods(ctx, version, vq.filter); err != nil {
 			return nil, err
 		}
 	}
@@ -217,24 +217,4 @@ func vodSizeHint(full bool) int {
 		return 1536
 	}
 	return 256
-}
-
-// vodOrderOf returns the change order of the whole catalog: a
-// collector walks every page in turn, and without it page N skips N-1
-// pages of index entries.
-func (s *server) vodOrderOf() *cache.Order { return s.reads.Order("vod", s.store.VodIDs) }
-
-// pageOfVods is ListVods, with deep unfiltered pages served by a seek
-// when the change order is at version (the version read for this
-// request).
-func (s *server) pageOfVods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
-	if !f.Filtered() && !f.Ascending {
-		page, total, ok, err := cache.SeekPage(ctx, s.vodOrderOf(), version, f.Paging.Offset(), func(from, skip int64) ([]catalog.Vod, error) {
-			return s.store.VodsFrom(ctx, from, skip, f.Paging.Limit)
-		})
-		if ok {
-			return page, total, err
-		}
-	}
-	return s.store.ListVods(ctx, f)
 }

@@ -170,7 +170,7 @@ func parseDetailQuery(id string, q url.Values, legacy bool) (detailQuery, error)
 // encodeList runs the query and encodes the list envelope (contract 4.2)
 // by hand, keys in the contract's order.
 func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([]byte, error) {
-	movies, total, err := s.pageOfMovies(ctx, version, lq.filter, lq.fields)
+	movies, total, err := s.search.Movies(ctx, version, lq.filter, lq.fields)
 	if err != nil {
 		return nil, err
 	}

@@ -1,59 +1,11 @@
 package movieapi
 
 import (
-	"context"
 	"strconv"
 	"strings"
 
 	"catalog/internal/cache"
-	"catalog/internal/catalog"
-	"catalog/internal/search"
 )
-
-// pageOfMovies is the one read path of a movie list: the in-process
-// index gives the page's ids and the exact total, then one keyed read
-// fetches exactly the columns fields needs (moviesByID). Two filters of
-// the legacy form are not the index's: ids names the records itself,
-// and h (ChangedSince) selects by the time of the last change, which
-// only the database keeps.
-func (s *server) pageOfMovies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
-	switch {
-	case !f.ChangedSince.IsZero():
-		return s.store.ListMovies(ctx, f)
-	case len(f.IDs) > 0:
-		return s.namedMovies(ctx, f, fields)
-	}
-	return search.Page(ctx, s.search, version, f.Terms, nil, f.Paging.Offset(), f.Paging.Limit,
-		func(ids []int64) ([]catalog.Movie, error) { return s.moviesByID(ctx, ids, f.Terms, fields) },
-		func(m *catalog.Movie) (int64, string, string) { return m.ID, m.Name, "" })
-}
-
-// moviesByID reads ids by key with the columns of fields, and the name
-// when terms must be checked against it.
-func (s *server) moviesByID(ctx context.Context, ids []int64, terms []string, fields catalog.FieldSet) ([]catalog.Movie, error) {
-	if len(terms) > 0 {
-		fields |= 1 << catalog.FieldTitle
-	}
-	return s.store.MoviesByID(ctx, ids, fields)
-}
-
-// namedMovies answers ids=... (at most maxIDs): the named movies that
-// exist and match the terms, newest first, paged here.
-func (s *server) namedMovies(ctx context.Context, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
-	all, err := s.moviesByID(ctx, f.IDs, f.Terms, fields)
-	if err != nil {
-		return nil, 0, err
-	}
-	found := all[:0]
-	for _, m := range all {
-		if catalog.TitleMatches(m.Name, f.Terms) {
-			found = append(found, m)
-		}
-	}
-	total := int64(len(found))
-	from := min(f.Paging.Offset(), total)
-	return found[from:min(from+f.Paging.Limit, total)], total, nil
-}
 
 // cacheable reports whether a list's answer depends only on the query
 // and the data: "h" counts back from the clock.

@@ -52,7 +52,7 @@ func New(cfg Config) http.Handler {
 	if s.search == nil {
 		s.search = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
 	}
-	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies, s.log)
+	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies)
 	s.reads.SetStats(cfg.CacheStats)
 	return httpx.Stack{
 		Log:         s.log,

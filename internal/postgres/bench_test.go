@@ -75,35 +75,3 @@ func BenchmarkUpsertMovies(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchRows), "ns/row")
 }
-
-func BenchmarkListClips(b *testing.B) {
-	dsn := pgtest.DSN(b)
-	s := openStore(b, dsn)
-	ctx := context.Background()
-	if err := s.ImportClips(ctx, benchClips(benchRows)); err != nil {
-		b.Fatal(err)
-	}
-	execSQL(b, dsn, "ANALYZE")
-	for _, tc := range []struct {
-		name string
-		f    catalog.ClipFilter
-	}{
-		{"all", catalog.ClipFilter{}},
-		{"platform", catalog.ClipFilter{Platform: "JAV"}},
-		{"search-rare", catalog.ClipFilter{Terms: catalog.SearchTerms("number 4242")}},
-		{"search-common", catalog.ClipFilter{Terms: catalog.SearchTerms("sunset")}},
-		{"search-thai", catalog.ClipFilter{Terms: catalog.SearchTerms("ไทย 777")}},
-		{"deep-page", catalog.ClipFilter{Paging: catalog.Paging{Page: 2000, Limit: 20}}},
-	} {
-		if tc.f.Paging.Page == 0 {
-			tc.f.Paging = catalog.Paging{Page: 1, Limit: 20}
-		}
-		b.Run(tc.name, func(b *testing.B) {
-			for b.Loop() {
-				if _, _, err := s.ListClips(ctx, tc.f); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-	}
-}

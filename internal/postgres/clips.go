@@ -47,67 +47,6 @@ func scanClip(row pgx.Row, c *catalog.Clip) error {
 	return err
 }
 
-// likePattern matches term anywhere, with LIKE's wildcards in the term
-// taken literally.
-func likePattern(term string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return "%" + r.Replace(term) + "%"
-}
-
-// where accumulates SQL conditions and their arguments; values are
-// always parameters, never spliced into the text.
-type where struct {
-	conds []string
-	args  []any
-}
-
-func (w *where) add(cond string, arg any) {
-	w.args = append(w.args, arg)
-	w.conds = append(w.conds, strings.ReplaceAll(cond, "?", "$"+strconv.Itoa(len(w.args))))
-}
-
-func (w *where) String() string {
-	if len(w.conds) == 0 {
-		return ""
-	}
-	return " WHERE " + strings.Join(w.conds, " AND ")
-}
-
-// page appends LIMIT and OFFSET parameters.
-func (w *where) page(p catalog.Paging) string {
-	w.args = append(w.args, p.Limit, p.Offset())
-	n := len(w.args)
-	return " LIMIT $" + strconv.Itoa(n-1) + " OFFSET $" + strconv.Itoa(n)
-}
-
-// ListClips returns one page, newest first, and the exact total. The
-// total of an unfiltered or platform-only list comes from the trigger-
-// kept counters; only a text search counts its matches.
-func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
-	var w where
-	if f.Platform != "" {
-		w.add(`platform = ?`, f.Platform)
-	}
-	for _, t := range f.Terms {
-		w.add(`title_fold LIKE ?`, likePattern(t))
-	}
-	cond := w.String()
-	countArgs := append([]any(nil), w.args...)
-	pageSQL := `SELECT ` + clipColumns + ` FROM clips` + cond + ` ORDER BY id DESC` + w.page(f.Paging)
-
-	var countSQL string
-	switch {
-	case len(f.Terms) > 0:
-		countSQL = `SELECT count(*) FROM clips` + cond
-	case f.Platform != "":
-		countSQL = `SELECT coalesce(sum(n), 0)::bigint FROM clip_counts WHERE platform = $1`
-	default:
-		countSQL = `SELECT coalesce(sum(n), 0)::bigint FROM clip_counts`
-	}
-
-	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, len(f.Terms) == 0, f.Paging.Offset(), pageSQL, w.args, f.Paging.Limit, scanClip, "clips")
-}
-
 // GetClip returns ENOTFOUND when no clip has the id.
 func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
 	var c catalog.Clip

@@ -36,33 +36,6 @@ func scanMovie(row pgx.Row, m *catalog.Movie) error {
 	return err
 }
 
-// ListMovies returns one page, highest id first, and the exact total;
-// the unfiltered total comes from the trigger-kept counter.
-func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
-	if page, ok, err := s.moviesByIDs(ctx, f); ok {
-		return page, int64(len(page)), err
-	}
-	var w where
-	for _, t := range f.Terms {
-		w.add(`name_fold LIKE ?`, likePattern(t))
-	}
-	if len(f.IDs) > 0 {
-		w.add(`id = ANY(?)`, f.IDs)
-	}
-	if !f.ChangedSince.IsZero() {
-		w.add(`updated_at >= ?`, f.ChangedSince)
-	}
-	cond := w.String()
-	countArgs := append([]any(nil), w.args...)
-	countSQL := `SELECT n FROM movie_count`
-	if len(w.conds) > 0 {
-		countSQL = `SELECT count(*) FROM movies` + cond
-	}
-	pageSQL := `SELECT ` + movieColumns + ` FROM movies` + cond + ` ORDER BY id DESC` + w.page(f.Paging)
-
-	return countAndPage(ctx, s, len(f.Terms) > 0, countSQL, countArgs, len(w.conds) == 0, f.Paging.Offset(), pageSQL, w.args, f.Paging.Limit, scanMovie, "movies")
-}
-
 // GetMovie returns ENOTFOUND when no movie has the id.
 func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
 	var m catalog.Movie
@@ -78,6 +51,14 @@ func (s *Store) CountMovies(ctx context.Context) (int64, error) {
 	var n int64
 	err := s.pool.QueryRow(ctx, `SELECT n FROM movie_count`).Scan(&n)
 	return n, translate(err, "count movies")
+}
+
+// CountClips is the exact number of clips, from the counters per
+// platform.
+func (s *Store) CountClips(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.pool.QueryRow(ctx, `SELECT coalesce(sum(n), 0)::bigint FROM clip_counts`).Scan(&n)
+	return n, translate(err, "count clips")
 }
 
 // EachMovie streams every movie, highest id first, from one query (one

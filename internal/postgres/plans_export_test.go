@@ -16,3 +16,9 @@ func PlanCacheMode(ctx context.Context, s *Store) (mode string, err error) {
 	err = s.pool.QueryRow(ctx, `SHOW plan_cache_mode`).Scan(&mode)
 	return mode, err
 }
+
+// The statements a collection asks before it writes a page.
+const (
+	LinksSQL      = linksSQL
+	SameTitlesSQL = sameTitlesSQL
+)

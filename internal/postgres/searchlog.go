@@ -11,17 +11,24 @@ import (
 
 var _ catalog.SearchLog = (*Store)(nil)
 
-// searchTables names, per kind, the table, its folded title, its group
-// column (a constant ” for movies) and its version column.
-var searchTables = map[catalog.SearchKind][4]string{
-	catalog.SearchClips:  {"clips", "t.title_fold", "t.platform", "clip_version"},
-	catalog.SearchMovies: {"movies", "t.name_fold", "''::text", "movie_version"},
+// searchSource is where one kind's search documents are read: the
+// columns of a catalog.SearchDoc after the id (a clip has no change
+// time, type, year or play groups), the table with its alias t and
+// its join to the movies' types, and the kind's version column in meta.
+type searchSource struct {
+	cols, table, join, version string
+}
+
+var searchTables = map[catalog.SearchKind]searchSource{
+	catalog.SearchClips: {"t.title_fold, t.platform, 0::bigint, 0::bigint, ''::text, 0::bigint", "clips t", "", "clip_version"},
+	catalog.SearchMovies: {"t.name_fold, ''::text, extract(epoch FROM t.updated_at)::bigint, coalesce(mt.id, 0), t.year, t.play_kinds::bigint",
+		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version"},
 }
 
 // KindVersion reads one kind's data version.
 func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64, error) {
 	var v int64
-	err := s.pool.QueryRow(ctx, `SELECT `+searchTables[kind][3]+` FROM meta`).Scan(&v)
+	err := s.pool.QueryRow(ctx, `SELECT `+searchTables[kind].version+` FROM meta`).Scan(&v)
 	return v, translate(err, "data version")
 }
 
@@ -37,17 +44,18 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 	t := searchTables[kind]
 	var version int64
 	err := s.streamTx(ctx, s.stream.Rows, pgx.RepeatableRead, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT `+t[3]+` FROM meta`).Scan(&version); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT `+t.version+` FROM meta`).Scan(&version); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT t.id, `+t[1]+`, `+t[2]+` FROM `+t[0]+` t ORDER BY t.id`)
+		rows, err := tx.Query(ctx, `SELECT t.id, `+t.cols+` FROM `+t.table+t.join+` ORDER BY t.id`)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		var d catalog.SearchDoc
+		dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play}
 		for rows.Next() {
-			if err := rows.Scan(&d.ID, &d.Fold, &d.Group); err != nil {
+			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
 			fn(d)
@@ -62,7 +70,7 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, after int64, max int) (docs []catalog.SearchDoc, gone []int64, version int64, err error) {
 	t := searchTables[kind]
 	err = s.snapshotRead(ctx, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT `+t[3]+` FROM meta`).Scan(&version); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT `+t.version+` FROM meta`).Scan(&version); err != nil {
 			return err
 		}
 		if version <= after {
@@ -75,27 +83,29 @@ func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, afte
 		if after < through {
 			return catalog.ErrSearchLogGap
 		}
-		rows, err := tx.Query(ctx, `SELECT l.id, `+t[1]+`, `+t[2]+`
+		rows, err := tx.Query(ctx, `SELECT l.id, t.id, `+t.cols+`
 FROM (SELECT DISTINCT id FROM search_log WHERE kind = $1 AND version > $2 LIMIT $3) l
-LEFT JOIN `+t[0]+` t ON t.id = l.id`, kind, after, max+1)
+LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
+		var logID int64
+		var id, changed, typ, play *int64
+		var fold, group, year *string
+		dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play}
 		for rows.Next() {
-			var id int64
-			var fold, group *string
-			if err := rows.Scan(&id, &fold, &group); err != nil {
+			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
-			if len(docs)+len(gone) >= max || id == 0 {
+			if len(docs)+len(gone) >= max || logID == 0 {
 				return catalog.ErrSearchLogGap
 			}
-			if fold == nil {
-				gone = append(gone, id)
+			if id == nil {
+				gone = append(gone, logID)
 				continue
 			}
-			docs = append(docs, catalog.SearchDoc{ID: id, Fold: *fold, Group: *group})
+			docs = append(docs, catalog.SearchDoc{ID: logID, Fold: *fold, Group: *group, Changed: *changed, Type: *typ, Year: *year, Play: *play})
 		}
 		return rows.Err()
 	})

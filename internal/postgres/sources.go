@@ -156,12 +156,36 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 
 // collectLookup answers catalog.PlanCollect inside the page's
 // transaction, one query per question for the whole page.
+//
+// A run grows source_movies and movies from nothing, faster than their
+// statistics follow: a plan made while they looked small (a scan of all
+// of the source's links, joined to the page's ids) costs more on every
+// later page, and at any size the planner prices a hash join over the
+// whole table below a few hundred key lookups. So each question is a
+// key lookup per value of the page (a lateral join ending in LIMIT 1,
+// which the planner cannot turn into a join, or "= ANY" on the one
+// index it can use), planned with its values and the tables' sizes at
+// that moment (an unnamed statement, lookupMode).
 type collectLookup struct{ tx pgx.Tx }
+
+const lookupMode = pgx.QueryExecModeCacheDescribe
+
+// linksSQL finds the links of source ($1) for the vod_ids $2.
+const linksSQL = `SELECT l.vod_id, l.movie_id, l.joined FROM unnest($2::bigint[]) AS k (id)
+CROSS JOIN LATERAL (SELECT * FROM source_movies s WHERE s.source = $1 AND s.vod_id = k.id LIMIT 1) l`
+
+// sameTitlesSQL finds, for each name ($2) and year ($3), the lowest id
+// of a movie with them that source ($1) has not collected. The movie's
+// links are read by its id alone: asked for the source too, the planner
+// may read every link of the source for each movie.
+const sameTitlesSQL = `SELECT k.name, k.year, m.id FROM unnest($2::text[], $3::text[]) AS k (name, year)
+CROSS JOIN LATERAL (SELECT m.id FROM movies m WHERE m.name = k.name AND m.year = k.year
+  AND $1 <> ALL (ARRAY(SELECT s.source FROM source_movies s WHERE s.movie_id = m.id))
+  ORDER BY m.id LIMIT 1) m`
 
 func (l collectLookup) Links(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
 	out := make(map[int64]catalog.SourceLink)
-	rows, err := l.tx.Query(ctx, `SELECT l.vod_id, l.movie_id, l.joined FROM source_movies l
-JOIN unnest($2::bigint[]) AS k (id) ON l.vod_id = k.id WHERE l.source = $1`, source, vodIDs)
+	rows, err := l.tx.Query(ctx, linksSQL, lookupMode, source, vodIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -183,10 +207,7 @@ func (l collectLookup) SameTitles(ctx context.Context, source string, keys []cat
 	for i, k := range keys {
 		names[i], years[i] = k.Name, k.Year
 	}
-	rows, err := l.tx.Query(ctx, `SELECT DISTINCT ON (m.name, m.year) m.name, m.year, m.id
-FROM movies m JOIN unnest($2::text[], $3::text[]) AS k (name, year) ON m.name = k.name AND m.year = k.year
-WHERE NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = $1)
-ORDER BY m.name, m.year, m.id`, source, names, years)
+	rows, err := l.tx.Query(ctx, sameTitlesSQL, lookupMode, source, names, years)
 	if err != nil {
 		return nil, err
 	}
@@ -201,8 +222,8 @@ ORDER BY m.name, m.year, m.id`, source, names, years)
 
 func (l collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]string, error) {
 	out := make(map[int64][]string)
-	rows, err := l.tx.Query(ctx, `SELECT l.movie_id, l.source FROM source_movies l
-JOIN unnest($1::bigint[]) AS k (id) ON l.movie_id = k.id WHERE l.joined ORDER BY l.movie_id, l.source`, movieIDs)
+	rows, err := l.tx.Query(ctx, `SELECT movie_id, source FROM source_movies
+WHERE movie_id = ANY($1::bigint[]) AND joined ORDER BY movie_id, source`, lookupMode, movieIDs)
 	if err != nil {
 		return nil, err
 	}
@@ -217,7 +238,7 @@ JOIN unnest($1::bigint[]) AS k (id) ON l.movie_id = k.id WHERE l.joined ORDER BY
 
 func (l collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catalog.Movie, error) {
 	out := make(map[int64]catalog.Movie, len(ids))
-	rows, err := l.tx.Query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = ANY($1::bigint[])`, ids)
+	rows, err := l.tx.Query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = ANY($1::bigint[])`, lookupMode, ids)
 	if err != nil {
 		return nil, err
 	}

@@ -50,9 +50,6 @@ type Options struct {
 // Store is a catalog.Store on PostgreSQL.
 type Store struct {
 	pool *pgxpool.Pool
-	// lists bounds the list reads (count + page) running at once to half
-	// the pool, so point reads and seeks always find a connection.
-	lists *budget.Budget
 	// streams are the connections of whole-table streams and of the
 	// snapshot lock, within the budgets of stream (see streams.go).
 	streams *pgxpool.Pool
@@ -128,7 +125,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, catalog.Reworded(fmt.Sprintf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout)), err)
 	}
-	s := &Store{pool: pool, lists: budget.ForPool(int(cfg.MaxConns))}
+	s := &Store{pool: pool}
 	if err := s.openStreams(ctx, cfg); err != nil {
 		pool.Close()
 		return nil, catalog.Reworded("postgres: "+connectReason(err, cfg.ConnConfig.ConnectTimeout), err)

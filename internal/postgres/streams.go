@@ -30,7 +30,7 @@ func (s *Store) openStreams(ctx context.Context, cfg *pgxpool.Config) error {
 }
 
 // streamTx runs fn in one read-only transaction of level iso on a
-// stream connection, in a slot of b (s.stream.Rows or s.stream.IDs),
+// stream connection, in a slot of b (s.stream.Rows),
 // waiting for the slot until ctx is done.
 func (s *Store) streamTx(ctx context.Context, b *budget.Budget, iso pgx.TxIsoLevel, fn func(tx pgx.Tx) error) error {
 	if err := b.Acquire(ctx); err != nil {

@@ -36,7 +36,7 @@ import (
 const (
 	fileMagic    = "CATIDX1\n"
 	trailerMagic = "CATIDXOK"
-	fileFormat   = 1
+	fileFormat   = 2
 	headerSize   = 32
 	trailerSize  = 24
 )
@@ -194,6 +194,7 @@ func (ix *Index) writeTo(fw *fileWriter, h FileHeader) error {
 //	docs   n u64, page numbers [n]u32, padding, n pages of 1<<pageBits spans (off u32, n u32, group u16, 0 u16)
 //	arena  the titles' bytes
 //	state  dead arena bytes u64
+//	facets the movies' attributes (facetsfile.go)
 func (ix *Index) writeSections(fw *fileWriter) error {
 	steps := []struct {
 		name string
@@ -219,6 +220,7 @@ func (ix *Index) writeSections(fw *fileWriter) error {
 			return err
 		}},
 		{"state", func() error { fw.u64(uint64(ix.dead)); return nil }},
+		{"facets", func() error { return ix.facets.writeTo(fw) }},
 	}
 	for _, s := range steps {
 		if err := fw.section(s.name, s.fn); err != nil {
@@ -507,7 +509,7 @@ func decode(data []byte, dirOff int64) (*Index, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	for _, name := range []string{"grams", "all", "groups", "vocab", "docs", "arena", "state"} {
+	for _, name := range []string{"grams", "all", "groups", "vocab", "docs", "arena", "state", "facets"} {
 		if sections[name] == nil {
 			return nil, badFile("no %s section", name)
 		}
@@ -521,8 +523,9 @@ func decode(data []byte, dirOff int64) (*Index, error) {
 		ix.docs.read,
 		func(r *reader) { ix.arena.base = r.b },
 		func(r *reader) { ix.dead = int(r.u64()) },
+		func(r *reader) { ix.facets.read(r, ix.all.Contains) },
 	}
-	for i, name := range []string{"grams", "all", "groups", "vocab", "docs", "arena", "state"} {
+	for i, name := range []string{"grams", "all", "groups", "vocab", "docs", "arena", "state", "facets"} {
 		s := sections[name]
 		steps[i](s)
 		if s.err != nil {

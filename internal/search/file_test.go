@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 
 	"catalog/internal/catalog"
@@ -41,15 +40,7 @@ func TestFileAnswersLikeTheIndex(t *testing.T) {
 			loaded = roundTrip(t, loaded, path)
 		}
 		for range 40 {
-			var terms []string
-			for range 1 + rng.IntN(3) {
-				terms = append(terms, randomTitle(rng))
-			}
-			terms = catalog.SearchTerms(strings.Join(terms, " "))
-			var group *string
-			if rng.IntN(3) == 0 {
-				group = &groups[rng.IntN(3)]
-			}
+			terms, group := randomSearch(rng, groups)
 			offset, limit := int64(rng.IntN(5)), int64(1+rng.IntN(20))
 			want := fresh.Search(terms, group, offset, limit)
 			got := loaded.Search(terms, group, offset, limit)
@@ -60,22 +51,7 @@ func TestFileAnswersLikeTheIndex(t *testing.T) {
 				t.Fatalf("round %d: %q: total %d, brute force %d", round, terms, want.Total, len(all))
 			}
 		}
-		var changed []Doc
-		var gone []int64
-		for range 25 {
-			id := int64(1 + rng.IntN(700))
-			if rng.IntN(3) == 0 {
-				delete(docs, id)
-				gone = append(gone, id)
-				changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
-				continue
-			}
-			d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(3)]}
-			docs[id] = d
-			changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
-			changed = append(changed, d)
-			gone = slices.DeleteFunc(gone, func(g int64) bool { return g == id })
-		}
+		changed, gone := randomChanges(rng, docs, groups, 25, 700)
 		fresh.Apply(changed, gone)
 		loaded.Apply(changed, gone)
 		if loaded.Len() != len(docs) || fresh.Len() != len(docs) {
@@ -137,13 +113,55 @@ func TestFileRefusedWhenDamaged(t *testing.T) {
 		check("byte "+strconv.Itoa(i)+" changed", b)
 	}
 	other := slices.Clone(good)
-	other[8] = 2 // format 2, checksum made to match
+	other[8] = 1 // format 1 (before the facets), checksum made to match
 	fixSum(other)
-	check("format 2", other)
+	check("format 1", other)
 }
 
 // fixSum makes b's checksum match its bytes again.
 func fixSum(b []byte) {
 	sum := crc32.Checksum(b[:len(b)-trailerSize+8], castagnoli)
 	binary.LittleEndian.PutUint32(b[len(b)-trailerSize+8:], sum)
+}
+
+// TestLogKeepsAMillionVersions: the log is pruned only through versions
+// both read by every running instance (aged) and a million versions
+// behind the current one, so that a restart hours later catches up
+// from its file.
+func TestLogKeepsAMillionVersions(t *testing.T) {
+	for _, c := range []struct{ aged, current, want int64 }{
+		{-1, 5_000_000, -1},               // nothing aged yet
+		{4_900_000, 5_000_000, 4_000_000}, // aged, but within the last million
+		{2_000_000, 5_000_000, 2_000_000}, // aged and a million behind
+		{900, 1_000_500, 500},
+		{900, 999_000, -1000}, // younger than a million versions: nothing
+	} {
+		if got := pruneThrough(c.aged, c.current); got != c.want {
+			t.Errorf("pruneThrough(%d, %d) = %d, want %d", c.aged, c.current, got, c.want)
+		}
+	}
+}
+
+// TestStartCatchUpScalesWithTheCatalog: a start applies up to a tenth
+// of the catalog from the log (never fewer than 10,000 changes) before
+// it prefers a build.
+func TestStartCatchUpScalesWithTheCatalog(t *testing.T) {
+	for _, c := range []struct{ records, want int }{{0, 10_000}, {50_000, 10_000}, {1_000_000, 100_000}, {10_000_000, 1_000_000}} {
+		if got := startCatchUp(c.records); got != c.want {
+			t.Errorf("startCatchUp(%d) = %d, want %d", c.records, got, c.want)
+		}
+	}
+}
+
+// TestEmptyIndexFile: an empty catalog's index writes and opens, and
+// takes its first records after.
+func TestEmptyIndexFile(t *testing.T) {
+	ix := roundTrip(t, New(), filepath.Join(t.TempDir(), "movies.index"))
+	if r := ix.Search(nil, nil, 0, 20); ix.Len() != 0 || r.Total != 0 {
+		t.Fatalf("empty index from a file: Len %d, total %d", ix.Len(), r.Total)
+	}
+	ix.Apply([]Doc{{ID: 7, Fold: "river"}}, nil)
+	if r := ix.Search([]string{"riv"}, nil, 0, 20); !slices.Equal(r.IDs, []int64{7}) {
+		t.Fatalf("after a first record: %v, want [7]", r.IDs)
+	}
 }

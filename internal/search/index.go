@@ -54,6 +54,8 @@ type Index struct {
 
 	vocab *vocabulary // whole words, to answer long terms without reading titles
 	words *wordCache
+
+	facets *facets // movie attributes and the change order (facets.go)
 }
 
 // New returns an empty index.
@@ -64,14 +66,19 @@ func New() *Index {
 		groups: map[string]*roaring.Bitmap{},
 		vocab:  newVocabulary(maxVocabulary),
 		words:  newWordCache(wordCacheBytes),
+		facets: newFacets(),
 	}
 }
 
-// Doc is one record as the index sees it.
+// Doc is one record as the index sees it (catalog.SearchDoc).
 type Doc struct {
-	ID    int64
-	Fold  string // catalog.Fold of the title
-	Group string // the clip's platform ("" for none, and for movies)
+	ID      int64
+	Fold    string // catalog.Fold of the title
+	Group   string // the clip's platform ("" for none, and for movies)
+	Changed int64  // movies: last change, unix seconds (facets.go)
+	Type    int64  // movies: type id of the first category, 0 = none
+	Year    string // movies: the stored year; only YYYY is a facet
+	Play    int64  // movies: catalog.PlayKinds bits
 }
 
 // gramKey packs up to three runes into one map key; rune+1 keeps an
@@ -178,6 +185,7 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 		p.b.RunOptimize()
 	}
 	ix.vocab.settle()
+	ix.facets.settle()
 	ix.all.RunOptimize()
 	// An exact-size copy: append left up to a quarter of the arena
 	// spare, held for the life of the index.
@@ -191,6 +199,7 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 func (ix *Index) Apply(docs []Doc, gone []int64) (ok bool) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.facets.settle()
 	var buf []uint64
 	for _, id := range gone {
 		if id > 0 && id <= MaxID {
@@ -238,6 +247,7 @@ func (ix *Index) record(d Doc) {
 	off := ix.arena.add(d.Fold)
 	ix.docs.set(id, span{off: off, n: uint32(len(d.Fold)), group: uint16(gi)})
 	ix.vocab.add(id, d.Fold)
+	ix.facets.add(id, d)
 }
 
 // remove takes id out of every list it is in.
@@ -252,6 +262,7 @@ func (ix *Index) remove(id uint32) {
 	}
 	ix.all.Remove(id)
 	ix.groups[ix.names[sp.group-1]].Remove(id)
+	ix.facets.remove(id)
 	ix.dead += int(sp.n)
 	ix.docs.set(id, span{})
 }
@@ -275,57 +286,6 @@ func (ix *Index) compact() {
 type Result struct {
 	IDs   []int64 // highest first
 	Total int64
-}
-
-// Search returns the ids at [offset, offset+limit) of the records whose
-// folded title contains every term (already folded and deduplicated:
-// catalog.SearchTerms), highest id first, and their exact number. A
-// non-nil group restricts to records in that group.
-func (ix *Index) Search(terms []string, group *string, offset, limit int64) Result {
-	ix.mu.RLock()
-	defer ix.mu.RUnlock()
-	sets := make([]*roaring.Bitmap, 0, len(terms)+1)
-	if group != nil {
-		g := ix.groups[*group]
-		if g == nil {
-			return Result{IDs: []int64{}}
-		}
-		sets = append(sets, g)
-	}
-	for _, t := range terms {
-		s := ix.match(t)
-		if s.IsEmpty() {
-			return Result{IDs: []int64{}}
-		}
-		sets = append(sets, s)
-	}
-	var r *roaring.Bitmap
-	switch len(sets) {
-	case 0:
-		r = ix.all
-	case 1:
-		r = sets[0]
-	default:
-		// Smallest first: either way the work follows the least data.
-		slices.SortFunc(sets, func(a, b *roaring.Bitmap) int {
-			return int(int64(a.GetCardinality()) - int64(b.GetCardinality()))
-		})
-		if !sparse(sets[1]) {
-			// Roaring's AND of a set with a dense one tests bits
-			// already: as fast as probing, with no copy to make.
-			r = roaring.FastAnd(sets...)
-			break
-		}
-		ids := intersect(sets)
-		defer release(ids)
-		return page(int64(len(*ids)), offset, limit, func(i int64) uint32 { return (*ids)[i] })
-	}
-	// Select(i) is the id at rank i (from the bottom): a handful of
-	// container steps each, however deep the page.
-	return page(int64(r.GetCardinality()), offset, limit, func(i int64) uint32 {
-		id, _ := r.Select(uint32(i))
-		return id
-	})
 }
 
 // page is the page at [offset, offset+limit) counted from the top of a

@@ -74,15 +74,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 	}
 	for round := range 60 {
 		for range 50 {
-			var terms []string
-			for range 1 + rng.IntN(3) {
-				terms = append(terms, randomTitle(rng))
-			}
-			terms = catalog.SearchTerms(strings.Join(terms, " "))
-			var group *string
-			if rng.IntN(3) == 0 {
-				group = &groups[rng.IntN(3)]
-			}
+			terms, group := randomSearch(rng, groups)
 			want := brute(docs, terms, group)
 			offset, limit := int64(rng.IntN(5)), int64(1+rng.IntN(20))
 			got := ix.Search(terms, group, offset, limit)
@@ -94,23 +86,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 				t.Fatalf("round %d: %q offset %d: ids %v, want %v", round, terms, offset, got.IDs, page)
 			}
 		}
-		// Random changes: new ids, edits, deletes.
-		var changed []Doc
-		var gone []int64
-		for range 20 {
-			id := int64(1 + rng.IntN(500))
-			if rng.IntN(3) == 0 {
-				delete(docs, id)
-				gone = append(gone, id)
-				changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
-				continue
-			}
-			d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(3)]}
-			docs[id] = d
-			changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
-			changed = append(changed, d)
-			gone = slices.DeleteFunc(gone, func(g int64) bool { return g == id })
-		}
+		changed, gone := randomChanges(rng, docs, groups, 20, 500)
 		// Apply handles gone before docs: a later re-add wins.
 		if !ix.Apply(changed, gone) {
 			t.Fatal("Apply refused ids in range")
@@ -119,6 +95,38 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 			t.Fatalf("round %d: Len %d, want %d", round, ix.Len(), len(docs))
 		}
 	}
+}
+
+// randomSearch is one to three random terms, and a group one time in
+// three.
+func randomSearch(rng *rand.Rand, groups []string) (terms []string, group *string) {
+	for range 1 + rng.IntN(3) {
+		terms = append(terms, randomTitle(rng))
+	}
+	terms = catalog.SearchTerms(strings.Join(terms, " "))
+	if rng.IntN(3) == 0 {
+		group = &groups[rng.IntN(len(groups))]
+	}
+	return terms, group
+}
+
+// randomChanges makes n random changes among ids 1..maxID (new ids,
+// edits, deletes) to docs, and returns them as Apply takes them.
+func randomChanges(rng *rand.Rand, docs map[int64]Doc, groups []string, n, maxID int) (changed []Doc, gone []int64) {
+	for range n {
+		id := int64(1 + rng.IntN(maxID))
+		changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
+		if rng.IntN(3) == 0 {
+			delete(docs, id)
+			gone = append(gone, id)
+			continue
+		}
+		d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(len(groups))]}
+		docs[id] = d
+		changed = append(changed, d)
+		gone = slices.DeleteFunc(gone, func(g int64) bool { return g == id })
+	}
+	return changed, gone
 }
 
 func TestIndexRefusesHugeIDs(t *testing.T) {

@@ -332,17 +332,27 @@ func (l *Live) prune(ctx context.Context) {
 		aged = l.samples[0].version
 		l.samples = l.samples[1:]
 	}
-	if through := min(aged, st.version.Load()-keepChanges); through > 0 {
+	if through := pruneThrough(aged, st.version.Load()); through > 0 {
 		if err := l.src.PruneSearchLog(ctx, l.kind, through); err != nil {
 			l.log.Debug("search log prune failed", "kind", l.kind, "err", err)
 		}
 	}
 }
 
-// Search answers from the index once it holds every change up to
+// pruneThrough is the version through which the log may go, given the
+// version every running instance had read keepLog ago (aged, -1 when
+// none yet) and the current one: keepChanges versions stay however old.
+func pruneThrough(aged, current int64) int64 { return min(aged, current-keepChanges) }
+
+// Search is Find of a title search, optionally in one group.
+func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, error) {
+	return l.Find(ctx, version, Query{Terms: terms, Group: group, Offset: offset, Limit: limit})
+}
+
+// Find answers q from the index once it holds every change up to
 // version (the data version the request read), waiting up to ReadyWait
 // for the index to be ready (ErrBuilding after that).
-func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, error) {
+func (l *Live) Find(ctx context.Context, version int64, q Query) (Result, error) {
 	// An index its owner did not start starts with its first search and
 	// runs until the process ends.
 	l.Start(context.Background())
@@ -358,7 +368,7 @@ func (l *Live) Search(ctx context.Context, version int64, terms []string, group 
 		if err != nil {
 			return Result{}, err
 		}
-		return st.ix.Search(terms, group, offset, limit), nil
+		return st.ix.Find(q), nil
 	}
 }
 
@@ -368,15 +378,16 @@ var errMoving = catalog.Errorf(catalog.EUNAVAILABLE, "the records of this page k
 
 // Page is a list request answered from the index, the one read path of
 // every list: the ids and the exact total come from the index, then load
-// reads exactly those records by key (ids highest first); doc gives a
-// record's id, title and group. Without terms it is a page of the whole
-// list (or of one group); a deep page costs the same as the first. A
-// record that changed between the index and load (it no longer matches,
-// is gone, or load found other ids) makes it catch up and try again.
-func Page[T any](ctx context.Context, l *Live, version int64, terms []string, group *string, offset, limit int64,
+// reads exactly those records by key, in the order of ids; doc gives a
+// record's id, title and group. Without filters it is a page of the
+// whole list; a deep page costs the same as the first. A record that
+// changed between the index and load (its title or group no longer
+// matches, it is gone, or load found other ids) makes it catch up and
+// try again.
+func Page[T any](ctx context.Context, l *Live, version int64, q Query,
 	load func(ids []int64) ([]T, error), doc func(*T) (id int64, title, group string)) (page []T, total int64, err error) {
 	for range 3 {
-		r, err := l.Search(ctx, version, terms, group, offset, limit)
+		r, err := l.Find(ctx, version, q)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -387,7 +398,7 @@ func Page[T any](ctx context.Context, l *Live, version int64, terms []string, gr
 		if err != nil {
 			return nil, 0, err
 		}
-		if matches(page, r.IDs, terms, group, doc) {
+		if matches(page, r.IDs, q.Terms, q.Group, doc) {
 			return page, r.Total, nil
 		}
 		// A write landed between the index and the rows: catch up to

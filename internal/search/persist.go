@@ -178,6 +178,9 @@ func (l *Live) save() {
 	}
 	start := time.Now()
 	err := st.ix.WriteFile(l.file.path, FileHeader{Kind: int(l.kind), Version: v, Identity: id})
+	if err == nil {
+		st = l.adopt(st, v)
+	}
 	l.file.mu.Lock()
 	l.file.lastWrite = time.Now()
 	if err == nil {
@@ -193,4 +196,21 @@ func (l *Live) save() {
 		size = fi.Size()
 	}
 	l.log.Info("search index file written", "kind", l.kind, "version", v, "bytes", size, "took", time.Since(start).Round(time.Millisecond))
+}
+
+// adopt replaces st, just written to the file at version v (l.mu held:
+// nothing changed since), with the index mapped from that file, so that
+// the heap holds only what changes after it, as after a restart;
+// searches under way finish on the old one. st stays when the file
+// does not open.
+func (l *Live) adopt(st *state, v int64) *state {
+	ix, _, err := OpenFile(l.file.path)
+	if err != nil {
+		l.log.Warn("search index file written but not mapped", "kind", l.kind, "file", l.file.path, "err", err)
+		return st
+	}
+	mapped := &state{ix: ix}
+	mapped.version.Store(v)
+	l.setState(mapped)
+	return mapped
 }

@@ -116,7 +116,7 @@ func TestRestartServesFromTheFile(t *testing.T) {
 				t.Fatal(err)
 			}
 
-			held := searchtest.Hold(a) // never released: no build can finish
+			held := searchtest.Hold(b) // never released: no build can finish; another handle
 			l := search.NewLive(held, catalog.SearchClips, nil)
 			l.UseFile(path)
 			l.Start(t.Context())

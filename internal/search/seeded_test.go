@@ -13,10 +13,10 @@ import (
 	"catalog/internal/sqlite"
 )
 
-// BenchmarkSeeded compares one search page answered by the database
-// (what serve did before the index) with the same page from the index
-// plus the rows' fetch, on a seeded catalog named by CATALOG_BENCH_DB
-// (a SQLite file or a postgres:// URL; `catalog seed`):
+// BenchmarkSeeded measures list pages from the index plus the rows'
+// keyed read (searches, and the resource API's filters and change order
+// at any depth), on a seeded catalog named by CATALOG_BENCH_DB (a SQLite
+// file or a postgres:// URL; `catalog seed`):
 //
 //	CATALOG_BENCH_DB=/tmp/s.db go test -run XXX -bench Seeded ./internal/search/
 func BenchmarkSeeded(b *testing.B) {
@@ -52,53 +52,56 @@ func BenchmarkSeeded(b *testing.B) {
 	for _, q := range []string{"part", "ab", "a", "ตอนที่", "の", "golden sunset", "夕暮れの海", "zzz"} {
 		terms := catalog.SearchTerms(q)
 		paging := catalog.Paging{Page: 1, Limit: 20}
-		b.Run("clips/database/"+q, func(b *testing.B) {
+		b.Run("clips/"+q, func(b *testing.B) {
 			var total int64
-			for range b.N {
-				_, total, err = st.ListClips(ctx, catalog.ClipFilter{Terms: terms, Paging: paging})
-				if err != nil {
+			for b.Loop() {
+				if _, total, err = clips.Clips(ctx, 0, catalog.ClipFilter{Terms: terms, Paging: paging}); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(total), "matches")
 		})
-		b.Run("clips/index/"+q, func(b *testing.B) {
-			var total int64
-			for range b.N {
-				v, err := st.KindVersion(ctx, catalog.SearchClips)
-				if err != nil {
+		b.Run("movies/"+q, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err = movies.Movies(ctx, 0, catalog.MovieFilter{Terms: terms, Paging: paging}, catalog.AllFields(false)); err != nil {
 					b.Fatal(err)
 				}
-				_, total, err = search.Page(ctx, clips, v, terms, nil, 0, 20,
-					func(ids []int64) ([]catalog.Clip, error) { return st.ClipsByID(ctx, ids) },
-					func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
-				if err != nil {
+			}
+		})
+		b.Run("vods/wd/"+q, func(b *testing.B) {
+			for b.Loop() {
+				if _, _, err = movies.Vods(ctx, 0, catalog.VodFilter{Terms: terms, Paging: paging}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+	// The resource API's pages in change order, as collectors page.
+	n := int64(movies.Stats().Documents)
+	for _, tc := range []struct {
+		name string
+		f    catalog.VodFilter
+	}{
+		{"first", catalog.VodFilter{}},
+		{"middle", catalog.VodFilter{Paging: catalog.Paging{Page: n / 40, Limit: 20}}},
+		{"last", catalog.VodFilter{Paging: catalog.Paging{Page: n/20 + 1, Limit: 20}}},
+		{"middle/asc", catalog.VodFilter{Ascending: true, Paging: catalog.Paging{Page: n / 40, Limit: 20}}},
+		{"type/middle", catalog.VodFilter{TypeID: 1, Paging: catalog.Paging{Page: n / 400, Limit: 20}}},
+		{"year/middle", catalog.VodFilter{Years: catalog.YearRange{From: "2000", To: "2009"}, Paging: catalog.Paging{Page: n / 400, Limit: 20}}},
+		{"h24", catalog.VodFilter{ChangedSince: time.Now().Add(-24 * time.Hour)}},
+		{"m3u8/middle", catalog.VodFilter{PlayKind: 2, Paging: catalog.Paging{Page: n / 80, Limit: 20}}},
+	} {
+		if tc.f.Paging.Page == 0 {
+			tc.f.Paging = catalog.Paging{Page: 1, Limit: 20}
+		}
+		b.Run("vods/"+tc.name, func(b *testing.B) {
+			var total int64
+			for b.Loop() {
+				if _, total, err = movies.Vods(ctx, 0, tc.f); err != nil {
 					b.Fatal(err)
 				}
 			}
 			b.ReportMetric(float64(total), "matches")
-		})
-		b.Run("movies/database/"+q, func(b *testing.B) {
-			for range b.N {
-				if _, _, err = st.ListMovies(ctx, catalog.MovieFilter{Terms: terms, Paging: paging}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
-		b.Run("movies/index/"+q, func(b *testing.B) {
-			for range b.N {
-				v, err := st.KindVersion(ctx, catalog.SearchMovies)
-				if err != nil {
-					b.Fatal(err)
-				}
-				r, err := movies.Search(ctx, v, terms, nil, 0, 20)
-				if err != nil {
-					b.Fatal(err)
-				}
-				if _, err := st.MoviesByID(ctx, r.IDs, catalog.AllFields(false)); err != nil {
-					b.Fatal(err)
-				}
-			}
 		})
 	}
 }

@@ -37,7 +37,7 @@ func (l *Live) Stats() Stats {
 func (ix *Index) size() (docs int, bytes int64) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	bytes = int64(ix.arena.len()) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes() + ix.grams.bytes()
+	bytes = int64(ix.arena.len()) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes() + ix.grams.bytes() + ix.facets.bytes()
 	for _, b := range ix.groups {
 		bytes += int64(b.GetSizeInBytes())
 	}

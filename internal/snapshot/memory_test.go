@@ -46,9 +46,6 @@ func (g generatedStore) EachMovie(ctx context.Context, fn func(m *catalog.Movie)
 
 var errNotGenerated = errors.New("not part of the generated store")
 
-func (generatedStore) ListMovies(context.Context, catalog.MovieFilter) ([]catalog.Movie, int64, error) {
-	return nil, 0, errNotGenerated
-}
 func (generatedStore) GetMovie(context.Context, int64) (catalog.Movie, error) {
 	return catalog.Movie{}, errNotGenerated
 }

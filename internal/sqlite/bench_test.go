@@ -47,42 +47,6 @@ func BenchmarkImportClips(b *testing.B) {
 	b.ReportMetric(float64(b.N*batch)/b.Elapsed().Seconds(), "clips/s")
 }
 
-// BenchmarkListClips reads pages of a 20,000-clip catalog in parallel,
-// the shapes the clip service serves most.
-func BenchmarkListClips(b *testing.B) {
-	ctx := context.Background()
-	s := openStore(b, filepath.Join(b.TempDir(), "bench.db"))
-	if err := s.ImportClips(ctx, benchClips(20_000, 0)); err != nil {
-		b.Fatal(err)
-	}
-	for _, bm := range []struct {
-		name string
-		f    catalog.ClipFilter
-	}{
-		{"first page", catalog.ClipFilter{}},
-		{"platform", catalog.ClipFilter{Platform: "JAV"}},
-		{"page 50", catalog.ClipFilter{Paging: catalog.Paging{Page: 50, Limit: 20}}},
-		{"search", catalog.ClipFilter{Terms: catalog.SearchTerms("sunset")}},
-		{"search two words", catalog.ClipFilter{Terms: catalog.SearchTerms("tokyo night")}},
-		{"search short", catalog.ClipFilter{Terms: catalog.SearchTerms("東京")}},
-	} {
-		if bm.f.Paging == (catalog.Paging{}) {
-			bm.f.Paging = catalog.Paging{Page: 1, Limit: 20}
-		}
-		b.Run(bm.name, func(b *testing.B) {
-			b.ReportAllocs()
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					if _, _, err := s.ListClips(ctx, bm.f); err != nil {
-						b.Error(err)
-						return
-					}
-				}
-			})
-		})
-	}
-}
-
 func BenchmarkGetClip(b *testing.B) {
 	ctx := context.Background()
 	s := openStore(b, filepath.Join(b.TempDir(), "bench.db"))

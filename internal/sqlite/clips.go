@@ -6,7 +6,6 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"catalog/internal/catalog"
 )
@@ -37,58 +36,6 @@ func appendClipValues(v []any, c *catalog.Clip, created time.Time) []any {
 	return append(catalog.AppendValues(v, c, clipDataColumns), created.Unix())
 }
 
-// search is the part of a list query that a text search adds.
-type search struct {
-	from    string   // the FROM clause
-	order   string   // the id column to order by
-	conds   []string // WHERE conditions, ANDed
-	args    []any    // their parameters
-	ftsOnly bool     // the MATCH alone decides (no instr condition)
-}
-
-// newSearch builds the search over table (clips or movies) and its fold
-// column for folded terms. Terms of at least catalog.MinIndexedTerm runes
-// go into one FTS5 MATCH, each as a quoted phrase: with the trigram
-// tokenizer a phrase is exactly a substring, and quoting makes every
-// character literal. Shorter terms cannot use trigrams and are checked
-// with instr(), which (unlike LIKE) treats % _ and \ literally. With
-// terms in the MATCH the rows come from the FTS index in descending
-// rowid order, so a first page stops after a page of matches.
-func newSearch(table, foldCol string, terms []string) search {
-	s := search{from: table, order: table + ".id"}
-	var phrases []string
-	for _, t := range terms {
-		if utf8.RuneCountInString(t) >= catalog.MinIndexedTerm {
-			phrases = append(phrases, `"`+strings.ReplaceAll(t, `"`, `""`)+`"`)
-		}
-	}
-	if len(phrases) > 0 {
-		fts := table + "_fts"
-		s.from = fts + " JOIN " + table + " ON " + table + ".id = " + fts + ".rowid"
-		s.order = fts + ".rowid"
-		s.conds = append(s.conds, fts+" MATCH ?")
-		s.args = append(s.args, strings.Join(phrases, " "))
-		s.ftsOnly = true
-	}
-	for _, t := range terms {
-		if utf8.RuneCountInString(t) < catalog.MinIndexedTerm {
-			s.conds = append(s.conds, "instr("+table+"."+foldCol+", ?) > 0")
-			s.args = append(s.args, t)
-			s.ftsOnly = false
-		}
-	}
-	return s
-}
-
-// countQuery counts the matches. When the MATCH alone decides and no
-// other filter applies, the FTS index counts without reading the rows.
-func (s search) countQuery(table string, otherFilters bool) string {
-	if s.ftsOnly && !otherFilters {
-		return "SELECT count(*) FROM " + table + "_fts WHERE " + s.conds[0]
-	}
-	return "SELECT count(*) FROM " + s.from + where(s.conds)
-}
-
 // qualified prefixes each of the comma-separated columns with table.
 func qualified(table, columns string) string {
 	cols := strings.Split(columns, ",")
@@ -97,42 +44,6 @@ func qualified(table, columns string) string {
 	}
 	return strings.Join(cols, ", ")
 }
-
-func where(conds []string) string {
-	if len(conds) == 0 {
-		return ""
-	}
-	return " WHERE " + strings.Join(conds, " AND ")
-}
-
-// ListClips returns one page, newest first, and the exact total. Without
-// search terms the total comes from the trigger-kept clip_counts table.
-func (s *Store) ListClips(ctx context.Context, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
-	q := newSearch("clips", "title_fold", f.Terms)
-	if f.Platform != "" {
-		q.conds = append(q.conds, `clips.platform = ?`)
-		q.args = append(q.args, f.Platform)
-	}
-
-	cache := len(f.Terms) <= maxCachedTerms
-	count := func() (int64, error) {
-		switch {
-		case len(f.Terms) > 0:
-			return s.count(ctx, q.countQuery("clips", f.Platform != ""), q.args, cache)
-		case f.Platform != "":
-			return s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts WHERE platform = ?`, q.args, true)
-		}
-		return s.count(ctx, `SELECT coalesce(sum(n), 0) FROM clip_counts`, nil, true)
-	}
-	query := `SELECT ` + qualified("clips", clipColumns) + ` FROM ` + q.from + where(q.conds) +
-		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	return countAndPage(ctx, s, count, len(f.Terms) == 0, query, q.args, cache, f.Paging, scanClip, "clips")
-}
-
-// maxCachedTerms bounds the query shapes kept prepared: the text of a
-// search query depends on its number of terms, and a client choosing
-// that number must not grow the statement cache without limit.
-const maxCachedTerms = 4
 
 // query runs a read, through a cached prepared statement when cache is
 // set.
@@ -145,20 +56,6 @@ func (s *Store) query(ctx context.Context, query string, args []any, cache bool)
 		return nil, err
 	}
 	return st.QueryContext(ctx, args...)
-}
-
-func (s *Store) count(ctx context.Context, query string, args []any, cache bool) (int64, error) {
-	var n int64
-	if !cache {
-		err := s.reader.QueryRowContext(ctx, query, args...).Scan(&n)
-		return n, err
-	}
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		return 0, err
-	}
-	err = st.QueryRowContext(ctx, args...).Scan(&n)
-	return n, err
 }
 
 // GetClip returns ENOTFOUND when no clip has the id.
@@ -193,10 +90,7 @@ func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
 		if id, err = res.LastInsertId(); err != nil {
 			return translate(err, "create clip")
 		}
-		if err := catalog.CheckAssignedID("clip", id); err != nil {
-			return err
-		}
-		return flushPending(ctx, tx, "clips", "title_fold")
+		return catalog.CheckAssignedID("clip", id)
 	})
 	if err != nil {
 		return err
@@ -277,10 +171,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 				start = i + 1
 			}
 		}
-		if err := w.insertNew(ctx, clips[start:]); err != nil {
-			return err
-		}
-		return flushPending(ctx, tx, "clips", "title_fold")
+		return w.insertNew(ctx, clips[start:])
 	})
 }
 

@@ -38,10 +38,7 @@ func (s *Store) UpdateMovie(ctx context.Context, m *catalog.Movie) error {
 		if err != nil {
 			return translate(err, "update movie")
 		}
-		if err := w.update(ctx, m, id, stored); err != nil {
-			return err
-		}
-		return flushPending(ctx, tx, "movies", "name_fold")
+		return w.update(ctx, m, id, stored)
 	})
 }
 

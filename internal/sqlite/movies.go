@@ -72,26 +72,6 @@ func ceilUnix(t time.Time) int64 {
 	return sec
 }
 
-// ListMovies returns one page, highest id first, and the exact total.
-func (s *Store) ListMovies(ctx context.Context, f catalog.MovieFilter) ([]catalog.Movie, int64, error) {
-	q := newSearch("movies", "name_fold", f.Terms)
-	if len(f.IDs) > 0 {
-		q.conds = append(q.conds, `movies.id IN (SELECT value FROM json_each(?))`)
-		q.args = append(q.args, idsJSON(f.IDs))
-	}
-	if !f.ChangedSince.IsZero() {
-		q.conds = append(q.conds, `movies.updated_at >= ?`)
-		q.args = append(q.args, ceilUnix(f.ChangedSince))
-	}
-	cache := len(f.Terms) <= maxCachedTerms
-	count := func() (int64, error) {
-		return s.countMovieMatches(ctx, q, len(f.Terms) > 0, len(f.IDs) > 0 || !f.ChangedSince.IsZero(), cache)
-	}
-	query := `SELECT ` + qualified("movies", movieColumns) + ` FROM ` + q.from + where(q.conds) +
-		` ORDER BY ` + q.order + ` DESC LIMIT ? OFFSET ?`
-	return countAndPage(ctx, s, count, len(q.conds) == 0, query, q.args, cache, f.Paging, newMovieScan().into, "movies")
-}
-
 // GetMovie returns ENOTFOUND when no movie has the id.
 func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
 	ctx = pointRead(ctx)
@@ -111,11 +91,23 @@ func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
 
 // CountMovies reads the trigger-kept count.
 func (s *Store) CountMovies(ctx context.Context) (int64, error) {
-	n, err := s.count(ctx, `SELECT movie_count FROM meta WHERE id = 1`, nil, true)
+	return s.count(ctx, "count movies", `SELECT movie_count FROM meta WHERE id = 1`)
+}
+
+// CountClips sums the trigger-kept counts per platform.
+func (s *Store) CountClips(ctx context.Context) (int64, error) {
+	return s.count(ctx, "count clips", `SELECT coalesce(sum(n), 0) FROM clip_counts`)
+}
+
+// count reads the one number query gives, with a prepared statement.
+func (s *Store) count(ctx context.Context, what, query string) (int64, error) {
+	st, err := s.prepared(ctx, query)
 	if err != nil {
-		return 0, translate(err, "count movies")
+		return 0, translate(err, what)
 	}
-	return n, nil
+	var n int64
+	err = st.QueryRowContext(pointRead(ctx)).Scan(&n)
+	return n, translate(err, what)
 }
 
 // EachMovie streams every movie from one read transaction (a consistent
@@ -179,10 +171,7 @@ func upsertMovies(ctx context.Context, tx *sql.Tx, stamp time.Time, movies []cat
 			run[m.IDCode] = struct{}{}
 		}
 	}
-	if err := w.upsertByIDCode(ctx, movies[start:]); err != nil {
-		return err
-	}
-	return flushPending(ctx, tx, "movies", "name_fold")
+	return w.upsertByIDCode(ctx, movies[start:])
 }
 
 // The upsert lookups.

@@ -14,11 +14,23 @@ import (
 
 var _ catalog.SearchLog = (*Store)(nil)
 
-// searchTables names, per kind, the table, its folded title and its
-// group column (a constant ” for movies).
-var searchTables = map[catalog.SearchKind][4]string{
-	catalog.SearchClips:  {"clips", "t.title_fold", "t.platform", "clip_version"},
-	catalog.SearchMovies: {"movies", "t.name_fold", "''", "movie_version"},
+// searchSource is where one kind's search documents are read: the
+// columns of a catalog.SearchDoc after the id (a clip has no change
+// time, type, year or play groups), the table with its alias t and
+// its join to the movies' types, and the kind's version column in meta.
+type searchSource struct {
+	cols, table, join, version string
+}
+
+var searchTables = map[catalog.SearchKind]searchSource{
+	catalog.SearchClips: {"t.title_fold, t.platform, 0, 0, '', 0", "clips t", "", "clip_version"},
+	catalog.SearchMovies: {"t.name_fold, '', t.updated_at, coalesce(mt.id, 0), t.year, t.play_kinds",
+		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version"},
+}
+
+// searchDocDests are the scan destinations of a searchSource's row in d.
+func searchDocDests(d *catalog.SearchDoc) []any {
+	return []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play}
 }
 
 // KindVersion reads one kind's data version on the connection kept for
@@ -29,7 +41,7 @@ func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64
 	st := slot.Load()
 	if st == nil {
 		var err error
-		if st, err = s.versionDB.PrepareContext(ctx, `SELECT `+searchTables[kind][3]+` FROM meta WHERE id = 1`); err != nil {
+		if st, err = s.versionDB.PrepareContext(ctx, `SELECT `+searchTables[kind].version+` FROM meta WHERE id = 1`); err != nil {
 			return 0, translate(err, "read data version")
 		}
 		if !slot.CompareAndSwap(nil, st) {
@@ -48,17 +60,18 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 	t := searchTables[kind]
 	var version int64
 	err := s.streamTx(ctx, s.stream.Rows, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT `+t[3]+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT `+t.version+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
 			return err
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT t.id, `+t[1]+`, `+t[2]+` FROM `+t[0]+` t ORDER BY t.id`)
+		rows, err := tx.QueryContext(ctx, `SELECT t.id, `+t.cols+` FROM `+t.table+t.join+` ORDER BY t.id`)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		var d catalog.SearchDoc
+		dest := searchDocDests(&d)
 		for rows.Next() {
-			if err := rows.Scan(&d.ID, &d.Fold, &d.Group); err != nil {
+			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
 			fn(d)
@@ -73,7 +86,7 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, after int64, max int) (docs []catalog.SearchDoc, gone []int64, version int64, err error) {
 	t := searchTables[kind]
 	err = s.readTx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT `+t[3]+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT `+t.version+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
 			return err
 		}
 		if version <= after {
@@ -86,9 +99,9 @@ func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, afte
 		if after < through {
 			return catalog.ErrSearchLogGap
 		}
-		rows, err := tx.QueryContext(ctx, `SELECT l.id, `+t[1]+`, `+t[2]+`
+		rows, err := tx.QueryContext(ctx, `SELECT l.id, t.id, `+t.cols+`
 FROM (SELECT DISTINCT id FROM search_log WHERE kind = ? AND version > ? LIMIT ?) l
-LEFT JOIN `+t[0]+` t ON t.id = l.id`, kind, after, max+1)
+LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 		if err != nil {
 			return err
 		}
@@ -101,8 +114,9 @@ LEFT JOIN `+t[0]+` t ON t.id = l.id`, kind, after, max+1)
 	return docs, gone, version, translate(err, "read search log")
 }
 
-// scanChanges splits (id, fold, group) rows, fold NULL for a gone
-// record, into docs and gone ids; more than max rows is a gap.
+// scanChanges splits (log id, then a searchSource's row, NULL for a
+// gone record) rows into docs and gone ids; more than max rows is a
+// gap, and so is a log id 0 (a table emptied at once).
 func scanChanges(rows interface {
 	Next() bool
 	Scan(...any) error
@@ -110,20 +124,24 @@ func scanChanges(rows interface {
 	Close() error
 }, max int) (docs []catalog.SearchDoc, gone []int64, err error) {
 	defer rows.Close()
+	var logID int64
+	var id sql.NullInt64
+	var fold, group, year sql.NullString
+	var changed, typ, play sql.NullInt64
+	dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play}
 	for rows.Next() {
-		var id int64
-		var fold, group sql.NullString
-		if err := rows.Scan(&id, &fold, &group); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, nil, err
 		}
-		if len(docs)+len(gone) >= max || id == 0 {
+		if len(docs)+len(gone) >= max || logID == 0 {
 			return nil, nil, catalog.ErrSearchLogGap
 		}
-		if !fold.Valid {
-			gone = append(gone, id)
+		if !id.Valid {
+			gone = append(gone, logID)
 			continue
 		}
-		docs = append(docs, catalog.SearchDoc{ID: id, Fold: fold.String, Group: group.String})
+		docs = append(docs, catalog.SearchDoc{ID: logID, Fold: fold.String, Group: group.String,
+			Changed: changed.Int64, Type: typ.Int64, Year: year.String, Play: play.Int64})
 	}
 	return docs, gone, rows.Err()
 }

@@ -50,10 +50,6 @@ type Store struct {
 
 	kindStmts [3]atomic.Pointer[sql.Stmt] // KindVersion's, by catalog.SearchKind (on versionDB)
 
-	// lists bounds the list reads (count + page) running at once to half
-	// the reader pool, so point reads and seeks always find a reader.
-	lists *budget.Budget
-
 	// streams are the connections of whole-table streams, within the
 	// budgets of stream (see streams.go).
 	streams *sql.DB
@@ -111,7 +107,6 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if n <= 0 {
 		n = max(4, 2*runtime.GOMAXPROCS(0))
 	}
-	s.lists = budget.ForPool(n)
 	if s.reader, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
 		s.writer.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
@@ -202,12 +197,7 @@ func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
 	}
-	return applied, s.writeTx(ctx, "catch up search index", func(tx *sql.Tx) error {
-		if err := flushPending(ctx, tx, "clips", "title_fold"); err != nil {
-			return err
-		}
-		return flushPending(ctx, tx, "movies", "name_fold")
-	})
+	return applied, nil
 }
 
 // Close closes the pools.
@@ -301,22 +291,6 @@ func pointRead(ctx context.Context) context.Context {
 func now() time.Time { return catalog.StoredNow() }
 
 func unixTime(sec int64) time.Time { return catalog.UnixTime(sec) }
-
-// flushPending moves the rows that the insert triggers listed as pending
-// into table's FTS index, with one statement so that FTS5 builds its
-// index in memory and writes it once (see the migration). Every write
-// transaction that inserts calls it before committing; a row left by a
-// writer that did not is caught up by the next one.
-func flushPending(ctx context.Context, tx *sql.Tx, table, foldCol string) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO `+table+`_fts (rowid, `+foldCol+`)
-SELECT t.id, t.`+foldCol+` FROM `+table+`_fts_pending p JOIN `+table+` t ON t.id = p.id`); err != nil {
-		return translate(err, "index "+table)
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM `+table+`_fts_pending`); err != nil {
-		return translate(err, "index "+table)
-	}
-	return nil
-}
 
 // writeTx runs fn in one write transaction, committing when fn succeeds.
 func (s *Store) writeTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {

@@ -2,7 +2,6 @@ package sqlite_test
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,9 +53,9 @@ func TestTwoHandlesShareDataVersion(t *testing.T) {
 	if after == before {
 		t.Fatalf("DataVersion seen by the other handle: got %d unchanged, want a new value", after)
 	}
-	clips, total, err := server.ListClips(ctx, catalog.ClipFilter{Terms: catalog.SearchTerms("another"), Paging: catalog.Paging{Page: 1, Limit: 10}})
-	if err != nil || total != 1 || len(clips) != 1 {
-		t.Fatalf("other handle's clip: got %d clips, total %d, err %v; want 1, 1, nil", len(clips), total, err)
+	clips, total := storetest.Clips(t, server, catalog.ClipFilter{Terms: catalog.SearchTerms("another")})
+	if total != 1 || len(clips) != 1 {
+		t.Fatalf("other handle's clip: got %d clips, total %d; want 1, 1", len(clips), total)
 	}
 }
 
@@ -142,93 +141,6 @@ func TestErrorsHideSQL(t *testing.T) {
 			t.Fatalf("client message %q leaks %q", msg, bad)
 		}
 	}
-}
-
-// TestSearchIndexIntegrity runs FTS5's own check after every kind of
-// write, including rows written by a plain SQL client that never
-// flushes the pending list (another tool on the same file).
-func TestSearchIndexIntegrity(t *testing.T) {
-	ctx := context.Background()
-	path := filepath.Join(t.TempDir(), "catalog.db")
-	s := openStore(t, path)
-	raw, err := sql.Open("sqlite", path+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer raw.Close()
-	check := func(step string) {
-		t.Helper()
-		for _, table := range []string{"clips_fts", "movies_fts"} {
-			if _, err := raw.Exec(`INSERT INTO ` + table + ` (` + table + `) VALUES ('integrity-check')`); err != nil {
-				t.Fatalf("after %s: %s integrity-check: %v", step, table, err)
-			}
-		}
-	}
-	search := func(q string) int64 {
-		t.Helper()
-		_, total, err := s.ListClips(ctx, catalog.ClipFilter{Terms: catalog.SearchTerms(q), Paging: catalog.Paging{Page: 1, Limit: 10}})
-		if err != nil {
-			t.Fatalf("ListClips: %v", err)
-		}
-		return total
-	}
-
-	c := catalog.Clip{Title: "Alpha one", IframeURL: "https://example.com/v"}
-	if err := s.CreateClip(ctx, &c); err != nil {
-		t.Fatal(err)
-	}
-	check("create")
-	if _, err := s.UpdateClip(ctx, c.ID, func(c *catalog.Clip) error { c.Title = "Bravo two"; return nil }); err != nil {
-		t.Fatal(err)
-	}
-	check("update")
-	if err := s.ImportClips(ctx, []catalog.Clip{{ID: c.ID, Title: "Charlie three", IframeURL: "https://example.com/v"}, {Title: "Delta four", IframeURL: "https://example.com/v"}}); err != nil {
-		t.Fatal(err)
-	}
-	check("import")
-	if err := s.DeleteClip(ctx, c.ID); err != nil {
-		t.Fatal(err)
-	}
-	check("delete")
-
-	// Rows from a writer that does not flush: one stays, one is renamed
-	// while pending, one is deleted while pending.
-	for _, q := range []string{
-		`INSERT INTO clips (title, title_fold, iframe_url, created_at) VALUES ('Echo five', 'echo five', 'https://example.com/v', 0)`,
-		`INSERT INTO clips (title, title_fold, iframe_url, created_at) VALUES ('Foxtrot six', 'foxtrot six', 'https://example.com/v', 0)`,
-		`UPDATE clips SET title = 'Golf seven', title_fold = 'golf seven' WHERE title = 'Foxtrot six'`,
-		`INSERT INTO clips (title, title_fold, iframe_url, created_at) VALUES ('Hotel eight', 'hotel eight', 'https://example.com/v', 0)`,
-		`DELETE FROM clips WHERE title = 'Hotel eight'`,
-	} {
-		if _, err := raw.Exec(q); err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-	}
-	next := catalog.Clip{Title: "India nine", IframeURL: "https://example.com/v"}
-	if err := s.CreateClip(ctx, &next); err != nil { // flushes the pending rows
-		t.Fatal(err)
-	}
-	check("foreign writer")
-	for q, want := range map[string]int64{"alpha": 0, "bravo": 0, "charlie": 0, "delta": 1, "echo": 1, "foxtrot": 0, "golf": 1, "hotel": 0, "india": 1} {
-		if got := search(q); got != want {
-			t.Errorf("search %q: got total %d, want %d", q, got, want)
-		}
-	}
-
-	m := []catalog.Movie{{Name: "Movie One", Slug: "movie-one"}, {Name: "Movie Two", Slug: "movie-two"}}
-	if err := s.UpsertMovies(ctx, m); err != nil {
-		t.Fatal(err)
-	}
-	m[0].Name = "Movie Renamed"
-	if err := s.UpsertMovies(ctx, m[:1]); err != nil {
-		t.Fatal(err)
-	}
-	check("movies")
-}
-
-func TestListBudget(t *testing.T) {
-	s := openStore(t, filepath.Join(t.TempDir(), "budget.db"))
-	storetest.RunListBudget(t, s, func() func() { return sqlite.FillListBudget(s) })
 }
 
 func TestStreamsKeepOffRequestReads(t *testing.T) {

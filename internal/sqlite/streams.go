@@ -27,7 +27,7 @@ func (s *Store) openStreams(base string) error {
 }
 
 // beginStream starts one read transaction on a stream connection, in a
-// slot of b (s.stream.Rows or s.stream.IDs), waiting for the slot until
+// slot of b (s.stream.Rows), waiting for the slot until
 // ctx is done. done ends the transaction and frees the slot.
 func (s *Store) beginStream(ctx context.Context, b *budget.Budget) (tx *sql.Tx, done func(), err error) {
 	if err := b.Acquire(ctx); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/sqlite"
+	"catalog/internal/storetest"
 )
 
 // TestUpsertMoviesBatchIsOneByOne checks that a batch, whatever keys it
@@ -114,20 +115,7 @@ func TestUpsertMoviesBatchIsOneByOne(t *testing.T) {
 			t.Fatalf("stored movie %d:\n got %+v\nwant %+v", i, gotAll[i], wantAll[i])
 		}
 	}
-	for _, q := range []string{"", "new one", "bulk 11", "recoded"} {
-		f := catalog.MovieFilter{Terms: catalog.SearchTerms(q), Paging: catalog.Paging{Page: 1, Limit: 200}}
-		_, wantTotal, err := oneByOne.ListMovies(ctx, f)
-		if err != nil {
-			t.Fatalf("ListMovies %q: %v", q, err)
-		}
-		_, gotTotal, err := together.ListMovies(ctx, f)
-		if err != nil {
-			t.Fatalf("ListMovies %q: %v", q, err)
-		}
-		if gotTotal != wantTotal {
-			t.Fatalf("ListMovies %q total: got %d, want %d", q, gotTotal, wantTotal)
-		}
-	}
+	sameSearchDocs(t, together, oneByOne, catalog.SearchMovies)
 
 	// The triggers count writes per row, so both saw as many.
 	sameDataVersion(t, together, oneByOne)
@@ -197,14 +185,8 @@ func TestImportClipsBatchIsOneByOne(t *testing.T) {
 		{Platform: "JAV", Paging: catalog.Paging{Page: 1, Limit: 500}},
 		{Terms: catalog.SearchTerms("clip 1"), Paging: catalog.Paging{Page: 1, Limit: 500}},
 	} {
-		wantClips, wantTotal, err := oneByOne.ListClips(ctx, f)
-		if err != nil {
-			t.Fatalf("ListClips %+v: %v", f, err)
-		}
-		gotClips, gotTotal, err := together.ListClips(ctx, f)
-		if err != nil {
-			t.Fatalf("ListClips %+v: %v", f, err)
-		}
+		wantClips, wantTotal := storetest.Clips(t, oneByOne, f)
+		gotClips, gotTotal := storetest.Clips(t, together, f)
 		if gotTotal != wantTotal || len(gotClips) != len(wantClips) {
 			t.Fatalf("ListClips %+v: got %d clips, total %d; want %d, %d", f, len(gotClips), gotTotal, len(wantClips), wantTotal)
 		}
@@ -214,7 +196,23 @@ func TestImportClipsBatchIsOneByOne(t *testing.T) {
 			}
 		}
 	}
+	sameSearchDocs(t, together, oneByOne, catalog.SearchClips)
 	sameDataVersion(t, together, oneByOne)
+}
+
+// sameSearchDocs checks that got feeds the search index what want does.
+func sameSearchDocs(tb testing.TB, got, want *sqlite.Store, kind catalog.SearchKind) {
+	tb.Helper()
+	docs := func(s *sqlite.Store) []catalog.SearchDoc {
+		var out []catalog.SearchDoc
+		if _, err := s.SearchDocs(context.Background(), kind, func(d catalog.SearchDoc) { out = append(out, d) }); err != nil {
+			tb.Fatal(err)
+		}
+		return out
+	}
+	if g, w := docs(got), docs(want); !reflect.DeepEqual(g, w) {
+		tb.Fatalf("%s search documents:\n got %+v\nwant %+v", kind, g, w)
+	}
 }
 
 func sameDataVersion(tb testing.TB, got, want *sqlite.Store) {

@@ -29,20 +29,6 @@ func createClip(tb testing.TB, s catalog.Store, title, platform string) catalog.
 	return c
 }
 
-func listClips(tb testing.TB, s catalog.Store, f catalog.ClipFilter) ([]int64, int64) {
-	tb.Helper()
-	if f.Paging == (catalog.Paging{}) {
-		f.Paging = firstPage
-	}
-	clips, total, err := s.ListClips(context.Background(), f)
-	noErr(tb, err, "ListClips")
-	ids := make([]int64, len(clips))
-	for i, c := range clips {
-		ids[i] = c.ID
-	}
-	return ids, total
-}
-
 func runClips(t *testing.T, open func(t *testing.T) catalog.Store) {
 	ctx := context.Background()
 
@@ -222,8 +208,7 @@ func runClips(t *testing.T, open func(t *testing.T) catalog.Store) {
 		}
 		noErr(t, s.ImportClips(ctx, batch), "ImportClips")
 
-		clips, total, err := s.ListClips(ctx, catalog.ClipFilter{Paging: firstPage})
-		noErr(t, err, "ListClips")
+		clips, total := Clips(t, s, catalog.ClipFilter{Paging: firstPage})
 		if total != 4 || len(clips) != 4 {
 			t.Fatalf("after import: got total %d and %d clips, want 4 and 4", total, len(clips))
 		}
@@ -287,7 +272,7 @@ func runClips(t *testing.T, open func(t *testing.T) catalog.Store) {
 					if err := s.CreateClip(ctx, &c); err != nil {
 						errs <- err
 					}
-					if _, _, err := s.ListClips(ctx, catalog.ClipFilter{Paging: page(1, 5)}); err != nil {
+					if _, err := s.ClipsByID(ctx, []int64{c.ID}); err != nil {
 						errs <- err
 					}
 				}

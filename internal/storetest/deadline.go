@@ -30,17 +30,15 @@ func runDeadline(t *testing.T, open func(t *testing.T) catalog.Store) {
 	}{
 		{"Ping", s.Ping},
 		{"DataVersion", func(ctx context.Context) error { _, err := s.DataVersion(ctx); return err }},
-		{"ListClips", func(ctx context.Context) error {
-			_, _, err := s.ListClips(ctx, catalog.ClipFilter{Paging: firstPage})
-			return err
-		}},
-		{"ListClips search", func(ctx context.Context) error {
-			_, _, err := s.ListClips(ctx, catalog.ClipFilter{Terms: catalog.SearchTerms("d"), Paging: firstPage})
-			return err
-		}},
+		{"ClipsByID", func(ctx context.Context) error { _, err := s.ClipsByID(ctx, []int64{c.ID}); return err }},
 		{"GetClip", func(ctx context.Context) error { _, err := s.GetClip(ctx, c.ID); return err }},
-		{"ListMovies search", func(ctx context.Context) error {
-			_, _, err := s.ListMovies(ctx, catalog.MovieFilter{Terms: catalog.SearchTerms("deadline"), Paging: firstPage})
+		{"MoviesByID", func(ctx context.Context) error {
+			_, err := s.MoviesByID(ctx, []int64{1}, catalog.AllFields(false))
+			return err
+		}},
+		{"VodsByID", func(ctx context.Context) error { _, err := s.VodsByID(ctx, []int64{1}); return err }},
+		{"SearchDocs", func(ctx context.Context) error {
+			_, err := s.SearchDocs(ctx, catalog.SearchMovies, func(catalog.SearchDoc) {})
 			return err
 		}},
 		{"CountMovies", func(ctx context.Context) error { _, err := s.CountMovies(ctx); return err }},

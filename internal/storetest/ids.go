@@ -56,7 +56,7 @@ func runIDs(t *testing.T, open func(t *testing.T) catalog.Store) {
 		two := []catalog.Clip{newClip("one", ""), newClip("two", "")}
 		wantCode(t, s.ImportClips(ctx, two), catalog.EUNAVAILABLE)
 		wantCode(t, s.UpsertMovies(ctx, []catalog.Movie{{Name: "past the limit", Slug: "past-the-limit"}}), catalog.EUNAVAILABLE)
-		if _, total, err := s.ListClips(ctx, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 20}}); err != nil || total != 1 {
+		if total, err := s.CountClips(ctx); err != nil || total != 1 {
 			t.Fatalf("clips after the refused writes: got %d (%v), want only the one at the limit", total, err)
 		}
 		if n, err := s.CountMovies(ctx); err != nil || n != 1 {

@@ -2,6 +2,7 @@ package storetest
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -20,23 +21,6 @@ func vodMovie(tb testing.TB, name string, categories []string, year string, chan
 	m.Lists[0] = catalog.NewList(categories)
 	noErr(tb, m.Normalize(), "Normalize")
 	return m
-}
-
-func listVods(tb testing.TB, s catalog.Store, f catalog.VodFilter) ([]catalog.Vod, []int64, int64) {
-	tb.Helper()
-	if f.Paging == (catalog.Paging{}) {
-		f.Paging = firstPage
-	}
-	vods, total, err := s.ListVods(context.Background(), f)
-	noErr(tb, err, "ListVods")
-	if vods == nil {
-		tb.Fatalf("ListVods: got a nil page, want an empty slice")
-	}
-	ids := make([]int64, len(vods))
-	for i, v := range vods {
-		ids[i] = v.ID
-	}
-	return vods, ids, total
 }
 
 func vodTypes(tb testing.TB, s catalog.Store) []catalog.VodType {
@@ -128,7 +112,8 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 		}
 	})
 
-	t.Run("Seek", func(t *testing.T) { runVodSeek(t, open, base) })
+	t.Run("Pages", func(t *testing.T) { runVodPages(t, open, base) })
+	t.Run("LiveIndexFollowsChanges", func(t *testing.T) { runVodChanges(t, open, base) })
 
 	t.Run("OrderAndFilters", func(t *testing.T) {
 		s := open(t)
@@ -199,11 +184,11 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 	})
 }
 
-// runVodSeek checks the seek that deep pages use against the OFFSET
-// pages of ListVods, with change times that tie.
-func runVodSeek(t *testing.T, open func(t *testing.T) catalog.Store, base time.Time) {
+// runVodPages checks the pages of the change order, deep ones and
+// reversed ones included, with change times that tie, against the order
+// of the movies' own times (then ids).
+func runVodPages(t *testing.T, open func(t *testing.T) catalog.Store, base time.Time) {
 	s := open(t)
-	ctx := context.Background()
 	movies := make([]catalog.Movie, 75)
 	ptrs := make([]*catalog.Movie, len(movies))
 	for i := range movies {
@@ -212,37 +197,83 @@ func runVodSeek(t *testing.T, open func(t *testing.T) catalog.Store, base time.T
 		ptrs[i] = &movies[i]
 	}
 	upsert(t, s, ptrs...)
-	_, want, _ := listVods(t, s, catalog.VodFilter{})
-	var order []int64
-	version, err := s.VodIDs(ctx, func(id int64) { order = append(order, id) })
-	noErr(t, err, "VodIDs")
-	wantIDs(t, "VodIDs", order, want)
-	if v, err := s.(catalog.SearchLog).KindVersion(ctx, catalog.SearchMovies); err != nil || v != version {
-		t.Fatalf("VodIDs version: got %d, want the movies' version %d (%v)", version, v, err)
-	}
-	for _, k := range []int{0, 7, 31, 74} {
-		for _, skip := range []int{0, 1, 5} {
-			vods, err := s.VodsFrom(ctx, order[k], int64(skip), 10)
-			noErr(t, err, "VodsFrom")
-			got := make([]int64, len(vods))
-			for i, v := range vods {
-				got[i] = v.ID
-				if v.TypeName == "" || v.TypeID == 0 {
-					t.Fatalf("VodsFrom: movie %d without its type", v.ID)
-				}
-			}
-			lo := min(k+skip, len(want))
-			wantIDs(t, "VodsFrom", got, want[lo:min(lo+10, len(want))])
+	slices.SortFunc(movies, func(a, b catalog.Movie) int {
+		if c := b.UpdatedAt.Compare(a.UpdatedAt); c != 0 {
+			return c
 		}
+		return int(b.ID - a.ID)
+	})
+	want := make([]int64, len(movies))
+	for i, m := range movies {
+		want[i] = m.ID
+	}
+	for p := int64(1); p <= 9; p++ {
+		vods, got, total := listVods(t, s, catalog.VodFilter{Paging: page(p, 10)})
+		lo := min(int((p-1)*10), len(want))
+		wantIDs(t, fmt.Sprintf("page %d", p), got, want[lo:min(lo+10, len(want))])
+		if total != 75 {
+			t.Fatalf("page %d: total %d, want 75", p, total)
+		}
+		for _, v := range vods {
+			if v.TypeName == "" || v.TypeID == 0 {
+				t.Fatalf("page %d: movie %d without its type", p, v.ID)
+			}
+		}
+		_, got, _ = listVods(t, s, catalog.VodFilter{Ascending: true, Paging: page(p, 10)})
+		rev := slices.Clone(want)
+		slices.Reverse(rev)
+		wantIDs(t, fmt.Sprintf("ascending page %d", p), got, rev[lo:min(lo+10, len(rev))])
 	}
 }
 
-// VodTypesByMovie maps each movie's id to its type id, as ListVods
-// gives them (for engine tests that write rows by hand).
-func VodTypesByMovie(tb testing.TB, s catalog.VodStore) map[int64]int64 {
+// runVodChanges checks that an index kept current from the search log
+// (not rebuilt) sees every change the resource API filters and orders
+// on: a change of synopsis alone moves a movie to the front, and a new
+// first category, year or play group moves it between the filters.
+func runVodChanges(t *testing.T, open func(t *testing.T) catalog.Store, base time.Time) {
+	s := open(t)
+	a := vodMovie(t, "Alpha", []string{"Drama"}, "1999", base)
+	b := vodMovie(t, "Beta", []string{"Drama"}, "1999", base.Add(time.Hour))
+	upsert(t, s, &a, &b)
+	live := liveOf(t, s, catalog.SearchMovies)
+	list := func(what string, f catalog.VodFilter, want ...int64) {
+		t.Helper()
+		f.Paging = firstPage
+		vods, total, err := live.Vods(context.Background(), 0, f)
+		noErr(t, err, what)
+		got := make([]int64, len(vods))
+		for i, v := range vods {
+			got[i] = v.ID
+		}
+		wantIDs(t, what, got, want)
+		if total != int64(len(want)) {
+			t.Fatalf("%s: total %d, want %d", what, total, len(want))
+		}
+	}
+	list("before", catalog.VodFilter{}, b.ID, a.ID)
+
+	a.Synopsis, a.UpdatedAt = "changed", time.Time{}
+	upsert(t, s, &a)
+	list("after a synopsis change", catalog.VodFilter{}, a.ID, b.ID)
+
+	a.Lists[0] = catalog.NewList([]string{"Horror"})
+	a.Year = "2020"
+	a.Episodes = []catalog.Server{playServer("Main", "https://cdn.example/a/", 1)}
+	a.UpdatedAt = time.Time{}
+	upsert(t, s, &a)
+	drama, horror := typeID(t, vodTypes(t, s), "Drama"), typeID(t, vodTypes(t, s), "Horror")
+	list("t=Drama after a new first category", catalog.VodFilter{TypeID: drama}, b.ID)
+	list("t=Horror", catalog.VodFilter{TypeID: horror}, a.ID)
+	list("year=1999 after a new year", catalog.VodFilter{Years: catalog.YearRange{From: "1999", To: "1999"}}, b.ID)
+	list("year=2020", catalog.VodFilter{Years: catalog.YearRange{From: "2020", To: "2020"}}, a.ID)
+	list("from a play group added", catalog.VodFilter{PlayKind: catalog.PlayKinds(a.Episodes)}, a.ID)
+}
+
+// VodTypesByMovie maps each movie's id to its type id, as the resource
+// API gives them (for engine tests that write rows by hand).
+func VodTypesByMovie(tb testing.TB, s catalog.Store) map[int64]int64 {
 	tb.Helper()
-	vods, _, err := s.ListVods(context.Background(), catalog.VodFilter{Paging: firstPage})
-	noErr(tb, err, "ListVods")
+	vods, _, _ := listVods(tb, s, catalog.VodFilter{Paging: page(1, 100)})
 	got := make(map[int64]int64, len(vods))
 	for _, v := range vods {
 		got[v.ID] = v.TypeID

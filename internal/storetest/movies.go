@@ -61,20 +61,6 @@ func getMovie(tb testing.TB, s catalog.Store, id int64) catalog.Movie {
 	return m
 }
 
-func listMovies(tb testing.TB, s catalog.Store, f catalog.MovieFilter) ([]int64, int64) {
-	tb.Helper()
-	if f.Paging == (catalog.Paging{}) {
-		f.Paging = firstPage
-	}
-	movies, total, err := s.ListMovies(context.Background(), f)
-	noErr(tb, err, "ListMovies")
-	ids := make([]int64, len(movies))
-	for i, m := range movies {
-		ids[i] = m.ID
-	}
-	return ids, total
-}
-
 func countMovies(tb testing.TB, s catalog.Store) int64 {
 	tb.Helper()
 	n, err := s.CountMovies(context.Background())
@@ -290,14 +276,14 @@ func runMovies(t *testing.T, open func(t *testing.T) catalog.Store) {
 		}
 	})
 
-	t.Run("ListReturnsWholeMovies", func(t *testing.T) {
+	t.Run("VodsByIDReturnsWholeMovies", func(t *testing.T) {
 		s := open(t)
 		m := newMovie(t, "Whole", "W-1")
 		upsert(t, s, &m)
-		movies, _, err := s.ListMovies(ctx, catalog.MovieFilter{Paging: firstPage})
-		noErr(t, err, "ListMovies")
-		if len(movies) != 1 || !sameMovie(movies[0], m) {
-			t.Fatalf("ListMovies:\n got %+v\nwant [%+v]", movies, m)
+		vods, err := s.VodsByID(ctx, []int64{m.ID})
+		noErr(t, err, "VodsByID")
+		if len(vods) != 1 || !sameMovie(vods[0].Movie, m) {
+			t.Fatalf("VodsByID:\n got %+v\nwant [%+v]", vods, m)
 		}
 	})
 

@@ -45,12 +45,12 @@ func runDataVersion(t *testing.T, open func(t *testing.T) catalog.Store) {
 	}
 	reads := func() {
 		t.Helper()
-		_, _, err := s.ListClips(ctx, catalog.ClipFilter{Paging: firstPage})
-		noErr(t, err, "ListClips")
-		_, _, err = s.ListClips(ctx, catalog.ClipFilter{Terms: catalog.SearchTerms("ver"), Paging: firstPage})
-		noErr(t, err, "ListClips search")
-		_, _, err = s.ListMovies(ctx, catalog.MovieFilter{Paging: firstPage})
-		noErr(t, err, "ListMovies")
+		_, err := s.ClipsByID(ctx, []int64{1, 2})
+		noErr(t, err, "ClipsByID")
+		_, err = s.VodsByID(ctx, []int64{1, 2})
+		noErr(t, err, "VodsByID")
+		_, err = s.SearchDocs(ctx, catalog.SearchClips, func(catalog.SearchDoc) {})
+		noErr(t, err, "SearchDocs")
 		_, err = s.CountMovies(ctx)
 		noErr(t, err, "CountMovies")
 		noErr(t, s.EachMovie(ctx, func(*catalog.Movie) error { return nil }), "EachMovie")

@@ -45,7 +45,7 @@ func (p *Pages) Index(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	}
-	clips, total, err := p.store.ListClips(r.Context(), f.ClipFilter())
+	clips, total, err := p.search.Clips(r.Context(), 0, f.ClipFilter())
 	if err != nil {
 		p.fail(w, r, err)
 		return

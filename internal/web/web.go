@@ -14,6 +14,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/html"
 	"catalog/internal/httpx"
+	"catalog/internal/search"
 )
 
 //go:embed templates/*.html
@@ -21,7 +22,10 @@ var templateFS embed.FS
 
 // Config configures New.
 type Config struct {
-	Store     catalog.ClipStore
+	Store catalog.ClipStore
+	// Search is the clips' index, the read model of the grid (as of
+	// GET /api/clips).
+	Search    *search.Live
 	Platforms *catalog.Platforms
 	Logger    *slog.Logger // nil: discard
 	// Assets are the static files the pages link; nil loads them (the
@@ -32,6 +36,7 @@ type Config struct {
 // Pages serves the public HTML pages.
 type Pages struct {
 	store     catalog.ClipStore
+	search    *search.Live
 	platforms *catalog.Platforms
 	log       *slog.Logger
 	views     *html.Views
@@ -50,6 +55,7 @@ func New(cfg Config) *Pages {
 	}
 	return &Pages{
 		store:     cfg.Store,
+		search:    cfg.Search,
 		platforms: cfg.Platforms,
 		log:       log,
 		views:     html.NewViews(assets, templateFS, "templates"),

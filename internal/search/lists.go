@@ -1,0 +1,66 @@
+package search
+
+import (
+	"context"
+
+	"catalog/internal/catalog"
+)
+
+// The lists of both services, of the console and of the public pages,
+// one read path each: Page with the list's Query, then one keyed read of
+// the page's records. version is the kind's data version the request
+// read (the response cache keys on it); 0 reads the store's current one.
+
+// Clips is a page of clips, newest first: a search, one platform or the
+// whole list, at any depth, and the exact total.
+func (l *Live) Clips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
+	q := Query{Terms: f.Terms, Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
+	if f.Platform != "" {
+		q.Group = &f.Platform
+	}
+	return listPage(ctx, l, version, q, l.src.ClipsByID,
+		func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
+}
+
+// Movies is a page of movies, newest first, with the stored columns of
+// fields read (catalog.MovieFieldColumns; the name too when f searches),
+// and the exact total. f.IDs and f.ChangedSince (/api/jav's ids and h)
+// filter as well as the terms.
+func (l *Live) Movies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
+	if len(f.Terms) > 0 {
+		fields |= 1 << catalog.FieldTitle
+	}
+	q := Query{Terms: f.Terms, IDs: f.IDs, Since: SinceUnix(f.ChangedSince), Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
+	return listPage(ctx, l, version, q,
+		func(ctx context.Context, ids []int64) ([]catalog.Movie, error) {
+			return l.src.MoviesByID(ctx, ids, fields)
+		},
+		func(m *catalog.Movie) (int64, string, string) { return m.ID, m.Name, "" })
+}
+
+// Vods is a page of the MacCMS resource API (contract 6), last change
+// first (or first change first), with every filter of f, and the exact
+// total.
+func (l *Live) Vods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
+	q := Query{Terms: f.Terms, IDs: f.IDs, Type: f.TypeID, Play: f.PlayKind, Since: SinceUnix(f.ChangedSince),
+		ByChange: true, Ascending: f.Ascending, Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
+	if !f.Years.IsZero() {
+		span := f.Years.Span()
+		q.Years = &span
+	}
+	return listPage(ctx, l, version, q, l.src.VodsByID,
+		func(v *catalog.Vod) (int64, string, string) { return v.ID, v.Name, "" })
+}
+
+// listPage is Page at version, or at the store's current version when
+// it is 0, with load reading the page's records by key.
+func listPage[T any](ctx context.Context, l *Live, version int64, q Query,
+	load func(ctx context.Context, ids []int64) ([]T, error), doc func(*T) (int64, string, string)) ([]T, int64, error) {
+	if version == 0 {
+		var err error
+		if version, err = l.src.KindVersion(ctx, l.kind); err != nil {
+			return nil, 0, err
+		}
+	}
+	return Page(ctx, l, version, q, func(ids []int64) ([]T, error) { return load(ctx, ids) }, doc)
+}

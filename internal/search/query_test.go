@@ -1,0 +1,278 @@
+package search
+
+import (
+	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// refFind is Find by brute force over docs, the reference the index
+// must agree with.
+func refFind(docs map[int64]Doc, q Query) Result {
+	var hits []Doc
+	for _, d := range docs {
+		if q.ByChange || q.Type != 0 || q.Years != nil || q.Play != 0 || q.Since != 0 {
+			if d.Changed <= 0 {
+				continue
+			}
+		}
+		if q.Group != nil && d.Group != *q.Group ||
+			len(q.IDs) > 0 && !slices.Contains(q.IDs, d.ID) ||
+			q.Type != 0 && d.Type != q.Type ||
+			q.Play != 0 && d.Play&q.Play == 0 ||
+			q.Since != 0 && d.Changed < q.Since {
+			continue
+		}
+		if q.Years != nil {
+			y, err := strconv.Atoi(d.Year)
+			if len(d.Year) != 4 || err != nil || y < q.Years[0] || y > q.Years[1] {
+				continue
+			}
+		}
+		ok := true
+		for _, t := range q.Terms {
+			ok = ok && strings.Contains(d.Fold, t)
+		}
+		if ok {
+			hits = append(hits, d)
+		}
+	}
+	slices.SortFunc(hits, func(a, b Doc) int {
+		if q.ByChange && a.Changed != b.Changed {
+			if q.Ascending {
+				return int(a.Changed - b.Changed)
+			}
+			return int(b.Changed - a.Changed)
+		}
+		if q.ByChange && q.Ascending {
+			return int(a.ID - b.ID)
+		}
+		return int(b.ID - a.ID)
+	})
+	res := Result{Total: int64(len(hits)), IDs: []int64{}}
+	for i := q.Offset; i < min(q.Offset+q.Limit, res.Total); i++ {
+		res.IDs = append(res.IDs, hits[i].ID)
+	}
+	return res
+}
+
+func randomMovie(r *rand.Rand, id int64) Doc {
+	words := []string{"river", "stone", "night", "kyoto", "a", "bay"}
+	years := []string{"", "1999", "2001", "2019", "20x0", "2024", "abc"}
+	return Doc{
+		ID:      id,
+		Fold:    words[r.IntN(len(words))] + " " + words[r.IntN(len(words))],
+		Changed: 1_700_000_000 + r.Int64N(50), // many ties: the id breaks them
+		Type:    r.Int64N(4),
+		Year:    years[r.IntN(len(years))],
+		Play:    r.Int64N(4),
+	}
+}
+
+func randomQuery(r *rand.Rand) Query {
+	q := Query{ByChange: r.IntN(3) > 0, Ascending: r.IntN(2) == 0, Offset: r.Int64N(40), Limit: 1 + r.Int64N(30)}
+	if r.IntN(3) == 0 {
+		q.Terms = []string{[]string{"r", "ni", "kyoto", "st"}[r.IntN(4)]}
+	}
+	if r.IntN(3) == 0 {
+		q.Type = 1 + r.Int64N(3)
+	}
+	if r.IntN(3) == 0 {
+		from := 1999 + r.IntN(10)
+		q.Years = &[2]int{from, from + r.IntN(25)}
+	}
+	if r.IntN(3) == 0 {
+		q.Play = 1 << r.IntN(2)
+	}
+	if r.IntN(3) == 0 {
+		q.Since = 1_700_000_000 + r.Int64N(60)
+	}
+	if r.IntN(5) == 0 {
+		for range 1 + r.IntN(6) {
+			q.IDs = append(q.IDs, 1+r.Int64N(300))
+		}
+	}
+	return q
+}
+
+// The movie filters and the change order agree with a brute-force
+// reference after a bulk build and after every batch of changes
+// (changed times, types, years and play groups moving, records gone).
+func TestFindMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	docs := map[int64]Doc{}
+	ix := New()
+	var bulk []Doc
+	for id := int64(1); id <= 300; id++ {
+		d := randomMovie(r, id)
+		docs[id] = d
+		bulk = append(bulk, d)
+	}
+	i := 0
+	ix.Build(func() (Doc, bool) {
+		if i == len(bulk) {
+			return Doc{}, false
+		}
+		i++
+		return bulk[i-1], true
+	})
+	check := func(round int) {
+		t.Helper()
+		for range 200 {
+			q := randomQuery(r)
+			got, want := ix.Find(q), refFind(docs, q)
+			if got.Total != want.Total || !slices.Equal(got.IDs, want.IDs) {
+				t.Fatalf("round %d, %+v: got %d %v, want %d %v", round, q, got.Total, got.IDs, want.Total, want.IDs)
+			}
+		}
+	}
+	check(0)
+	for round := 1; round <= 20; round++ {
+		var changed []Doc
+		var gone []int64
+		for range 15 {
+			id := 1 + r.Int64N(320)
+			// Apply takes the gone ids first: an id is either.
+			changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
+			if r.IntN(4) == 0 {
+				delete(docs, id)
+				gone = append(gone, id)
+				continue
+			}
+			gone = slices.DeleteFunc(gone, func(g int64) bool { return g == id })
+			d := randomMovie(r, id)
+			d.Changed += int64(round) // writes move to the top
+			docs[id] = d
+			changed = append(changed, d)
+		}
+		if !ix.Apply(changed, gone) {
+			t.Fatal("Apply refused an id in range")
+		}
+		check(round)
+	}
+}
+
+// A page deep in the change order, the whole order and a narrow filter
+// pinned by hand: time descending, the id breaking ties, and reversed
+// with Ascending.
+func TestFindChangeOrder(t *testing.T) {
+	ix := New()
+	ix.Apply([]Doc{
+		{ID: 1, Fold: "a", Changed: 300, Type: 7, Year: "2001", Play: 1},
+		{ID: 2, Fold: "b", Changed: 100, Type: 7, Year: "2001", Play: 2},
+		{ID: 3, Fold: "c", Changed: 300, Type: 8, Year: "1999", Play: 3},
+		{ID: 4, Fold: "d", Changed: 200, Type: 7, Year: "20x1", Play: 0},
+		{ID: 5, Fold: "e", Changed: 50, Year: "0000"},
+	}, nil)
+	for _, c := range []struct {
+		q    Query
+		want []int64
+		n    int64
+	}{
+		{Query{ByChange: true, Limit: 10}, []int64{3, 1, 4, 2, 5}, 5},
+		{Query{ByChange: true, Ascending: true, Limit: 10}, []int64{5, 2, 4, 1, 3}, 5},
+		{Query{ByChange: true, Offset: 2, Limit: 1}, []int64{4}, 5},
+		{Query{ByChange: true, Type: 7, Limit: 10}, []int64{1, 4, 2}, 3},
+		{Query{ByChange: true, Years: &[2]int{2000, 2001}, Limit: 10}, []int64{1, 2}, 2},
+		{Query{ByChange: true, Years: &[2]int{0, 0}, Limit: 10}, []int64{5}, 1},
+		{Query{ByChange: true, Play: 2, Limit: 10}, []int64{3, 2}, 2},
+		{Query{ByChange: true, Since: 200, Limit: 10}, []int64{3, 1, 4}, 3},
+		{Query{Since: 200, Limit: 10}, []int64{4, 3, 1}, 3},
+		{Query{ByChange: true, Type: 9, Limit: 10}, []int64{}, 0},
+	} {
+		got := ix.Find(c.q)
+		if got.Total != c.n || !slices.Equal(got.IDs, c.want) {
+			t.Errorf("%+v: got %d %v, want %d %v", c.q, got.Total, got.IDs, c.n, c.want)
+		}
+	}
+	// A record that changes leaves its old place and type.
+	ix.Apply([]Doc{{ID: 2, Fold: "b", Changed: 400, Type: 8, Year: "2001", Play: 2}}, nil)
+	if got := ix.Find(Query{ByChange: true, Type: 7, Limit: 10}); !slices.Equal(got.IDs, []int64{1, 4}) {
+		t.Errorf("type 7 after the change: got %v, want [1 4]", got.IDs)
+	}
+	if got := ix.Find(Query{ByChange: true, Limit: 1}); !slices.Equal(got.IDs, []int64{2}) {
+		t.Errorf("first after the change: got %v, want [2]", got.IDs)
+	}
+}
+
+// The change order's blocks split and empty as keys come and go, and
+// rank, select and walks agree with a sorted slice.
+func TestChangeOrderBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	var o changeOrder
+	o.settle()
+	var want []uint64
+	for i := range 30_000 {
+		k := r.Uint64N(20_000)
+		if j, found := slices.BinarySearch(want, k); found && i%3 == 0 {
+			want = slices.Delete(want, j, j+1)
+			o.remove(k)
+		} else if !found {
+			want = slices.Insert(want, j, k)
+			o.add(k)
+		}
+	}
+	if o.len() != len(want) {
+		t.Fatalf("len %d, want %d", o.len(), len(want))
+	}
+	for _, i := range []int{0, 1, len(want) / 3, len(want) - 1} {
+		if got := o.at(i); got != want[i] {
+			t.Errorf("at(%d) = %d, want %d", i, got, want[i])
+		}
+		if got := o.rank(want[i]); got != i {
+			t.Errorf("rank(%d) = %d, want %d", want[i], got, i)
+		}
+	}
+	var down []uint64
+	o.walk(len(want)-1, true, func(k uint64) bool { down = append(down, k); return len(down) < 5000 })
+	for i, k := range down {
+		if k != want[len(want)-1-i] {
+			t.Fatalf("walk down step %d: %d, want %d", i, k, want[len(want)-1-i])
+		}
+	}
+	if len(o.blocks) < 2 {
+		t.Errorf("%d blocks for %d keys: no block split", len(o.blocks), len(want))
+	}
+}
+
+// An index written to a file and opened again answers every movie
+// filter and the change order as before, and keeps following changes.
+func TestFileKeepsFacets(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	docs := map[int64]Doc{}
+	var bulk []Doc
+	for id := int64(1); id <= 300; id++ {
+		d := randomMovie(r, id)
+		docs[id] = d
+		bulk = append(bulk, d)
+	}
+	ix := New()
+	ix.Build(func() (Doc, bool) {
+		if len(bulk) == 0 {
+			return Doc{}, false
+		}
+		d := bulk[0]
+		bulk = bulk[1:]
+		return d, true
+	})
+	got := roundTrip(t, ix, filepath.Join(t.TempDir(), "movies.idx"))
+	check := func(when string) {
+		t.Helper()
+		for range 200 {
+			q := randomQuery(r)
+			g, w := got.Find(q), refFind(docs, q)
+			if g.Total != w.Total || !slices.Equal(g.IDs, w.IDs) {
+				t.Fatalf("%s, %+v: got %d %v, want %d %v", when, q, g.Total, g.IDs, w.Total, w.IDs)
+			}
+		}
+	}
+	check("opened")
+	d := Doc{ID: 7, Fold: "moved", Changed: 1_800_000_000, Type: 3, Year: "2024", Play: 2}
+	docs[7] = d
+	delete(docs, 8)
+	got.Apply([]Doc{d}, []int64{8})
+	check("after a change")
+}
