@@ -184,16 +184,12 @@ func TestUnusableFileRebuilds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "too far behind the search log"},
+		{"another kind", func(t *testing.T, path string, a, b store) {
+			rewriteHeader(t, path, func(h *search.FileHeader) { h.Kind = int(catalog.SearchMovies) })
+		}, "the file holds another kind of record"},
 		{"newer than the database", func(t *testing.T, path string, a, b store) {
 			// As after a restore of an older copy of the same database.
-			ix, h, err := search.OpenFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Version += 1000
-			if err := ix.WriteFile(path, h); err != nil {
-				t.Fatal(err)
-			}
+			rewriteHeader(t, path, func(h *search.FileHeader) { h.Version += 1000 })
 		}, "the file is newer than the database"},
 	}
 	for _, c := range cases {
@@ -226,5 +222,19 @@ func TestUnusableFileRebuilds(t *testing.T) {
 				t.Fatalf("after the rebuild wrote the file: %+v, want served from it", s)
 			}
 		})
+	}
+}
+
+// rewriteHeader writes the index file at path again with its header
+// changed by fn.
+func rewriteHeader(t *testing.T, path string, fn func(*search.FileHeader)) {
+	t.Helper()
+	ix, h, err := search.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn(&h)
+	if err := ix.WriteFile(path, h); err != nil {
+		t.Fatal(err)
 	}
 }
