@@ -114,55 +114,13 @@ func DecodeClipInput(body []byte) (ClipInput, error) {
 // iframe_url. Nothing is written to c unless every field is valid.
 func (in ClipInput) Apply(c *Clip, platforms *Platforms, create bool) error {
 	next := *c
-	fe := FieldErrors{}
-	text := func(name string, v *string, dst *string, maxRunes int, multiline, required bool) {
-		if v == nil {
-			if required {
-				fe.Add(name, "is required")
-			}
-			return
-		}
-		s := CleanText(*v)
-		if multiline {
-			s = strings.ReplaceAll(s, "\r\n", "\n")
-		}
-		if s == "" && required {
-			fe.Add(name, "is required")
-			return
-		}
-		if msg := checkText(s, maxRunes, multiline); msg != "" {
-			fe.Add(name, msg)
-			return
-		}
-		*dst = s
-	}
-	url := func(name string, v *string, dst *string, required bool) {
-		if v == nil {
-			if required {
-				fe.Add(name, "is required")
-			}
-			return
-		}
-		s := strings.TrimSpace(*v)
-		if s == "" {
-			if required {
-				fe.Add(name, "is required")
-			}
-			*dst = ""
-			return
-		}
-		if msg := CheckURL(s); msg != "" {
-			fe.Add(name, msg)
-			return
-		}
-		*dst = s
-	}
-	text("title", in.Title, &next.Title, MaxTitleRunes, false, create || in.Title != nil)
-	url("iframe_url", in.IframeURL, &next.IframeURL, create || in.IframeURL != nil)
-	url("cover_url", in.CoverURL, &next.CoverURL, false)
-	text("actor", in.Actor, &next.Actor, MaxNameRunes, false, false)
-	text("studio", in.Studio, &next.Studio, MaxNameRunes, false, false)
-	text("notes", in.Notes, &next.Notes, MaxNotesRunes, true, false)
+	w := inputWriter{FieldErrors{}}
+	w.text("title", in.Title, &next.Title, MaxTitleRunes, false, create || in.Title != nil)
+	w.url("iframe_url", in.IframeURL, &next.IframeURL, create || in.IframeURL != nil)
+	w.url("cover_url", in.CoverURL, &next.CoverURL, false)
+	w.text("actor", in.Actor, &next.Actor, MaxNameRunes, false, false)
+	w.text("studio", in.Studio, &next.Studio, MaxNameRunes, false, false)
+	w.text("notes", in.Notes, &next.Notes, MaxNotesRunes, true, false)
 	if in.Platform != nil {
 		p := strings.TrimSpace(*in.Platform)
 		if p == "" {
@@ -170,10 +128,10 @@ func (in ClipInput) Apply(c *Clip, platforms *Platforms, create bool) error {
 		} else if v, ok := platforms.Normalize(p); ok {
 			next.Platform = v
 		} else {
-			fe.Add("platform", "must be one of: "+platforms.Allowed())
+			w.fe.Add("platform", "must be one of: "+platforms.Allowed())
 		}
 	}
-	if err := fe.Err(); err != nil {
+	if err := w.fe.Err(); err != nil {
 		return err
 	}
 	// An absent or empty cover is derived; on a patch only when the
@@ -188,6 +146,58 @@ func (in ClipInput) Apply(c *Clip, platforms *Platforms, create bool) error {
 	}
 	*c = next
 	return nil
+}
+
+// inputWriter writes the members of an input that pass their checks,
+// noting each failure under its member's name.
+type inputWriter struct{ fe FieldErrors }
+
+// text writes v, cleaned, to dst: absent (nil) leaves dst, which is a
+// failure when required; so is empty.
+func (w inputWriter) text(name string, v *string, dst *string, maxRunes int, multiline, required bool) {
+	if v == nil {
+		if required {
+			w.fe.Add(name, "is required")
+		}
+		return
+	}
+	s := CleanText(*v)
+	if multiline {
+		s = strings.ReplaceAll(s, "\r\n", "\n")
+	}
+	if s == "" && required {
+		w.fe.Add(name, "is required")
+		return
+	}
+	if msg := checkText(s, maxRunes, multiline); msg != "" {
+		w.fe.Add(name, msg)
+		return
+	}
+	*dst = s
+}
+
+// url writes v, trimmed, to dst: absent (nil) leaves dst; empty clears
+// it; either is a failure when required.
+func (w inputWriter) url(name string, v *string, dst *string, required bool) {
+	if v == nil {
+		if required {
+			w.fe.Add(name, "is required")
+		}
+		return
+	}
+	s := strings.TrimSpace(*v)
+	if s == "" {
+		if required {
+			w.fe.Add(name, "is required")
+		}
+		*dst = ""
+		return
+	}
+	if msg := CheckURL(s); msg != "" {
+		w.fe.Add(name, msg)
+		return
+	}
+	*dst = s
 }
 
 // AppendJSON appends the clip's JSON object (contract 3.1) to b.
