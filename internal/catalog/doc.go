@@ -17,10 +17,15 @@
 //
 // # One request, from route to SQL
 //
-// Every list of the JSON APIs has one read path: the in-process index
-// (internal/search) gives the page's ids and the exact total, and one
-// keyed read fetches those rows. GET /api/movies?q=river&fields=id,title
-// on the movie service's address goes:
+// Every list has one read path: the in-process index (internal/search)
+// gives the page's ids and the exact total, and one keyed read fetches
+// those rows. That holds for the JSON APIs, the MacCMS resource API, the
+// console and the public pages alike; the database never searches,
+// counts or pages a list. The engines write rows, feed the index (every
+// record through SearchDocs, then each change through SearchChanges,
+// listed by triggers in the search log) and read rows by key.
+// GET /api/movies?q=river&fields=id,title on the movie service's
+// address goes:
 //
 //  1. movieapi.New (internal/movieapi/routes.go) routes "GET /api/movies"
 //     to listMovies, behind httpx.Stack (the --read-timeout deadline,
@@ -33,12 +38,14 @@
 //     map (internal/httpx/errors.go).
 //  3. cache.Reads.Serve (internal/cache/service.go) reads the movies'
 //     data version and answers from the response cache, or calls
-//     encodeList on a miss.
-//  4. pageOfMovies (internal/movieapi/reads.go) calls search.Page
-//     (internal/search/live.go): the index, brought up to that version
-//     from the search log, answers the ids of the page and the total
-//     (internal/search/index.go). A request that finds the index still
-//     building waits at most 1 s, then is answered 503 (ErrBuilding).
+//     encodeList (movies.go) on a miss.
+//  4. encodeList asks Live.Movies (internal/search/lists.go) for the
+//     page. It turns the filter into a Query, and Page
+//     (internal/search/live.go) brings the index up to that version from
+//     the search log and has it answer the ids of the page and the total
+//     (Index.Find, internal/search/query.go). A request that finds the
+//     index still building waits at most 1 s, then is answered 503
+//     (ErrBuilding).
 //  5. Page loads the ids with Store.MoviesByID, which reads exactly the
 //     columns of fields (MovieFieldColumns, here id and name) by key:
 //     internal/sqlite/searchlog.go or internal/postgres/searchlog.go,
@@ -47,4 +54,11 @@
 //     encoding itself (Movie.AppendJSON in movie.go), and
 //     httpx.WritePayload (internal/httpx/payload.go) sends it with a
 //     strong ETag and gzip.
+//
+// The other lists differ only in step 4's method: Live.Clips (the clip
+// API, the console's clips, the public grid: a platform is the index's
+// group), Live.Movies (also the console's movies and /api/jav with ids
+// and h) and Live.Vods (contract 6: type, year and play group are the
+// index's facets, and the last-change order is its change order,
+// internal/search/facets.go), whose keyed read is Store.VodsByID.
 package catalog

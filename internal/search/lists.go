@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"time"
 
 	"catalog/internal/catalog"
 )
@@ -63,4 +64,18 @@ func listPage[T any](ctx context.Context, l *Live, version int64, q Query,
 		}
 	}
 	return Page(ctx, l, version, q, func(ids []int64) ([]T, error) { return load(ctx, ids) }, doc)
+}
+
+// SinceUnix is Query.Since for "changed at or after t": the first whole
+// second at or after t (stored times are whole seconds), 0 for the zero
+// time.
+func SinceUnix(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	s := t.Unix()
+	if t.Nanosecond() > 0 {
+		s++
+	}
+	return s
 }

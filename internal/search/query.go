@@ -2,7 +2,6 @@ package search
 
 import (
 	"slices"
-	"time"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -22,20 +21,6 @@ type Query struct {
 	// Ascending reverses it. Otherwise the order is id, highest first.
 	ByChange, Ascending bool
 	Offset, Limit       int64
-}
-
-// SinceUnix is Query.Since for "changed at or after t": the first whole
-// second at or after t (stored times are whole seconds), 0 for the zero
-// time.
-func SinceUnix(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	s := t.Unix()
-	if t.Nanosecond() > 0 {
-		s++
-	}
-	return s
 }
 
 // Search is Find of a title search, optionally in one group.

@@ -188,11 +188,11 @@ func TestImportClipsBatchIsOneByOne(t *testing.T) {
 		wantClips, wantTotal := storetest.Clips(t, oneByOne, f)
 		gotClips, gotTotal := storetest.Clips(t, together, f)
 		if gotTotal != wantTotal || len(gotClips) != len(wantClips) {
-			t.Fatalf("ListClips %+v: got %d clips, total %d; want %d, %d", f, len(gotClips), gotTotal, len(wantClips), wantTotal)
+			t.Fatalf("clip list %+v: got %d clips, total %d; want %d, %d", f, len(gotClips), gotTotal, len(wantClips), wantTotal)
 		}
 		for i := range wantClips {
 			if gotClips[i] != wantClips[i] {
-				t.Fatalf("ListClips %+v clip %d:\n got %+v\nwant %+v", f, i, gotClips[i], wantClips[i])
+				t.Fatalf("clip list %+v clip %d:\n got %+v\nwant %+v", f, i, gotClips[i], wantClips[i])
 			}
 		}
 	}

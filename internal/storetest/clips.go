@@ -156,7 +156,7 @@ func runClips(t *testing.T, open func(t *testing.T) catalog.Store) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				ids, total := listClips(t, s, catalog.ClipFilter{Paging: tt.paging})
-				wantIDs(t, "ListClips", ids, tt.want)
+				wantIDs(t, "clip list", ids, tt.want)
 				if total != 5 {
 					t.Fatalf("total: got %d, want 5", total)
 				}
@@ -182,7 +182,7 @@ func runClips(t *testing.T, open func(t *testing.T) catalog.Store) {
 		for _, tt := range tests {
 			t.Run(tt.platform, func(t *testing.T) {
 				ids, total := listClips(t, s, catalog.ClipFilter{Platform: tt.platform})
-				wantIDs(t, "ListClips", ids, tt.want)
+				wantIDs(t, "clip list", ids, tt.want)
 				if total != int64(len(tt.want)) {
 					t.Fatalf("total: got %d, want %d", total, len(tt.want))
 				}

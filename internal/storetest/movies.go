@@ -268,7 +268,7 @@ func runMovies(t *testing.T, open func(t *testing.T) catalog.Store) {
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
 				got, total := listMovies(t, s, tt.f)
-				wantIDs(t, "ListMovies", got, tt.want)
+				wantIDs(t, "movie list", got, tt.want)
 				if total != tt.total {
 					t.Fatalf("total: got %d, want %d", total, tt.total)
 				}

@@ -123,7 +123,7 @@ func runSearch(t *testing.T, open func(t *testing.T) catalog.Store) {
 		for _, tt := range tests {
 			t.Run(fmt.Sprintf("%s/%s/page%d", tt.q, tt.platform, tt.paging.Page), func(t *testing.T) {
 				got, total := listClips(t, s, catalog.ClipFilter{Terms: catalog.SearchTerms(tt.q), Platform: tt.platform, Paging: tt.paging})
-				wantIDs(t, "ListClips", got, tt.want)
+				wantIDs(t, "clip list", got, tt.want)
 				if total != tt.total {
 					t.Fatalf("total: got %d, want %d", total, tt.total)
 				}
