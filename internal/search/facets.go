@@ -176,8 +176,13 @@ func (f *facets) remove(id uint32) {
 	f.byID.set(id, attrs{})
 }
 
-// settle ends a bulk build: the change order is sorted once.
+// settle ends a bulk build: the change order is sorted and the sets
+// compressed once. Later calls (every Apply) do nothing, so a catch-up
+// costs its changes only.
 func (f *facets) settle() {
+	if f.order.settled {
+		return
+	}
 	f.order.settle()
 	f.timed.RunOptimize()
 	for _, b := range f.sets {
