@@ -7,7 +7,7 @@
 #   bench/run.sh                      # 1,000,000 clips and movies, 15 s each
 #   CLIPS=100000 MOVIES=100000 DURATION=5s bench/run.sh
 #   DB=postgres://... bench/run.sh    # PostgreSQL: two serve instances share the load
-#   WRITES=1 bench/run.sh             # every scenario beside the write stream
+#   WRITES=1 bench/run.sh             # every scenario beside the write stream (ONLY matches names without " + writes")
 #   FROM_START=20 bench/run.sh        # also time requests from serve's first second
 #
 # DB=postgres://... (an empty database is seeded) runs INSTANCES (default
@@ -55,7 +55,9 @@ FROM_START=${FROM_START:-0}
 command -v wrk >/dev/null || { echo "wrk not found: apt-get install wrk" >&2; exit 1; }
 mkdir -p "$OUT"
 elapsed() { awk -v s="$1" -v e="$(date +%s.%N)" 'BEGIN{printf "%.1f", e-s}'; }
-go build -o "$OUT/catalog" ./cmd/catalog
+# BIN=path runs that catalog binary instead of one built from this tree
+# (an A/B of two builds on the same data).
+if [[ -n "${BIN:-}" ]]; then cp "$BIN" "$OUT/catalog"; else go build -o "$OUT/catalog" ./cmd/catalog; fi
 go build -o "$OUT/ceiling" ./bench/ceiling
 
 pg_sql() { psql "$DB" -XAtq -c "$1"; }
@@ -82,14 +84,16 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; wait 2>/dev/null || true; }
 trap cleanup EXIT
 
-# Instance i (from 0) listens on the base ports plus 2i.
+# Instance i (from 0) listens on the base ports plus 2i; on PostgreSQL
+# each keeps its search index files in a folder of its own, as on
+# machines of their own.
 addr_of() { local host=${1%:*} port=${1##*:}; echo "$host:$((port + 2 * $2))"; }
 rm -rf "$OUT"/snapshots*
 start=$(date +%s.%N)
 serve_pids=()
 for ((i = 0; i < INSTANCES; i++)); do
   "$OUT/catalog" serve --db "$DB" --clips-addr "$(addr_of "$CLIPS_ADDR" $i)" --movies-addr "$(addr_of "$MOVIES_ADDR" $i)" \
-    --snapshot-dir "$OUT/snapshots$i" 2>"$OUT/serve$i.log" >/dev/null &
+    --snapshot-dir "$OUT/snapshots$i" $([[ -n "$PG" ]] && echo --index-dir "$OUT/index$i") 2>"$OUT/serve$i.log" >/dev/null &
   serve_pids+=("$!"); pids+=("$!")
 done
 serve_pid=${serve_pids[0]}
@@ -132,11 +136,12 @@ for _ in $(seq 1200); do
   sleep 0.1
 done
 snapshot_s=$(elapsed "$start")
-# Both search indexes (issue 11) log when they answer; until then the
-# database answers searches.
+# Both search indexes log when they answer ("search index ready", or
+# "... ready from its file" when started from their files); until then
+# lists wait, then answer 503.
 for ((i = 0; i < INSTANCES; i++)); do
   for _ in $(seq 1200); do
-    [[ $(grep -c '"search index ready"' "$OUT/serve$i.log" || true) -ge 2 ]] && break
+    [[ $(grep -c '"search index ready' "$OUT/serve$i.log" || true) -ge 2 ]] && break
     sleep 0.1
   done
 done
@@ -320,7 +325,7 @@ echo "|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|---:|$pg_rule"
 ceiling=0
 for s in "${scenarios[@]}"; do
   IFS='|' read -r name path max goal goal_p99 base <<<"$s"
-  [[ "$name" == ceiling || "$name" =~ $ONLY ]] || continue
+  [[ "$name" == ceiling || "${name% + writes}" =~ $ONLY ]] || continue
   edits="" imported=""
   if [[ "$name" == *"+ edits" || "$name" == *"+ writes" ]]; then
     : >"$OUT/edits.txt"

@@ -104,20 +104,19 @@ type clipFormPage struct {
 // clipForm builds the form for values (field name -> text), marking the
 // fields of fieldErrors.
 func (s *Service) clipForm(values, fieldErrors map[string]string) []formField {
-	fields := []formField{
-		{Name: "title", Label: "Title", Type: "text", Required: true, Max: catalog.MaxTitleRunes},
-		{Name: "iframe_url", Label: "Player URL", Type: "url", Required: true,
-			Hint: "The address the player iframe loads, e.g. https://www.youtube.com/embed/…"},
-		{Name: "cover_url", Label: "Cover image URL", Type: "url",
-			Hint: "Leave empty to derive it from a YouTube or Dailymotion player URL."},
-		{Name: "platform", Label: "Platform", Type: "select", Options: s.platforms.List()},
-		{Name: "actor", Label: "Actor", Type: "text", Max: catalog.MaxNameRunes},
-		{Name: "studio", Label: "Studio", Type: "text", Max: catalog.MaxNameRunes},
-		{Name: "notes", Label: "Notes", Type: "textarea", Max: catalog.MaxNotesRunes},
-	}
-	for i := range fields {
-		fields[i].Value = values[fields[i].Name]
-		fields[i].Error = fieldErrors[fields[i].Name]
+	var fields []formField
+	for _, spec := range catalog.ClipFieldSpecs() {
+		f := formField{Name: spec.Name, Label: spec.Label, Hint: spec.Hint, Type: "text", Required: spec.Required, Max: spec.MaxRunes,
+			Value: values[spec.Name], Error: fieldErrors[spec.Name]}
+		switch {
+		case spec.Platform:
+			f.Type, f.Options = "select", s.platforms.List()
+		case spec.URL:
+			f.Type = "url"
+		case spec.Multiline:
+			f.Type = "textarea"
+		}
+		fields = append(fields, f)
 	}
 	return fields
 }
@@ -179,14 +178,12 @@ func (s *Service) editPage(sess catalog.Session, id int64, values, fieldErrors m
 // the derived one is left empty, so that changing the player URL
 // re-derives it instead of keeping the old video's picture.
 func clipValues(c catalog.Clip) map[string]string {
-	cover := c.CoverURL
-	if cover == catalog.DeriveCover(c.IframeURL) {
-		cover = ""
+	v := map[string]string{}
+	catalog.EachClipField(&c, func(name, value string) { v[name] = value })
+	if c.CoverURL == catalog.DeriveCover(c.IframeURL) {
+		v["cover_url"] = ""
 	}
-	return map[string]string{
-		"title": c.Title, "iframe_url": c.IframeURL, "cover_url": cover,
-		"platform": c.Platform, "actor": c.Actor, "studio": c.Studio, "notes": c.Notes,
-	}
+	return v
 }
 
 // readClipForm reads a posted clip form (application/x-www-form-

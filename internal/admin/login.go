@@ -22,6 +22,21 @@ func (s *Service) LoginPage(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, http.StatusOK, "login", loginPage{})
 }
 
+// refuseLogin answers an attempt that ReserveLogin refused: 429 with
+// the form when the limits hold it (ETOOMANY), else the failure.
+func (s *Service) refuseLogin(w http.ResponseWriter, r *http.Request, username, addr string, err error) {
+	if catalog.ErrorCode(err) != catalog.ETOOMANY {
+		s.fail(w, r, catalog.Session{}, err)
+		return
+	}
+	s.log.Info("login throttled", "addr", addr, "reason", catalog.ErrorMessage(err))
+	w.Header().Set("Retry-After", strconv.Itoa(int(catalog.LoginWindow/time.Second)))
+	s.render(w, r, http.StatusTooManyRequests, "login", loginPage{
+		Username: username,
+		Message:  "Too many failed logins. Please wait " + strconv.Itoa(int(catalog.LoginWindow/time.Minute)) + " minutes and try again.",
+	})
+}
+
 // Login answers POST /admin/login (form fields username, password).
 // Every attempt is counted as a failure before its password is checked
 // (contract 5), so parallel guesses get no more checks than the limits
@@ -53,16 +68,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err := s.store.ReserveLogin(ctx, username, addr, now); err != nil {
-		if catalog.ErrorCode(err) != catalog.ETOOMANY {
-			s.fail(w, r, catalog.Session{}, err)
-			return
-		}
-		s.log.Info("login throttled", "addr", addr, "reason", catalog.ErrorMessage(err))
-		w.Header().Set("Retry-After", strconv.Itoa(int(catalog.LoginWindow/time.Second)))
-		s.render(w, r, http.StatusTooManyRequests, "login", loginPage{
-			Username: username,
-			Message:  "Too many failed logins. Please wait " + strconv.Itoa(int(catalog.LoginWindow/time.Minute)) + " minutes and try again.",
-		})
+		s.refuseLogin(w, r, username, addr, err)
 		return
 	}
 

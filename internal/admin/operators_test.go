@@ -20,6 +20,7 @@ import (
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
 	"catalog/internal/testdb"
+	"catalog/internal/testenv"
 )
 
 // Contract 8: the console manages movies as it manages clips.
@@ -244,6 +245,7 @@ func TestConsoleImport(t *testing.T) {
 // The console's upload limit is the API's: 268,435,456 bytes of file
 // (contract 8); one byte more is refused with 413 once it arrives.
 func TestConsoleImportLimit(t *testing.T) {
+	testenv.Long(t) // two bodies of 256 MiB
 	c := newConsole(t)
 	record := `{"name":"Before the limit"}` + "\n"
 	for _, tt := range []struct {

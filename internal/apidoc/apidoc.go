@@ -94,6 +94,26 @@ func Build(template []byte, vars Vars) ([]byte, error) {
 	return out, nil
 }
 
+// Property is one member of a schema's properties: its name and its
+// schema as JSON.
+type Property struct{ Name, Schema string }
+
+// Object writes props as one JSON object in their order, the value of a
+// placeholder for a properties object derived from a field table (a
+// map would lose the order).
+func Object(props []Property) json.RawMessage {
+	b := []byte{'{'}
+	for i, p := range props {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = catalog.AppendJSONString(b, p.Name)
+		b = append(b, ':')
+		b = append(b, p.Schema...)
+	}
+	return append(b, '}')
+}
+
 // Docs serves one service's document and its reference page.
 type Docs struct {
 	document *httpx.Payload

@@ -51,6 +51,7 @@ type browser struct {
 
 func start(t *testing.T) *browser {
 	t.Helper()
+	testenv.Long(t)
 	chromium := findChromium()
 	if chromium == "" {
 		testenv.SkipOrFail(t, "no Chromium found: install it (apt-get install chromium) or set CATALOG_CHROMIUM to its path to run the browser tests")

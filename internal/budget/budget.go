@@ -1,9 +1,7 @@
 // Package budget bounds how many reads of one kind run at once against a
-// database pool. List reads (an exact count plus an OFFSET page, or a
-// search the index cannot answer yet) can take seconds at a million
-// rows; point reads take microseconds. Without a bound, a burst of the
-// slow kind holds every connection of the pool and the fast kind queues
-// behind it; with one, part of the pool is always left to the fast kind.
+// database: the whole-table streams, which hold a connection of their
+// own for as long as they read (see Streams), so that requests never
+// queue behind them.
 package budget
 
 import (
@@ -35,11 +33,3 @@ func (b *Budget) Release() { b.sem.Release(1) }
 
 // Cap is the number of slots.
 func (b *Budget) Cap() int { return int(b.n) }
-
-// Fill takes every slot, waiting for them, and returns the function that
-// gives them all back: a full budget, for tests that check what still
-// runs when one kind of read has taken its share.
-func (b *Budget) Fill() (release func()) {
-	b.sem.Acquire(context.Background(), b.n)
-	return func() { b.sem.Release(b.n) }
-}

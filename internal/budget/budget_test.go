@@ -36,24 +36,3 @@ func TestBudget(t *testing.T) {
 		}
 	})
 }
-
-// Fill takes every slot, and its release gives them all back.
-func TestFill(t *testing.T) {
-	t.Parallel()
-	synctest.Test(t, func(t *testing.T) {
-		b := New(3)
-		release := b.Fill()
-		got := make(chan error, 1)
-		go func() { got <- b.Acquire(context.Background()) }()
-		synctest.Wait()
-		select {
-		case err := <-got:
-			t.Fatalf("Acquire on a filled budget returned %v, want it to wait", err)
-		default:
-		}
-		release()
-		if err := <-got; err != nil {
-			t.Fatal(err)
-		}
-	})
-}

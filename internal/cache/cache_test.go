@@ -82,6 +82,7 @@ func TestVersionsBatchesConcurrentCallers(t *testing.T) {
 }
 
 func TestVersionsReportsErrors(t *testing.T) {
+	t.Parallel()
 	boom := errors.New("database down")
 	v := cache.NewVersions(func(ctx context.Context) (int64, error) { return 0, boom })
 	if _, err := v.Current(context.Background()); !errors.Is(err, boom) {
@@ -103,6 +104,7 @@ func get(t *testing.T, c *cache.Responses, version int64, key, body string) stri
 }
 
 func TestResponses(t *testing.T) {
+	t.Parallel()
 	c := cache.NewResponses(0)
 	if got := get(t, c, 1, "a", "one"); got != "one" {
 		t.Errorf("miss: got %q, want one", got)
@@ -130,6 +132,7 @@ func TestResponses(t *testing.T) {
 }
 
 func TestResponsesErrorsAreNotCached(t *testing.T) {
+	t.Parallel()
 	c := cache.NewResponses(0)
 	boom := errors.New("boom")
 	if _, err := c.Get(context.Background(), 1, "a", func(context.Context) (*httpx.Payload, error) { return nil, boom }); !errors.Is(err, boom) {
@@ -141,6 +144,7 @@ func TestResponsesErrorsAreNotCached(t *testing.T) {
 }
 
 func TestResponsesStayUnderTheirCap(t *testing.T) {
+	t.Parallel()
 	const maxBytes = 64 << 10
 	c := cache.NewResponses(maxBytes)
 	body := string(make([]byte, 1000))

@@ -10,6 +10,7 @@ import (
 
 // A key over 1 KiB is answered but never kept; 1 KiB is kept.
 func TestResponsesLongKeysNotKept(t *testing.T) {
+	t.Parallel()
 	c := cache.NewResponses(0)
 	long := strings.Repeat("k", 1025)
 	if got := get(t, c, 1, long, "one"); got != "one" {
@@ -31,6 +32,7 @@ func TestResponsesLongKeysNotKept(t *testing.T) {
 // Key bytes count against the cap: 1,000 entries with 1 KiB keys and
 // 1-byte bodies must stay under a 64 KiB cap.
 func TestResponsesCountKeyBytes(t *testing.T) {
+	t.Parallel()
 	const maxBytes = 64 << 10
 	c := cache.NewResponses(maxBytes)
 	for i := range 1000 {

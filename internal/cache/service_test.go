@@ -17,6 +17,7 @@ import (
 // reads key on its own kind's version: a clip write refills the clips'
 // cached answers and leaves the movies' alone.
 func TestForStoreKeysOnKind(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := testdb.Open(t)
 	clips := cache.ForStore(store, catalog.SearchClips)
@@ -53,6 +54,7 @@ func TestForStoreKeysOnKind(t *testing.T) {
 // from the cache, that key "" fills every time, and that a failed fill
 // writes nothing (the service's error writer answers).
 func TestReadsServe(t *testing.T) {
+	t.Parallel()
 	r := cache.NewReads(func(context.Context) (int64, error) { return 1, nil }, 0)
 	fills := 0
 	fill := func(context.Context, int64) ([]byte, error) {

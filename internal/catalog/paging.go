@@ -12,6 +12,22 @@ const (
 	MaxLimit     = 100
 )
 
+// MaxPageBytes bounds the encoded body of one list page (before gzip):
+// a page whose movies grow past it while it is encoded is refused with
+// PageTooLarge rather than built, so that no answer, and no buffer
+// behind it, grows with the size of the movies' episodes. Fourteen
+// movies of the largest size a movie may have (MaxEpisodesBytes of
+// episodes plus full text fields) always fit, and so does the default
+// page of any catalog whose movies average under 1.6 MiB.
+const MaxPageBytes = 32 << 20
+
+// PageTooLarge is the EINVALID error of a page past MaxPageBytes; param
+// is the parameter that sets the page's size.
+func PageTooLarge(param string) error {
+	return Errorf(EINVALID, "%s: this page would be larger than %d MiB, the most one answer carries; "+
+		"ask for fewer movies per page, or leave out episodes with fields", param, MaxPageBytes>>20)
+}
+
 // Paging is a validated page request.
 type Paging struct {
 	Page  int64

@@ -140,10 +140,10 @@ func ClipProblems(c *Clip) FieldErrors {
 	if msg := CheckID(c.ID); msg != "" {
 		fe.Add("id", msg)
 	}
-	for name, v := range map[string]string{"iframe_url": c.IframeURL, "cover_url": c.CoverURL} {
-		if v != "" {
+	for _, spec := range clipSpecs {
+		if v := *spec.text(c); spec.kind == kindURL && v != "" {
 			if msg := CheckURL(v); msg != "" {
-				fe.Add(name, msg)
+				fe.Add(spec.json, msg)
 			}
 		}
 	}

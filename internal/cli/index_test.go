@@ -61,6 +61,10 @@ func TestServeRestartsFromIndexFiles(t *testing.T) {
 	if code := getJSON(t, http.DefaultClient, "http://"+second.addrs.Clips.String()+"/api/clips?q=later", &page); code != 200 || page.Meta.Total != 1 {
 		t.Fatalf("q=later after the restart: status %d, total %d, want 200 and 1", code, page.Meta.Total)
 	}
+	// Stopped first: serve batches its log lines, and stop writes them.
+	if err := second.stop(t); err != nil {
+		t.Fatal(err)
+	}
 	logs := second.stderr.String()
 	if strings.Count(logs, "search index ready from its file") != 2 || strings.Contains(logs, `"msg":"search index ready"`) {
 		t.Fatalf("second serve should start both indexes from their files, building none:\n%s", logs)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"catalog/internal/testdb"
+	"catalog/internal/testenv"
 )
 
 // Behind a load balancer the per-address login throttling must count
@@ -14,6 +15,7 @@ import (
 // client from X-Forwarded-For; without it the header is ignored (any
 // client could write it).
 func TestTrustedProxies(t *testing.T) {
+	testenv.Long(t) // httpx's TestBehindProxies pins the rule itself
 	for _, tc := range []struct {
 		name          string
 		args          []string

@@ -17,6 +17,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/httpx"
+	"catalog/internal/testenv"
 )
 
 // newToken stores an API token with the given scopes and returns its
@@ -201,6 +202,7 @@ func TestImportEndpoint(t *testing.T) {
 
 // The body limit is 256 MiB (contract 8), announced or not.
 func TestImportEndpointLimit(t *testing.T) {
+	testenv.Long(t) // bodies of 256 MiB
 	e := newEnv(t)
 	secret, _ := e.newToken("movies:write")
 

@@ -25,6 +25,7 @@ import (
 // "FetchError: Junk after gzip data", a truncated 200 and no cached object.
 // Here the whole body must reach gzip and plain clients, from the cache.
 func TestVarnishSnapshot(t *testing.T) {
+	testenv.Long(t)
 	varnishd, err := exec.LookPath("varnishd")
 	if err != nil {
 		testenv.SkipOrFail(t, "varnishd not installed (apt-get install varnish varnish-modules); skipping the Varnish snapshot test")

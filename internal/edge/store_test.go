@@ -22,7 +22,8 @@ func TestEveryContentWriteIsAnnounced(t *testing.T) {
 		"VodTypes": true,
 		// the search log: reads, and pruning rows every instance has read
 		"KindVersion": true, "SearchDocs": true, "SearchChanges": true, "ClipsByID": true, "MoviesByID": true, "VodsByID": true,
-		"PruneSearchLog": true, "Identity": true,
+		"PruneSearchLog": true,
+		"Identity":       true, // which database an index file belongs to
 		// administrators, sessions, logins and tokens: never in a cached answer
 		"CreateAdmin": true, "AdminByUsername": true, "CreateSession": true, "SessionByTokenHash": true, "TouchSession": true,
 		"DeleteSession": true, "DeleteExpiredSessions": true, "ReserveLogin": true, "LoginSucceeded": true, "UnlockLogin": true,

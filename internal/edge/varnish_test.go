@@ -33,6 +33,7 @@ import (
 // headers and purges. It skips when varnishd is not installed, and fails
 // then under CI (.ci/run installs Debian's varnish and varnish-modules).
 func TestVarnish(t *testing.T) {
+	testenv.Long(t)
 	varnishd, err := exec.LookPath("varnishd")
 	if err != nil {
 		testenv.SkipOrFail(t, "varnishd not installed (apt-get install varnish varnish-modules); skipping the Varnish integration test")

@@ -26,6 +26,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -69,7 +70,7 @@ var MovieColumns = catalog.MovieMembers()
 
 // ClipColumns are the members of an exported clip: the create fields
 // (contract 3.5) plus the id and created_at that an import may set.
-var ClipColumns = []string{"id", "created_at", "title", "iframe_url", "cover_url", "actor", "studio", "platform", "notes"}
+var ClipColumns = slices.Concat([]string{"id", "created_at"}, catalog.ClipFields)
 
 // Movies writes every movie of store to w and returns how many.
 func Movies(ctx context.Context, store catalog.MovieStore, w io.Writer, f Format, progress Progress) (int64, error) {
@@ -237,8 +238,10 @@ func movieCells(m *catalog.Movie) []string {
 }
 
 func clipCells(c *catalog.Clip) []string {
-	return []string{strconv.FormatInt(c.ID, 10), c.CreatedAt.UTC().Format(time.RFC3339),
-		c.Title, c.IframeURL, c.CoverURL, c.Actor, c.Studio, c.Platform, c.Notes}
+	row := make([]string, 0, len(ClipColumns))
+	row = append(row, strconv.FormatInt(c.ID, 10), c.CreatedAt.UTC().Format(time.RFC3339))
+	catalog.EachClipField(c, func(_, value string) { row = append(row, value) })
+	return row
 }
 
 // EpisodesCell is the CSV cell of a movie's episodes: their JSON text

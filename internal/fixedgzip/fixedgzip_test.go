@@ -31,6 +31,7 @@ func gunzip(t testing.TB, b []byte) []byte {
 }
 
 func TestFixedGzipRoundTrip(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 2))
 	random := make([]byte, 40000)
 	for i := range random {
@@ -79,6 +80,7 @@ func TestFixedGzipRoundTrip(t *testing.T) {
 // The bytes depend on the body alone, not on what a reused hash table
 // held before (a strong ETag names them on every instance).
 func TestFixedGzipDeterministic(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 2000 {
 		src := make([]byte, 8+rng.IntN(200))
@@ -98,6 +100,7 @@ func TestFixedGzipDeterministic(t *testing.T) {
 
 // Every distance maps to the code whose range holds it.
 func TestDistSym(t *testing.T) {
+	t.Parallel()
 	for d := 1; d <= maxDistance; d++ {
 		c := distSym(d)
 		hi := maxDistance

@@ -22,6 +22,7 @@ func checkHealth(t testing.TB, ping func(context.Context) error, version string)
 // ready; ?ready is 503 with Retry-After until then, the plain check
 // stays 200 (the database answers); both are never cached.
 func TestHealthSearchReadiness(t *testing.T) {
+	t.Parallel()
 	ok := func(context.Context) error { return nil }
 	tests := []struct {
 		ready      bool
@@ -51,6 +52,7 @@ func TestHealthSearchReadiness(t *testing.T) {
 }
 
 func TestHealthOK(t *testing.T) {
+	t.Parallel()
 	rec := checkHealth(t, func(context.Context) error { return nil }, "1.2.3")
 	if rec.Code != http.StatusOK {
 		t.Fatalf("status = %d, want 200", rec.Code)
@@ -67,6 +69,7 @@ func TestHealthOK(t *testing.T) {
 }
 
 func TestHealthVersionEscaped(t *testing.T) {
+	t.Parallel()
 	rec := checkHealth(t, func(context.Context) error { return nil }, `v1 "dev"`)
 	if got, want := rec.Body.String(), `{"status":"ok","version":"v1 \"dev\"","database":"ok","search":"ready"}`; got != want {
 		t.Errorf("body = %s, want %s", got, want)
@@ -74,6 +77,7 @@ func TestHealthVersionEscaped(t *testing.T) {
 }
 
 func TestHealthPingGetsDeadline(t *testing.T) {
+	t.Parallel()
 	var deadline time.Time
 	var ok bool
 	start := time.Now()
@@ -102,6 +106,7 @@ func checkUnavailable(t testing.TB, rec *httptest.ResponseRecorder) {
 }
 
 func TestHealthPingFails(t *testing.T) {
+	t.Parallel()
 	rec := checkHealth(t, func(context.Context) error {
 		return errors.New("dial tcp 10.0.0.5:5432: connection refused")
 	}, "v")

@@ -52,6 +52,7 @@ func decodeError(t testing.TB, rec *httptest.ResponseRecorder, status int) strin
 }
 
 func TestErrorStatus(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		err  error
 		want int

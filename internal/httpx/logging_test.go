@@ -19,6 +19,7 @@ import (
 // new one; it is in the response header and in every log line of the
 // request, the error lines included.
 func TestRequestID(t *testing.T) {
+	t.Parallel()
 	generated := regexp.MustCompile(`^[0-9a-f]{24}$`)
 	tests := []struct {
 		name, sent string
@@ -83,6 +84,7 @@ var errInternal = catalog.Errorf(catalog.EINTERNAL, "boom")
 // cancelled work with a 503; when the handler had begun its answer,
 // sent_status says which status went out before the cut.
 func TestClientGoneLogged499(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		sent int // status written before the hang-up; 0: none
@@ -146,6 +148,7 @@ func TestClientGoneLogged499(t *testing.T) {
 // Durations are logged as KEY_ms, a number of milliseconds, in JSON and
 // in text alike.
 func TestLogOptionsMilliseconds(t *testing.T) {
+	t.Parallel()
 	var js, text bytes.Buffer
 	for _, log := range []*slog.Logger{
 		slog.New(slog.NewJSONHandler(&js, httpx.LogOptions(slog.LevelInfo))),

@@ -32,6 +32,7 @@ func logLines(t testing.TB, buf *bytes.Buffer) []map[string]any {
 }
 
 func TestCommon(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		handler http.HandlerFunc
@@ -117,6 +118,7 @@ func TestCommon(t *testing.T) {
 }
 
 func TestCommonPanicAfterWrite(t *testing.T) {
+	t.Parallel()
 	h := httpx.Common(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.WriteHeader(http.StatusAccepted)
 		w.Write([]byte("partial"))
@@ -130,6 +132,7 @@ func TestCommonPanicAfterWrite(t *testing.T) {
 }
 
 func TestCommonAbortHandlerPropagates(t *testing.T) {
+	t.Parallel()
 	h := httpx.Common(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {
 		panic(http.ErrAbortHandler)
 	}), slog.New(slog.DiscardHandler), writeTestError)
@@ -144,6 +147,7 @@ func TestCommonAbortHandlerPropagates(t *testing.T) {
 // Through a real server the recovered 500 must be a complete, readable
 // response even when the handler had set a Content-Length.
 func TestCommonPanicOverHTTP(t *testing.T) {
+	t.Parallel()
 	h := httpx.Common(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Length", "5000")
 		w.Header().Set("Content-Encoding", "gzip")
@@ -166,6 +170,7 @@ func TestCommonPanicOverHTTP(t *testing.T) {
 }
 
 func TestCommonWithRouter(t *testing.T) {
+	t.Parallel()
 	h := httpx.Common(newTestRouter(t, false), slog.New(slog.DiscardHandler), writeTestError)
 	for _, tc := range []struct {
 		method, path string
@@ -180,6 +185,7 @@ func TestCommonWithRouter(t *testing.T) {
 }
 
 func TestNewServerTimeouts(t *testing.T) {
+	t.Parallel()
 	srv := httpx.NewServer(http.NotFoundHandler(), slog.New(slog.DiscardHandler))
 	if srv.ReadHeaderTimeout <= 0 || srv.ReadTimeout <= 0 || srv.WriteTimeout <= 0 || srv.IdleTimeout <= 0 {
 		t.Errorf("server timeouts not all set: %+v", srv)
@@ -187,6 +193,7 @@ func TestNewServerTimeouts(t *testing.T) {
 }
 
 func TestLogError(t *testing.T) {
+	t.Parallel()
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, nil))
 	r := httptest.NewRequest("GET", "/x", nil)
@@ -211,6 +218,7 @@ func itoaInt(n int) string { return strconv.Itoa(n) }
 // shape, so that ids=1;2 is refused instead of silently meaning nothing.
 // (In middleware_test.go beside the other request-wide rules.)
 func TestRouterMalformedQuery(t *testing.T) {
+	t.Parallel()
 	reached := false
 	h := httpx.NewRouter(writeTestError)
 	h.HandleFunc(http.MethodGet, "/api/x", func(w http.ResponseWriter, r *http.Request) {

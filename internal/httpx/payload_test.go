@@ -31,6 +31,7 @@ func serve(t testing.TB, p *httpx.Payload, status int, method string, header htt
 }
 
 func TestNewPayloadETag(t *testing.T) {
+	t.Parallel()
 	a := httpx.NewPayload([]byte(`{"a":1}`))
 	b := httpx.NewPayload([]byte(`{"a":1}`))
 	c := httpx.NewPayload([]byte(`{"a":2}`))
@@ -48,6 +49,7 @@ func TestNewPayloadETag(t *testing.T) {
 }
 
 func TestWritePayloadSmall(t *testing.T) {
+	t.Parallel()
 	body := jsonBody(1024) // contract 2: gzip only above 1 KiB
 	p := httpx.NewPayload(body)
 	rec := serve(t, p, http.StatusOK, http.MethodGet, http.Header{"Accept-Encoding": {"gzip"}})
@@ -73,6 +75,7 @@ func TestWritePayloadSmall(t *testing.T) {
 }
 
 func TestWritePayloadGzip(t *testing.T) {
+	t.Parallel()
 	body := jsonBody(1025)
 	tests := []struct {
 		acceptEncoding []string
@@ -138,6 +141,7 @@ func TestWritePayloadGzip(t *testing.T) {
 }
 
 func TestWritePayloadGzipTagStable(t *testing.T) {
+	t.Parallel()
 	body := jsonBody(4096)
 	gz := http.Header{"Accept-Encoding": {"gzip"}}
 	first := serve(t, httpx.NewPayload(body), http.StatusOK, http.MethodGet, gz).Header().Get("ETag")
@@ -148,6 +152,7 @@ func TestWritePayloadGzipTagStable(t *testing.T) {
 }
 
 func TestWritePayloadConditional(t *testing.T) {
+	t.Parallel()
 	small := httpx.NewPayload([]byte(`{"a":1}`))
 	big := httpx.NewPayload(jsonBody(4096))
 	gzipTag := serve(t, big, http.StatusOK, http.MethodGet, http.Header{"Accept-Encoding": {"gzip"}}).Header().Get("ETag")
@@ -205,6 +210,7 @@ func TestWritePayloadConditional(t *testing.T) {
 }
 
 func TestWritePayloadStatusAndHead(t *testing.T) {
+	t.Parallel()
 	p := httpx.NewPayload([]byte(`{"data":{"id":1}}`))
 	rec := serve(t, p, http.StatusCreated, http.MethodPost, nil)
 	if rec.Code != http.StatusCreated || rec.Body.String() != `{"data":{"id":1}}` {
@@ -238,6 +244,7 @@ func TestWritePayloadStatusAndHead(t *testing.T) {
 }
 
 func TestWriteJSON(t *testing.T) {
+	t.Parallel()
 	rec := httptest.NewRecorder()
 	httpx.WriteJSON(rec, httptest.NewRequest("GET", "/", nil), http.StatusOK, []byte(`{"ok":true}`))
 	if rec.Code != 200 || rec.Body.String() != `{"ok":true}` || rec.Header().Get("ETag") != httpx.NewPayload([]byte(`{"ok":true}`)).ETag {
@@ -246,6 +253,7 @@ func TestWriteJSON(t *testing.T) {
 }
 
 func TestETagMatches(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		header string
 		tags   []string
@@ -270,6 +278,7 @@ func TestETagMatches(t *testing.T) {
 // A tag validates only the representation it names: a cache that holds
 // the gzip body must not get a 304 for a request that wants plain bytes.
 func TestIfNoneMatchPerRepresentation(t *testing.T) {
+	t.Parallel()
 	p := httpx.NewPayload(jsonBody(4096))
 	plainTag := serve(t, p, http.StatusOK, http.MethodGet, nil).Header().Get("ETag")
 	gzipTag := serve(t, p, http.StatusOK, http.MethodGet, http.Header{"Accept-Encoding": {"gzip"}}).Header().Get("ETag")

@@ -17,6 +17,7 @@ import (
 // answer, the success Cache-Control on successful reads that set none,
 // no-store on every error, nothing on other methods.
 func TestPolicy(t *testing.T) {
+	t.Parallel()
 	p := &httpx.Policy{Success: "public, max-age=60"}
 	for _, tc := range []struct {
 		name, method string
@@ -54,6 +55,7 @@ func TestPolicy(t *testing.T) {
 }
 
 func TestClearForError(t *testing.T) {
+	t.Parallel()
 	cleared := []string{"ETag", "Last-Modified", "Content-Encoding", "Location", "Content-Length", "Content-Disposition"}
 	for _, tt := range []struct {
 		contentRange, want string
@@ -89,6 +91,7 @@ func TestClearForError(t *testing.T) {
 // TestHandler checks that a returned error, and only that, reaches the
 // service's error writer.
 func TestHandler(t *testing.T) {
+	t.Parallel()
 	var written []error
 	ew := httpx.ErrorWriter(func(w http.ResponseWriter, r *http.Request, err error) {
 		written = append(written, err)
@@ -120,6 +123,7 @@ func TestHandler(t *testing.T) {
 // any route runs (inside Common: nosniff), reads get a deadline except
 // on NoDeadline paths, and Headers covers every answer of the routes.
 func TestStack(t *testing.T) {
+	t.Parallel()
 	ew := func(w http.ResponseWriter, r *http.Request, err error) { w.WriteHeader(httpx.ErrorStatus(err)) }
 	var hadDeadline bool
 	routes := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -43,6 +43,7 @@ func newTestRouter(t testing.TB, snapshotFirst bool) *httpx.Router {
 }
 
 func TestRouter(t *testing.T) {
+	t.Parallel()
 	for _, snapshotFirst := range []bool{false, true} {
 		var rt *httpx.Router
 		func() {

@@ -115,6 +115,7 @@ func sendSlowly(t *testing.T, ln *pipeListener, size, chunk int, every time.Dura
 // at 45 KB/s is 38 s, past the server's 30 s ReadTimeout, which used to
 // cut it.
 func TestUploadSlowLinkFinishes(t *testing.T) {
+	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		ln := uploadServer(t)
 		start := time.Now()
@@ -131,6 +132,7 @@ func TestUploadSlowLinkFinishes(t *testing.T) {
 // A link that sends less than 32 KiB in 30 s is cut with a 408 that says
 // so; it is not left to hold the import slot.
 func TestUploadStalledLinkIsCut(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name  string
 		chunk int

@@ -148,27 +148,14 @@ func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func
 	// range (a bare 1e999 instead of the array); json.Number keeps it a
 	// value like any other, so it is refused as "not an array".
 	dec.UseNumber()
-	syntax := func(err error) error {
-		var se *json.SyntaxError
-		switch {
-		case src.failed:
-			return err // the input broke off: not a fault of the file
-		case errors.As(err, &se):
-			fail(lines.lineAt(se.Offset), "invalid JSON: "+se.Error()+"; the rest of the file was not read")
-			return nil
-		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
-			fail(lines.lineAt(dec.InputOffset()), "invalid JSON: the array is not closed")
-			return nil
-		}
-		return err
-	}
+	a := &arrayDecoder{dec: dec, lines: lines, src: src, fail: fail}
 	tok, err := dec.Token()
 	if err == io.EOF {
 		fail(1, "expected a JSON array of records, found an empty file")
 		return nil
 	}
 	if err != nil {
-		return syntax(err)
+		return a.syntax(err)
 	}
 	if d, ok := tok.(json.Delim); !ok || d != '[' {
 		fail(lines.lineAt(dec.InputOffset()), "expected a JSON array of records ([{...}, {...}])")
@@ -177,7 +164,7 @@ func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func
 	for dec.More() {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
-			return syntax(err)
+			return a.syntax(err)
 		}
 		// The raw value carries no surrounding space, so it starts
 		// exactly len(raw) bytes before the decoder's position.
@@ -190,14 +177,46 @@ func decodeJSONArray(r io.Reader, _ []string, emit func(record) error, fail func
 			return err
 		}
 	}
-	if _, err := dec.Token(); err != nil { // the closing ']'
-		return syntax(err)
+	return a.end()
+}
+
+// arrayDecoder is what decodeJSONArray reads with: the decoder, the
+// line of each offset, and whether the input itself broke off.
+type arrayDecoder struct {
+	dec   *json.Decoder
+	lines *lineTracker
+	src   *failReader
+	fail  func(int, string)
+}
+
+// syntax reports a JSON error as the file's fault at its line, after
+// which the rest is not read (nil), or returns it when the input broke
+// off or failed otherwise.
+func (a *arrayDecoder) syntax(err error) error {
+	var se *json.SyntaxError
+	switch {
+	case a.src.failed:
+		return err // the input broke off: not a fault of the file
+	case errors.As(err, &se):
+		a.fail(a.lines.lineAt(se.Offset), "invalid JSON: "+se.Error()+"; the rest of the file was not read")
+		return nil
+	case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+		a.fail(a.lines.lineAt(a.dec.InputOffset()), "invalid JSON: the array is not closed")
+		return nil
 	}
-	if _, err := dec.Token(); err != io.EOF {
+	return err
+}
+
+// end reads the array's closing ']' and checks that nothing follows.
+func (a *arrayDecoder) end() error {
+	if _, err := a.dec.Token(); err != nil {
+		return a.syntax(err)
+	}
+	if _, err := a.dec.Token(); err != io.EOF {
 		if err != nil {
-			return syntax(err)
+			return a.syntax(err)
 		}
-		fail(lines.lineAt(dec.InputOffset()), "unexpected data after the JSON array")
+		a.fail(a.lines.lineAt(a.dec.InputOffset()), "unexpected data after the JSON array")
 	}
 	return nil
 }

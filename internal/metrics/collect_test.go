@@ -11,6 +11,7 @@ import (
 )
 
 func TestCollectRuns(t *testing.T) {
+	t.Parallel()
 	m := metrics.New()
 	m.Collect(catalog.SourceRun{Source: "alpha", Pages: 3, Read: 60, Written: 58, Rejected: 2})
 	m.Collect(catalog.SourceRun{Source: "alpha", Pages: 1, Read: 20, Written: 20, Err: "page 2: answered 502 Bad Gateway"})

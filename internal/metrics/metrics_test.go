@@ -41,6 +41,7 @@ func serve(h http.Handler, method, target string) {
 }
 
 func TestRequestLabels(t *testing.T) {
+	t.Parallel()
 	m := metrics.New()
 	h := service(m)
 	for _, target := range []string{"/api/things/1", "/api/things/2", "/api/things/%3Cscript%3E"} {
@@ -97,6 +98,7 @@ catalog_login_throttled_total 1
 // "499", never as a 5xx, even when the handler answers the cancelled
 // work with a 503.
 func TestClientGoneCountedApart(t *testing.T) {
+	t.Parallel()
 	m := metrics.New()
 	started := make(chan struct{})
 	rt := httpx.NewRouter(writeErr)
@@ -171,6 +173,7 @@ func series(t *testing.T, m *metrics.Registry, name string) int {
 }
 
 func TestNilRegistryRecordsNothing(t *testing.T) {
+	t.Parallel()
 	var m *metrics.Registry
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {})
 	if got := m.Service("x", "", h); got == nil {
@@ -186,6 +189,7 @@ func TestNilRegistryRecordsNothing(t *testing.T) {
 }
 
 func TestSnapshotImportsAndPurges(t *testing.T) {
+	t.Parallel()
 	m := metrics.New()
 	m.Snapshot(snapshot.Build{Duration: 2 * time.Second, Err: errors.New("disk full")})
 	m.Snapshot(snapshot.Build{Duration: time.Second, GeneratedAt: time.Now().Add(-time.Minute), GzipBytes: 100, PlainBytes: 900})

@@ -206,9 +206,9 @@ func (s *server) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]
 		}
 	}
 	if vq.xml {
-		return appendVodsXML(make([]byte, 0, 256+len(vods)*vodSizeHint(vq.full)), vq, vods, total, types), nil
+		return appendVodsXML(make([]byte, 0, 256+len(vods)*vodSizeHint(vq.full)), vq, vods, total, types)
 	}
-	return appendVodsJSON(make([]byte, 0, 256+len(vods)*vodSizeHint(vq.full)), vq, vods, total, types), nil
+	return appendVodsJSON(make([]byte, 0, 256+len(vods)*vodSizeHint(vq.full)), vq, vods, total, types)
 }
 
 // vodSizeHint is a typical encoded record, to size the buffer once.

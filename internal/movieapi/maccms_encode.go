@@ -52,14 +52,18 @@ func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
 }
 
 // appendVodsJSON encodes the list envelope of contract 4.2 with MacCMS
-// records, and the types for ac=list; keys in the contract's order.
-func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) []byte {
+// records, and the types for ac=list; a page past catalog.MaxPageBytes
+// is refused.
+func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) ([]byte, error) {
 	b = appendListHead(b, vq.filter.Paging, total)
 	for i := range vods {
 		if i > 0 {
 			b = append(b, ',')
 		}
 		b = appendVodJSON(b, &vods[i], vq.full, vq.from)
+		if len(b) > catalog.MaxPageBytes {
+			return nil, catalog.PageTooLarge("pagesize")
+		}
 	}
 	b = append(b, ']')
 	if !vq.full {
@@ -76,7 +80,7 @@ func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, type
 		}
 		b = append(b, ']')
 	}
-	return append(b, '}')
+	return append(b, '}'), nil
 }
 
 // appendVodJSON encodes one record: every value a string except the
@@ -123,8 +127,9 @@ func appendVodJSON(b []byte, v *catalog.Vod, full bool, from string) []byte {
 // appendVodsXML encodes MacCMS's XML form: <rss version="5.1"> with a
 // <list> of <video> records and, for ac=list, the <class> of types.
 // Free text goes in CDATA where MacCMS puts it, everything else is
-// escaped, so any value parses.
-func appendVodsXML(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) []byte {
+// escaped, so any value parses. A page past catalog.MaxPageBytes is
+// refused.
+func appendVodsXML(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) ([]byte, error) {
 	p := vq.filter.Paging
 	b = append(b, `<?xml version="1.0" encoding="utf-8"?><rss version="5.1"><list page="`...)
 	b = strconv.AppendInt(b, p.Page, 10)
@@ -137,6 +142,9 @@ func appendVodsXML(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types
 	b = append(b, `">`...)
 	for i := range vods {
 		b = appendVodXML(b, &vods[i], vq.full, vq.from)
+		if len(b) > catalog.MaxPageBytes {
+			return nil, catalog.PageTooLarge("pagesize")
+		}
 	}
 	b = append(b, `</list>`...)
 	if !vq.full {
@@ -150,7 +158,7 @@ func appendVodsXML(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types
 		}
 		b = append(b, `</class>`...)
 	}
-	return append(b, `</rss>`...)
+	return append(b, `</rss>`...), nil
 }
 
 func appendVodXML(b []byte, v *catalog.Vod, full bool, from string) []byte {

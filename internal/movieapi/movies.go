@@ -180,6 +180,9 @@ func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([
 			b = append(b, ',')
 		}
 		b = movies[i].AppendJSON(b, lq.fields, lq.legacy)
+		if len(b) > catalog.MaxPageBytes {
+			return nil, catalog.PageTooLarge("limit")
+		}
 	}
 	return append(b, "]}"...), nil
 }

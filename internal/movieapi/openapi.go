@@ -45,6 +45,7 @@ func docVars(version string) apidoc.Vars {
 		"MaxServerNameRunes":  catalog.MaxServerNameRunes,
 		"MaxEpisodeNameRunes": catalog.MaxEpisodeNameRunes,
 		"MaxEpisodesBytes":    catalog.MaxEpisodesBytes,
+		"MaxPageBytes":        catalog.MaxPageBytes,
 		"movieProperties":     fieldProperties(false),
 		"javProperties":       fieldProperties(true),
 		"vodFieldKeys":        vodFieldKeys(),
@@ -80,7 +81,7 @@ const (
 // JavMovie when legacy: one property per field of the endpoint, from
 // the field table, in output order.
 func fieldProperties(legacy bool) json.RawMessage {
-	var props []property
+	var props []apidoc.Property
 	for _, spec := range catalog.MovieFieldSpecs() {
 		if spec.Legacy && !legacy {
 			continue
@@ -102,9 +103,9 @@ func fieldProperties(legacy bool) json.RawMessage {
 		case spec.Legacy:
 			schema = playerSchema
 		}
-		props = append(props, property{spec.Name, schema})
+		props = append(props, apidoc.Property{Name: spec.Name, Schema: schema})
 	}
-	return object(props)
+	return apidoc.Object(props)
 }
 
 // vodFieldKeys are the keys of the fields a full MacCMS record carries
@@ -120,7 +121,7 @@ func vodFieldKeys() []string {
 // vodFieldProperties is the properties object of the VodFields schema:
 // every value a string (contract 6), described by the field it carries.
 func vodFieldProperties() json.RawMessage {
-	var props []property
+	var props []apidoc.Property
 	for _, spec := range vodMembers {
 		desc := spec.Member
 		if spec.Kind == catalog.MemberList {
@@ -129,30 +130,11 @@ func vodFieldProperties() json.RawMessage {
 		if spec.Kind == catalog.MemberInt {
 			desc += ", in decimal; \"\" when unknown"
 		}
-		props = append(props, property{spec.Vod, `{"type":"string","description":` + strconv.Quote(desc) + `}`})
+		props = append(props, apidoc.Property{Name: spec.Vod, Schema: `{"type":"string","description":` + strconv.Quote(desc) + `}`})
 	}
-	return object(props)
+	return apidoc.Object(props)
 }
 
 func intSchema(maxInt int64, desc string) string {
 	return `{"type":"integer","minimum":0,"maximum":` + strconv.FormatInt(maxInt, 10) + `,"description":` + strconv.Quote(desc) + `}`
-}
-
-// property is one member of a schema's properties: its name and its
-// schema as JSON.
-type property struct{ name, schema string }
-
-// object writes props as one JSON object in their order (a map would
-// lose it).
-func object(props []property) json.RawMessage {
-	b := []byte{'{'}
-	for i, p := range props {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = catalog.AppendJSONString(b, p.name)
-		b = append(b, ':')
-		b = append(b, p.schema...)
-	}
-	return append(b, '}')
 }

@@ -1,65 +1,169 @@
 package search
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
 
-// The facets section of an index file (file.go): n u64, then per record
-// with attributes, ascending ids: id u32, changed u32, type u32, year
-// u16 (the year + 1, 0 = none), play u8, 0 u8. Opening a file rebuilds
-// the facet bitmaps and the change order from it (a pass over the
-// records, no database read).
+	"github.com/RoaringBitmap/roaring/v2"
+)
 
-const facetRecordSize = 16
+// The facets section of an index file (file.go), laid out so that
+// opening a file copies arrays instead of adding records one by one:
+//
+//	attrs  n u64, page numbers [n]u32, padding, n pages of 1<<pageBits
+//	       records (changed u32, type u32, year u16, play u8, set u8)
+//	timed  one bitmap (file.go's bitmap)
+//	sets   named bitmaps (writeNamed), a name being kind u8 and value u32
+//	order  n u64, the change order's keys ascending [n]u64
+//
+// The bitmaps are views of the mapped file (copied before a change, as
+// every mapped list); the attributes and the order are copied to the
+// heap, since changes move them in place.
+
+const attrSize = 12
 
 func (f *facets) writeTo(fw *fileWriter) error {
-	n := uint64(f.timed.GetCardinality())
-	fw.u64(n)
-	buf := make([]byte, 0, facetRecordSize*1024)
-	var err error
-	f.timed.Iterate(func(id uint32) bool {
-		a := f.byID.get(id)
-		buf = binary.LittleEndian.AppendUint32(buf, id)
-		buf = binary.LittleEndian.AppendUint32(buf, a.changed)
-		buf = binary.LittleEndian.AppendUint32(buf, a.typ)
-		buf = binary.LittleEndian.AppendUint16(buf, a.year)
-		buf = append(buf, a.play, 0)
-		if len(buf) == cap(buf) {
-			_, err = fw.Write(buf)
-			buf = buf[:0]
+	var present []uint32
+	for p, page := range f.byID.pages {
+		if page != nil {
+			present = append(present, uint32(p))
 		}
-		return err == nil
-	})
-	if err != nil {
+	}
+	fw.u64(uint64(len(present)))
+	for _, p := range present {
+		fw.u32(p)
+	}
+	fw.pad()
+	buf := make([]byte, 0, attrSize<<pageBits)
+	for _, p := range present {
+		buf = buf[:0]
+		for _, a := range f.byID.pages[p] {
+			buf = binary.LittleEndian.AppendUint32(buf, a.changed)
+			buf = binary.LittleEndian.AppendUint32(buf, a.typ)
+			buf = binary.LittleEndian.AppendUint16(buf, a.year)
+			buf = append(buf, a.play, boolByte(a.set))
+		}
+		fw.Write(buf)
+	}
+	fw.pad()
+	if err := fw.bitmap(f.timed); err != nil {
 		return err
 	}
-	_, err = fw.Write(buf)
+	names := make([]string, 0, len(f.sets))
+	for k := range f.sets {
+		names = append(names, k.name())
+	}
+	slices.Sort(names)
+	if err := writeNamed(fw, names, func(name string) *roaring.Bitmap { return f.sets[keyOfName(name)] }); err != nil {
+		return err
+	}
+	fw.u64(uint64(f.order.len()))
+	buf = buf[:0]
+	f.order.walk(0, false, func(k uint64) bool {
+		if buf = binary.LittleEndian.AppendUint64(buf, k); len(buf) >= cap(buf)-8 {
+			fw.Write(buf)
+			buf = buf[:0]
+		}
+		return true
+	})
+	_, err := fw.Write(buf)
 	return err
 }
 
-// read adds every record of the section (to an index read from the
-// same file, whose records they must be) and settles the order.
+func boolByte(b bool) byte {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// name is k as a bitmap's name in the file.
+func (k facetKey) name() string {
+	return string(binary.LittleEndian.AppendUint32([]byte{byte(k.kind)}, k.value))
+}
+
+func keyOfName(name string) facetKey {
+	return facetKey{kind: facetKind(name[0]), value: binary.LittleEndian.Uint32([]byte(name[1:]))}
+}
+
+// read reads the section into f, empty, of an index read from the same
+// file; present says which ids the index holds.
 func (f *facets) read(r *reader, present func(id uint32) bool) {
-	n := r.count(facetRecordSize)
-	b := r.take(facetRecordSize * n)
-	var last uint32
+	f.readAttrs(r)
+	f.timed = r.bitmap()
+	readNamed(r, func(name string, b *roaring.Bitmap) {
+		if len(name) != 5 {
+			r.err = badFile("facet name of %d bytes", len(name))
+			return
+		}
+		f.sets[keyOfName(name)] = b
+	})
+	n := r.count(8)
+	keys := r.take(8 * n)
+	if r.err != nil {
+		return
+	}
+	if uint64(n) != f.timed.GetCardinality() {
+		r.err = badFile("%d keys in the change order for %d records", n, f.timed.GetCardinality())
+		return
+	}
+	o := &f.order
+	for i := 0; i < n; i += blockMax / 2 {
+		block := make([]uint64, min(blockMax/2, n-i))
+		for j := range block {
+			block[j] = binary.LittleEndian.Uint64(keys[8*(i+j):])
+			if k := block[j]; !present(uint32(k)) || (i+j > 0 && k <= o.lastOr(block, j)) {
+				r.err = badFile("change order out of order or of no record")
+				return
+			}
+		}
+		o.blocks = append(o.blocks, block)
+	}
+	o.n, o.settled = n, true
+}
+
+// lastOr is the key before block[j]: block[j-1], or the last of the
+// blocks before.
+func (o *changeOrder) lastOr(block []uint64, j int) uint64 {
+	if j > 0 {
+		return block[j-1]
+	}
+	b := o.blocks[len(o.blocks)-1]
+	return b[len(b)-1]
+}
+
+// readAttrs copies the attribute pages to the heap.
+func (f *facets) readAttrs(r *reader) {
+	n := r.count(4)
+	nums := r.take(4 * n)
+	r.align()
+	t := &f.byID
 	for i := range n {
 		if r.err != nil {
 			return
 		}
-		rec := b[facetRecordSize*i:]
-		id := binary.LittleEndian.Uint32(rec)
-		a := attrs{
-			changed: binary.LittleEndian.Uint32(rec[4:]),
-			typ:     binary.LittleEndian.Uint32(rec[8:]),
-			year:    binary.LittleEndian.Uint16(rec[12:]),
-			play:    rec[14],
-			set:     true,
-		}
-		if (i > 0 && id <= last) || !present(id) || a.changed == 0 || a.year > 10000 {
-			r.err = badFile("facet record %d out of order or of no record", id)
+		p := int(binary.LittleEndian.Uint32(nums[4*i:]))
+		if p >= 1<<(32-pageBits) || p < len(t.pages) {
+			r.err = badFile("facet pages out of order")
 			return
 		}
-		last = id
-		f.put(id, a)
+		raw := r.take(attrSize << pageBits)
+		if raw == nil {
+			return
+		}
+		page := make([]attrs, 1<<pageBits)
+		for j := range page {
+			rec := raw[attrSize*j:]
+			page[j] = attrs{
+				changed: binary.LittleEndian.Uint32(rec),
+				typ:     binary.LittleEndian.Uint32(rec[4:]),
+				year:    binary.LittleEndian.Uint16(rec[8:]),
+				play:    rec[10],
+				set:     rec[11] == 1,
+			}
+		}
+		t.pages = append(t.pages, make([][]attrs, p+1-len(t.pages))...)
+		t.pages[p] = page
 	}
-	f.settle()
+	r.align()
 }

@@ -36,7 +36,7 @@ import (
 const (
 	fileMagic    = "CATIDX1\n"
 	trailerMagic = "CATIDXOK"
-	fileFormat   = 2
+	fileFormat   = 3
 	headerSize   = 32
 	trailerSize  = 24
 )

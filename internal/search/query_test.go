@@ -275,6 +275,32 @@ func TestFileKeepsFacets(t *testing.T) {
 	delete(docs, 8)
 	got.Apply([]Doc{d}, []int64{8})
 	check("after a change")
+	// Rounds of changes: the facet sets read from the file are copied
+	// before they change, and the order's blocks take inserts.
+	for round := range 5 {
+		var changed []Doc
+		var gone []int64
+		for range 40 {
+			id := int64(1 + r.IntN(340))
+			if r.IntN(4) == 0 {
+				delete(docs, id)
+				gone = append(gone, id)
+				changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
+				continue
+			}
+			d := randomMovie(r, id)
+			docs[id] = d
+			changed = slices.DeleteFunc(changed, func(d Doc) bool { return d.ID == id })
+			changed = append(changed, d)
+			gone = slices.DeleteFunc(gone, func(g int64) bool { return g == id })
+		}
+		got.Apply(changed, gone)
+		check("after round " + strconv.Itoa(round))
+		if round == 2 {
+			got = roundTrip(t, got, filepath.Join(t.TempDir(), "movies.idx"))
+			check("opened again")
+		}
+	}
 }
 
 // BenchmarkFindMovies pages the resource API's lists of a million

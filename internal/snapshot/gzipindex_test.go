@@ -23,6 +23,7 @@ import (
 // full-flush point every `every` decompressed bytes, each starting a raw
 // deflate stream that decodes to the rest of the document on its own.
 func TestIndexedGzipWriter(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	data := make([]byte, 10_000)
 	for i := range data {
@@ -95,6 +96,8 @@ func firstMember(t testing.TB, file []byte) []byte {
 // member, so that curl --compressed, which decodes only the first, saves
 // the whole document.
 func TestOneGzipMember(t *testing.T) {
+	testenv.Long(t)
+	t.Parallel()
 	store := newTestStore(t)
 	addNumbered(t, store, 1, 15_000)
 	s := newTestService(t, store)
@@ -155,6 +158,7 @@ func TestOneGzipMember(t *testing.T) {
 // 50,000 movies the document is over 10 MiB, so decompressing from the
 // start, as a file without flush points forces, fails the bound.
 func TestRangeCost(t *testing.T) {
+	t.Parallel()
 	store := newTestStore(t)
 	addNumbered(t, store, 1, 50_000)
 	s := newTestService(t, store)

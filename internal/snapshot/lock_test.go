@@ -78,6 +78,7 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 // Two instances sharing a lock: while one builds, the other builds
 // nothing, keeps asking, and builds once the lock is free.
 func TestLockOneBuildAtATime(t *testing.T) {
+	t.Parallel()
 	inner := newTestStore(t)
 	addNumbered(t, inner, 1, 5)
 	store := &gatedStore{MovieStore: inner, gate: make(chan struct{}), entered: make(chan struct{}, 2)}
@@ -139,6 +140,7 @@ func TestLockOneBuildAtATime(t *testing.T) {
 // A lock that cannot be asked (the database is away) is a failed build:
 // logged, retried later, nothing served in between.
 func TestLockError(t *testing.T) {
+	t.Parallel()
 	store := newTestStore(t)
 	s := New(Config{Store: store, Dir: t.TempDir(), Every: time.Hour,
 		Lock: func(context.Context) (func(), bool, error) {

@@ -56,6 +56,7 @@ func movieJSON(id int) string {
 }
 
 func TestWrite(t *testing.T) {
+	t.Parallel()
 	store := newTestStore(t)
 	var buf bytes.Buffer
 	if err := Write(context.Background(), store, &buf, generated); err != nil {
@@ -89,6 +90,7 @@ func (r racingStore) CountMovies(ctx context.Context) (int64, error) {
 }
 
 func TestWriteCatalogChanged(t *testing.T) {
+	t.Parallel()
 	store := newTestStore(t)
 	addNumbered(t, store, 1, 2)
 	err := Write(context.Background(), racingStore{store}, io.Discard, generated)
@@ -106,6 +108,7 @@ func TestWriteCatalogChanged(t *testing.T) {
 }
 
 func TestWriteFile(t *testing.T) {
+	t.Parallel()
 	store := newTestStore(t)
 	addNumbered(t, store, 1, 3)
 	dir := t.TempDir()
@@ -189,6 +192,7 @@ func serve(t testing.TB, s *Service, method string, header ...string) response {
 }
 
 func TestServeNotReady(t *testing.T) {
+	t.Parallel()
 	s := newTestService(t, newTestStore(t))
 	// The body and headers of the 503 are the movie service's (see
 	// internal/movieapi); here: the error and the Retry-After hint.
@@ -205,6 +209,7 @@ func TestServeNotReady(t *testing.T) {
 }
 
 func TestServe(t *testing.T) {
+	t.Parallel()
 	store := newTestStore(t)
 	addNumbered(t, store, 1, 40)
 	s := newTestService(t, store)
@@ -394,6 +399,7 @@ func TestServe(t *testing.T) {
 }
 
 func TestServeCacheControl(t *testing.T) {
+	t.Parallel()
 	store := newTestStore(t)
 	addNumbered(t, store, 1, 2)
 	s := New(Config{Store: store, Dir: t.TempDir(), Every: 30 * time.Minute})
@@ -430,6 +436,7 @@ func waitReady(t testing.TB, s *Service) {
 }
 
 func TestRunStopsWithContext(t *testing.T) {
+	t.Parallel()
 	s := New(Config{Store: newTestStore(t), Dir: filepath.Join(t.TempDir(), "created"), Every: time.Hour})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -443,6 +450,7 @@ func TestRunStopsWithContext(t *testing.T) {
 }
 
 func TestAtomicSwap(t *testing.T) {
+	t.Parallel()
 	store := newTestStore(t)
 	addNumbered(t, store, 1, 50)
 	s := newTestService(t, store)
@@ -481,6 +489,7 @@ func TestAtomicSwap(t *testing.T) {
 }
 
 func TestRemoveStaleTemps(t *testing.T) {
+	t.Parallel()
 	s := newTestService(t, newTestStore(t))
 	stale := filepath.Join(s.dir, tempPrefix+"1")
 	fresh := filepath.Join(s.dir, tempPrefix+"2")
@@ -507,6 +516,7 @@ func TestRemoveStaleTemps(t *testing.T) {
 }
 
 func TestGunzipSeeker(t *testing.T) {
+	t.Parallel()
 	want := bytes.Repeat([]byte("0123456789abcdefghij"), 5000)
 	for _, every := range []int64{999, 1 << 62} {
 		t.Run(fmt.Sprint(every), func(t *testing.T) {
@@ -565,6 +575,7 @@ func checkGunzipSeeker(t *testing.T, want, file []byte, index []flushPoint) {
 // cleaned out) or replaced behind the service's back, a request gets the
 // not-ready 503 with Retry-After, not a 500, and the file is built again.
 func TestServeFileLost(t *testing.T) {
+	t.Parallel()
 	for _, lose := range []struct {
 		name string
 		do   func(t *testing.T, dir string)

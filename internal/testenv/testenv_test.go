@@ -40,3 +40,39 @@ func TestSkipOrFail(t *testing.T) {
 		})
 	}
 }
+
+const longChildEnv = "TESTENV_LONG_CHILD"
+
+// TestLong runs itself as a child test that calls Long: it skips by
+// default and runs under CI=true or CATALOG_TEST_LONG=1.
+func TestLong(t *testing.T) {
+	if os.Getenv(longChildEnv) == "1" {
+		Long(t)
+		t.Log("long suite ran")
+		return
+	}
+	for _, tt := range []struct {
+		ci, long string
+		want     string
+	}{
+		{"", "", "--- SKIP: TestLong"},
+		{"", "0", "--- SKIP: TestLong"},
+		{"true", "", "--- PASS: TestLong"},
+		{"", "1", "--- PASS: TestLong"},
+	} {
+		t.Run("CI="+tt.ci+",CATALOG_TEST_LONG="+tt.long, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestLong$", "-test.v", "-test.count=1")
+			cmd.Env = append(os.Environ(), longChildEnv+"=1", "CI="+tt.ci, "CATALOG_TEST_LONG="+tt.long)
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("child failed: %v\n%s", err, out)
+			}
+			if !strings.Contains(string(out), tt.want) {
+				t.Errorf("child output:\n%s\nwant %q", out, tt.want)
+			}
+			if ran := strings.Contains(string(out), "long suite ran"); ran != strings.Contains(tt.want, "PASS") {
+				t.Errorf("child ran the suite: %v, want %v", ran, !ran)
+			}
+		})
+	}
+}
