@@ -237,7 +237,7 @@ func (f *facets) since(t int64) *roaring.Bitmap {
 // blocks' lengths (rank, select) stays short at ten million records.
 const blockMax = 4096
 
-// changeOrder is a sorted multiset-free list of order keys, in blocks,
+// changeOrder is the sorted, distinct order keys, in blocks,
 // with rank and select by a walk over the blocks. Writes land anywhere
 // (a record's old key goes, its new one arrives at the top), so one
 // sorted slice would move megabytes per write.
