@@ -226,12 +226,15 @@ func (f *facets) since(t int64) *roaring.Bitmap {
 	if from == 0 {
 		return f.timed
 	}
-	out := roaring.New()
+	// A bit array, then one bitmap of it: no sort, no insert per id.
+	bits := getBits(int(f.timed.Maximum()/64) + 1)
+	defer putBits(bits)
 	f.order.walk(from, false, func(k uint64) bool {
-		out.Add(uint32(k))
+		id := uint32(k)
+		bits[id>>6] |= 1 << (id & 63)
 		return true
 	})
-	return out
+	return roaring.FromDense(bits, true)
 }
 
 // blockMax is the most keys one block of a changeOrder holds: small
@@ -239,7 +242,7 @@ func (f *facets) since(t int64) *roaring.Bitmap {
 // blocks' lengths (rank, select) stays short at ten million records.
 const blockMax = 4096
 
-// changeOrder is a sorted multiset-free list of order keys, in blocks,
+// changeOrder is the sorted, distinct order keys, in blocks,
 // with rank and select by a walk over the blocks. Writes land anywhere
 // (a record's old key goes, its new one arrives at the top), so one
 // sorted slice would move megabytes per write.
