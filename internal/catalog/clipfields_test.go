@@ -32,3 +32,21 @@ func TestClipColumns(t *testing.T) {
 		t.Errorf("written and read back:\n got %+v\nwant %+v", out, in)
 	}
 }
+
+// The create and patch members are contract 3.5's, in its order, and
+// the two required ones are title and iframe_url.
+func TestClipFieldTable(t *testing.T) {
+	want := []string{"title", "iframe_url", "cover_url", "actor", "studio", "platform", "notes"}
+	if !slices.Equal(catalog.ClipFields, want) {
+		t.Errorf("ClipFields = %q, want %q", catalog.ClipFields, want)
+	}
+	var required []string
+	for _, spec := range catalog.ClipFieldSpecs() {
+		if spec.Required {
+			required = append(required, spec.Name)
+		}
+	}
+	if !slices.Equal(required, []string{"title", "iframe_url"}) {
+		t.Errorf("required = %q, want title and iframe_url", required)
+	}
+}

@@ -138,3 +138,35 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The fields a full MacCMS record carries as they are, by the keys
+// contract 6 gives them, and their XML elements.
+func TestMovieVodMembers(t *testing.T) {
+	got := map[string]string{}
+	xml := map[string]string{}
+	for _, spec := range catalog.MovieFieldSpecs() {
+		if spec.Vod != "" {
+			got[spec.Member] = spec.Vod
+		}
+		if spec.VodXML != "" {
+			xml[spec.Member] = spec.VodXML
+		}
+	}
+	want := map[string]string{"year": "vod_year", "poster1_url": "vod_pic_slide", "actor": "vod_actor", "director": "vod_director",
+		"genre": "vod_class", "country": "vod_area", "synopsis": "vod_content", "id_code": "vod_sub", "release": "vod_pubdate"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("vod keys = %v, want %v", got, want)
+	}
+	wantXML := map[string]string{"year": "year", "actor": "actor", "director": "director", "country": "area", "synopsis": "des", "id_code": "subname"}
+	if !reflect.DeepEqual(xml, wantXML) {
+		t.Errorf("XML elements = %v, want %v", xml, wantXML)
+	}
+	m := catalog.Movie{Year: "2019"}
+	m.Lists[1] = catalog.NewList([]string{"A, B", "C"})
+	if got := m.VodText(catalog.FieldActor); got != "A, B,C" {
+		t.Errorf("VodText(actor) = %q, want the items joined with a comma", got)
+	}
+	if got := m.VodText(catalog.FieldYear); got != "2019" {
+		t.Errorf("VodText(year) = %q", got)
+	}
+}

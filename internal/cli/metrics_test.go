@@ -136,6 +136,10 @@ func TestServeMetrics(t *testing.T) {
 		if f := now["catalog_search_index_lag_changes"]; f == nil {
 			t.Errorf("no catalog_search_index_lag_changes series")
 		}
+		// A first start has no index file: one build each.
+		if got := value(now, "catalog_search_index_builds_total", labels); got != 1 {
+			t.Errorf("%s search index builds: got %v, want 1", service, got)
+		}
 	}
 	if got := value(before, "catalog_db_pool_max_connections", map[string]string{"pool": dbPool()}); got <= 0 {
 		t.Errorf("database pool %s max connections: got %v, want > 0", dbPool(), got)

@@ -31,6 +31,8 @@ var (
 		"Bytes of posting lists and stored titles in the search index.", []string{"service"}, nil)
 	indexBehind = prometheus.NewDesc("catalog_search_index_lag_changes",
 		"Changes the database had, when the index last looked, that the index had not applied yet.", []string{"service"}, nil)
+	indexBuilds = prometheus.NewDesc("catalog_search_index_builds_total",
+		"Builds of the search index from the whole database since the start (0 when it started from its file and never fell behind the log).", []string{"service"}, nil)
 )
 
 type indexCollector map[string]*search.Live
@@ -40,6 +42,7 @@ func (c indexCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- indexDocs
 	ch <- indexBytes
 	ch <- indexBehind
+	ch <- indexBuilds
 }
 
 func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
@@ -53,5 +56,6 @@ func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(indexDocs, prometheus.GaugeValue, float64(st.Documents), service)
 		ch <- prometheus.MustNewConstMetric(indexBytes, prometheus.GaugeValue, float64(st.Bytes), service)
 		ch <- prometheus.MustNewConstMetric(indexBehind, prometheus.GaugeValue, float64(st.Behind), service)
+		ch <- prometheus.MustNewConstMetric(indexBuilds, prometheus.CounterValue, float64(st.Builds), service)
 	}
 }

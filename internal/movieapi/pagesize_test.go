@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
+	"catalog/internal/testenv"
 )
 
 // bigEpisodes is one server of 5,000 episodes whose JSON form is
@@ -38,6 +39,7 @@ func bigEpisodes(t testing.TB, id int) []catalog.Server {
 // served. Sixteen movies of 2,000,000 bytes of episodes (32.0 MB) fit
 // under 32 MiB (33.5 MB), seventeen (34 MB) do not.
 func TestPageSizeCap(t *testing.T) {
+	testenv.Long(t) // 40 MB of episodes, parsed for every page
 	store := newTestStore(t)
 	in := make([]movieInput, 20)
 	for i := range in {

@@ -176,8 +176,13 @@ func (f *facets) remove(id uint32) {
 	f.byID.set(id, attrs{})
 }
 
-// settle ends a bulk build: the change order is sorted once.
+// settle ends a bulk build: the change order is sorted and the sets
+// compressed once. Later calls (every Apply) do nothing, so a catch-up
+// costs its changes only.
 func (f *facets) settle() {
+	if f.order.settled {
+		return
+	}
 	f.order.settle()
 	f.timed.RunOptimize()
 	for _, b := range f.sets {
@@ -221,12 +226,15 @@ func (f *facets) since(t int64) *roaring.Bitmap {
 	if from == 0 {
 		return f.timed
 	}
-	out := roaring.New()
+	// A bit array, then one bitmap of it: no sort, no insert per id.
+	bits := getBits(int(f.timed.Maximum()/64) + 1)
+	defer putBits(bits)
 	f.order.walk(from, false, func(k uint64) bool {
-		out.Add(uint32(k))
+		id := uint32(k)
+		bits[id>>6] |= 1 << (id & 63)
 		return true
 	})
-	return out
+	return roaring.FromDense(bits, true)
 }
 
 // blockMax is the most keys one block of a changeOrder holds: small
@@ -234,7 +242,7 @@ func (f *facets) since(t int64) *roaring.Bitmap {
 // blocks' lengths (rank, select) stays short at ten million records.
 const blockMax = 4096
 
-// changeOrder is a sorted multiset-free list of order keys, in blocks,
+// changeOrder is the sorted, distinct order keys, in blocks,
 // with rank and select by a walk over the blocks. Writes land anywhere
 // (a record's old key goes, its new one arrives at the top), so one
 // sorted slice would move megabytes per write.

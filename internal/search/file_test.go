@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"sync"
 	"testing"
 
 	"catalog/internal/catalog"
@@ -163,5 +164,48 @@ func TestEmptyIndexFile(t *testing.T) {
 	ix.Apply([]Doc{{ID: 7, Fold: "river"}}, nil)
 	if r := ix.Search([]string{"riv"}, nil, 0, 20); !slices.Equal(r.IDs, []int64{7}) {
 		t.Fatalf("after a first record: %v, want [7]", r.IDs)
+	}
+}
+
+// TestFileIndexUnderConcurrentChanges: searches run while changes copy
+// the mapped lists, titles and pages they touch (run with -race).
+func TestFileIndexUnderConcurrentChanges(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	groups := []string{"", "JAV"}
+	docs := map[int64]Doc{}
+	var initial []Doc
+	for id := int64(1); id <= 2000; id++ {
+		d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(2)]}
+		docs[id] = d
+		initial = append(initial, d)
+	}
+	ix := roundTrip(t, build(initial), filepath.Join(t.TempDir(), "clips.index"))
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for g := range 4 {
+		wg.Go(func() {
+			r := rand.New(rand.NewPCG(uint64(g), 1))
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				terms, group := randomSearch(r, groups)
+				ix.Search(terms, group, 0, 20)
+			}
+		})
+	}
+	for range 100 {
+		changed, gone := randomChanges(rng, docs, groups, 20, 2200)
+		ix.Apply(changed, gone)
+	}
+	close(stop)
+	wg.Wait()
+	for range 100 {
+		terms, group := randomSearch(rng, groups)
+		if got, want := ix.Search(terms, group, 0, 3000), brute(docs, terms, group); !slices.Equal(got.IDs, want) {
+			t.Fatalf("%q: %v, want %v", terms, got.IDs, want)
+		}
 	}
 }

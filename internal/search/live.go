@@ -61,6 +61,7 @@ type Live struct {
 	readyMu sync.Mutex
 	readyCh chan struct{} // closed while st is set
 	started sync.Once
+	running atomic.Bool // Start was called
 
 	mu       sync.Mutex // one catch-up, rebuild or save at a time
 	building atomic.Bool
@@ -86,7 +87,7 @@ func NewLive(src catalog.SearchLog, kind catalog.SearchKind, log *slog.Logger) *
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Live{src: src, kind: kind, log: log, readyCh: make(chan struct{})}
+	return &Live{src: src, kind: kind, log: log, readyCh: make(chan struct{}), file: fileState{stopped: make(chan struct{})}}
 }
 
 // ErrBuilding is the answer to a request that needed the index while it
@@ -97,16 +98,16 @@ var ErrBuilding = catalog.Errorf(catalog.EUNAVAILABLE, "the search index is buil
 // prunes the log until ctx ends. Calls after the first do nothing.
 func (l *Live) Start(ctx context.Context) {
 	l.started.Do(func() {
-		l.file.stopped = make(chan struct{})
+		l.running.Store(true)
 		go l.run(ctx)
 	})
 }
 
 // Wait returns once the index started by Start has stopped after its
-// context ended, its file written (see UseFile).
+// context ended, its file written (see UseFile); at once when it was
+// never started.
 func (l *Live) Wait() {
-	l.started.Do(func() {}) // not started: nothing to wait for
-	if l.file.stopped != nil {
+	if l.running.Load() {
 		<-l.file.stopped
 	}
 }

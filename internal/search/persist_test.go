@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"catalog/internal/catalog"
@@ -184,16 +185,12 @@ func TestUnusableFileRebuilds(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "too far behind the search log"},
+		{"another kind", func(t *testing.T, path string, a, b store) {
+			rewriteHeader(t, path, func(h *search.FileHeader) { h.Kind = int(catalog.SearchMovies) })
+		}, "the file holds another kind of record"},
 		{"newer than the database", func(t *testing.T, path string, a, b store) {
 			// As after a restore of an older copy of the same database.
-			ix, h, err := search.OpenFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h.Version += 1000
-			if err := ix.WriteFile(path, h); err != nil {
-				t.Fatal(err)
-			}
+			rewriteHeader(t, path, func(h *search.FileHeader) { h.Version += 1000 })
 		}, "the file is newer than the database"},
 	}
 	for _, c := range cases {
@@ -227,4 +224,65 @@ func TestUnusableFileRebuilds(t *testing.T) {
 			}
 		})
 	}
+}
+
+// rewriteHeader writes the index file at path again with its header
+// changed by fn.
+func rewriteHeader(t *testing.T, path string, fn func(*search.FileHeader)) {
+	t.Helper()
+	ix, h, err := search.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fn(&h)
+	if err := ix.WriteFile(path, h); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFileWrittenWhileServing: the file is written after the build,
+// then again ten minutes after the last write once the index changed,
+// not before.
+func TestFileWrittenWhileServing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		a, b := openPair(t, filepath.Join(t.TempDir(), "t.db"), engines[0].open)
+		seedClips(t, b, 10)
+		path := filepath.Join(t.TempDir(), "clips.index")
+		ctx, stop := context.WithCancel(t.Context())
+		defer stop()
+		l := search.NewLive(a, catalog.SearchClips, nil)
+		l.UseFile(path)
+		l.Start(ctx)
+		for !l.Ready() {
+			time.Sleep(time.Millisecond)
+		}
+		time.Sleep(2 * time.Second) // the next tick writes the build
+		version := func() int64 {
+			t.Helper()
+			h, err := search.ReadFileHeader(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return h.Version
+		}
+		built := version()
+		c := catalog.Clip{Title: "later", IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ"}
+		if err := b.CreateClip(t.Context(), &c); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(9 * time.Minute)
+		if v := version(); v != built {
+			t.Fatalf("file at version %d after 9 minutes, want still %d", v, built)
+		}
+		time.Sleep(2 * time.Minute)
+		want, err := a.KindVersion(t.Context(), catalog.SearchClips)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v := version(); v != want {
+			t.Fatalf("file at version %d after 11 minutes, want %d", v, want)
+		}
+		stop()
+		l.Wait()
+	})
 }

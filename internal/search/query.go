@@ -1,6 +1,7 @@
 package search
 
 import (
+	"math"
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -40,6 +41,9 @@ func (ix *Index) Find(q Query) Result {
 	var m matchSet
 	switch len(sets) {
 	case 0:
+		if q.ByChange {
+			return ix.facets.changePage(nil, q)
+		}
 		m = bitmapSet{ix.all}
 	case 1:
 		m = bitmapSet{sets[0]}
@@ -91,7 +95,9 @@ func (ix *Index) filters(q Query) (sets []*roaring.Bitmap, ok bool) {
 	if q.Play != 0 && (q.Play < 0 || q.Play > 1<<7 || !add(f.set(facetPlay, uint32(q.Play)))) {
 		return nil, false
 	}
-	if (q.Since != 0 || q.ByChange) && !add(f.since(q.Since)) {
+	// In change order the time filter is a range of the order
+	// (changePage); in id order it is a set.
+	if q.Since != 0 && !q.ByChange && !add(f.since(q.Since)) {
 		return nil, false
 	}
 	for _, t := range q.Terms {
@@ -119,6 +125,7 @@ type matchSet interface {
 	at(i int64) uint32 // the id of rank i from the bottom
 	has(id uint32) bool
 	each(fn func(id uint32))
+	dense(bits []uint64) // sets the bits of the ids below 64*len(bits)
 }
 
 type bitmapSet struct{ b *roaring.Bitmap }
@@ -135,6 +142,21 @@ func (s bitmapSet) each(fn func(uint32)) {
 	s.b.Iterate(func(id uint32) bool { fn(id); return true })
 }
 
+func (s bitmapSet) dense(bits []uint64) {
+	if s.b.IsEmpty() {
+		return
+	}
+	if int(s.b.DenseSize()/8) <= len(bits) {
+		s.b.WriteDenseTo(bits)
+		return
+	}
+	s.each(func(id uint32) {
+		if w := int(id >> 6); w < len(bits) {
+			bits[w] |= 1 << (id & 63)
+		}
+	})
+}
+
 type sliceSet []uint32
 
 func (s sliceSet) len() int64         { return int64(len(s)) }
@@ -146,56 +168,109 @@ func (s sliceSet) each(fn func(uint32)) {
 	}
 }
 
-// narrowShare is the share of the change order under which a result is
-// ordered by sorting its own keys rather than by walking the order:
-// sorting n keys costs about what walking 16n does.
-const narrowShare = 16
-
-// changePage is the page of m (ids with attributes) in change order.
-func (f *facets) changePage(m matchSet, q Query) Result {
-	total := m.len()
-	res := Result{Total: total, IDs: []int64{}}
-	if q.Offset >= total || q.Limit <= 0 {
-		return res
+func (s sliceSet) dense(bits []uint64) {
+	for _, id := range s {
+		if w := int(id >> 6); w < len(bits) {
+			bits[w] |= 1 << (id & 63)
+		}
 	}
-	end := min(q.Offset+q.Limit, total)
-	res.IDs = make([]int64, 0, end-q.Offset)
+}
+
+// narrowShare is the share of the change order under which a result is
+// ordered by sorting its own keys rather than by walking the order (a
+// bit test per key): sorting n keys costs about what walking 64n does.
+const narrowShare = 64
+
+// changePage is the page of m (nil: every record with attributes) in
+// change order, from q.Since on, and its exact number.
+func (f *facets) changePage(m matchSet, q Query) Result {
+	n := f.order.len()
+	lo := 0 // the order's ranks from lo on are at or after q.Since
 	switch {
-	case total == int64(f.order.len()):
-		// Every record: the order itself, by rank.
-		for i := q.Offset; i < end; i++ {
-			r := i
-			if !q.Ascending {
-				r = total - 1 - i
+	case q.Since > math.MaxUint32:
+		lo = n
+	case q.Since > 0:
+		lo = f.order.rank(orderKey(uint32(q.Since), 0))
+	}
+	if m == nil {
+		// The order itself, by rank.
+		return page(int64(n-lo), q.Offset, q.Limit, func(i int64) uint32 {
+			if q.Ascending {
+				i = int64(n-lo) - 1 - i // page counts from the top
 			}
-			res.IDs = append(res.IDs, int64(uint32(f.order.at(int(r)))))
-		}
-	case total*narrowShare <= int64(f.order.len()):
-		keys := make([]uint64, 0, total)
-		m.each(func(id uint32) { keys = append(keys, orderKey(f.byID.get(id).changed, id)) })
-		slices.Sort(keys)
-		for i := q.Offset; i < end; i++ {
-			r := i
-			if !q.Ascending {
-				r = total - 1 - i
-			}
-			res.IDs = append(res.IDs, int64(uint32(keys[r])))
-		}
-	default:
-		from := 0
-		if !q.Ascending {
-			from = f.order.len() - 1
-		}
-		var seen int64
-		f.order.walk(from, !q.Ascending, func(k uint64) bool {
-			if id := uint32(k); m.has(id) {
-				if seen >= q.Offset {
-					res.IDs = append(res.IDs, int64(id))
-				}
-				seen++
-			}
-			return seen < end
+			return uint32(f.order.at(lo + int(i)))
 		})
+	}
+	if m.len()*narrowShare <= int64(n) {
+		keys := make([]uint64, 0, m.len())
+		m.each(func(id uint32) {
+			if a := f.byID.get(id); a.set && int64(a.changed) >= q.Since {
+				keys = append(keys, orderKey(a.changed, id))
+			}
+		})
+		slices.Sort(keys)
+		return page(int64(len(keys)), q.Offset, q.Limit, func(i int64) uint32 {
+			if q.Ascending {
+				i = int64(len(keys)) - 1 - i
+			}
+			return uint32(keys[i])
+		})
+	}
+	return f.walkPage(m, q, lo)
+}
+
+// walkPage pages m in change order by walking the order's blocks from
+// rank lo (or down to it), testing each id against a bit array of m.
+// The total is m's size when the range is the whole order; else the
+// walk goes on to the end of the range to count.
+func (f *facets) walkPage(m matchSet, q Query, lo int) Result {
+	bits := getBits(int(f.timed.Maximum()/64) + 1)
+	defer putBits(bits)
+	m.dense(bits)
+	res := Result{IDs: []int64{}}
+	end := q.Offset + q.Limit
+	counted := lo > 0
+	hit := func(k uint64) bool { // reports whether the walk goes on
+		id := uint32(k)
+		if bits[id>>6]&(1<<(id&63)) == 0 {
+			return true
+		}
+		if res.Total >= q.Offset && res.Total < end {
+			res.IDs = append(res.IDs, int64(id))
+		}
+		res.Total++
+		return counted || res.Total < end
+	}
+	blocks := f.order.blocks
+	if q.Ascending {
+		skip := lo
+		for _, b := range blocks {
+			if skip >= len(b) {
+				skip -= len(b)
+				continue
+			}
+			for _, k := range b[skip:] {
+				if !hit(k) {
+					goto done
+				}
+			}
+			skip = 0
+		}
+	} else {
+		left := f.order.len() - lo // the keys of ranks lo and up
+		for bi := len(blocks) - 1; bi >= 0 && left > 0; bi-- {
+			b := blocks[bi]
+			for i := len(b) - 1; i >= 0 && left > 0; i-- {
+				left--
+				if !hit(b[i]) {
+					goto done
+				}
+			}
+		}
+	}
+done:
+	if !counted {
+		res.Total = m.len()
 	}
 	return res
 }

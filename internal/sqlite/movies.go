@@ -304,36 +304,10 @@ func (w *movieWriter) upsertByIDCode(ctx context.Context, movies []catalog.Movie
 	case 1:
 		return w.upsertOne(ctx, &movies[0])
 	}
-	codes := make([]string, len(movies))
-	for i := range movies {
-		codes[i] = movies[i].IDCode
-	}
-	codesJSON, err := json.Marshal(codes)
+	found, err := w.storedByIDCode(ctx, movies)
 	if err != nil {
-		return fmt.Errorf("sqlite: upsert movies: %w", err)
+		return err
 	}
-	type storedMovie struct{ id, updated int64 }
-	found := make(map[string]storedMovie)
-	rows, err := w.tx.QueryContext(ctx, moviesByIDCodes, string(codesJSON))
-	if err != nil {
-		return translate(err, "upsert movies")
-	}
-	for rows.Next() {
-		var code string
-		var sm storedMovie
-		if err := rows.Scan(&code, &sm.id, &sm.updated); err != nil {
-			rows.Close()
-			return translate(err, "upsert movies")
-		}
-		found[code] = sm
-	}
-	if err := rows.Close(); err != nil {
-		return translate(err, "upsert movies")
-	}
-	if err := rows.Err(); err != nil {
-		return translate(err, "upsert movies")
-	}
-
 	last, err := lastID(ctx, w.tx, "movies")
 	if err != nil {
 		return translate(err, "upsert movies")
@@ -367,6 +341,40 @@ func (w *movieWriter) upsertByIDCode(ctx context.Context, movies []catalog.Movie
 		fresh = fresh[n:]
 	}
 	return nil
+}
+
+// storedMovie is a stored movie's id and its updated_at as stored.
+type storedMovie struct{ id, updated int64 }
+
+// storedByIDCode finds the stored movies that have the id_codes of
+// movies, by id_code.
+func (w *movieWriter) storedByIDCode(ctx context.Context, movies []catalog.Movie) (map[string]storedMovie, error) {
+	codes := make([]string, len(movies))
+	for i := range movies {
+		codes[i] = movies[i].IDCode
+	}
+	codesJSON, err := json.Marshal(codes)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: upsert movies: %w", err)
+	}
+	rows, err := w.tx.QueryContext(ctx, moviesByIDCodes, string(codesJSON))
+	if err != nil {
+		return nil, translate(err, "upsert movies")
+	}
+	defer rows.Close()
+	found := make(map[string]storedMovie)
+	for rows.Next() {
+		var code string
+		var sm storedMovie
+		if err := rows.Scan(&code, &sm.id, &sm.updated); err != nil {
+			return nil, translate(err, "upsert movies")
+		}
+		found[code] = sm
+	}
+	if err := rows.Err(); err != nil {
+		return nil, translate(err, "upsert movies")
+	}
+	return found, nil
 }
 
 // insertMany inserts movies with ids after last, in order, which are the

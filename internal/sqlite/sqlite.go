@@ -91,47 +91,55 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	// BEGIN IMMEDIATE takes the write lock up front, so a transaction
 	// never fails half-way when another process holds the lock. Its page
 	// cache is SQLite's default except during a bulk write (bulkTx).
-	if s.writer, err = sql.Open("sqlite", base+"&_txlock=immediate"); err != nil {
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	if s.writer, err = openPool(path, base+"&_txlock=immediate", 1); err != nil {
+		return nil, err
 	}
-	s.writer.SetMaxOpenConns(1)
-	s.writer.SetMaxIdleConns(1)
-	s.writer.SetConnMaxLifetime(0)
-	s.writer.SetConnMaxIdleTime(0)
 	if err := s.writer.PingContext(ctx); err != nil {
 		s.writer.Close()
-		return nil, catalog.Reworded(fmt.Sprintf("sqlite: cannot open database file %s: %s", path, oneLine(err)), err)
+		return nil, cannotOpen(path, err)
 	}
 
 	n := opts.MaxReadConns
 	if n <= 0 {
 		n = max(4, 2*runtime.GOMAXPROCS(0))
 	}
-	if s.reader, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
+	if s.reader, err = openPool(path, base+"&_pragma=query_only(1)", n); err != nil {
 		s.writer.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, err
 	}
-	s.reader.SetMaxOpenConns(n)
-	s.reader.SetMaxIdleConns(n)
-	s.reader.SetConnMaxLifetime(0)
-	s.reader.SetConnMaxIdleTime(0)
 	if err := s.reader.PingContext(ctx); err != nil {
 		s.Close()
-		return nil, catalog.Reworded(fmt.Sprintf("sqlite: cannot open database file %s: %s", path, oneLine(err)), err)
+		return nil, cannotOpen(path, err)
 	}
-	if s.versionDB, err = sql.Open("sqlite", base+"&_pragma=query_only(1)"); err != nil {
+	if s.versionDB, err = openPool(path, base+"&_pragma=query_only(1)", 1); err != nil {
 		s.Close()
-		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+		return nil, err
 	}
-	s.versionDB.SetMaxOpenConns(1)
-	s.versionDB.SetMaxIdleConns(1)
-	s.versionDB.SetConnMaxLifetime(0)
-	s.versionDB.SetConnMaxIdleTime(0)
 	if err := s.openStreams(base); err != nil {
 		s.Close()
 		return nil, err
 	}
 	return s, nil
+}
+
+// openPool opens a pool of at most n connections to dsn that keeps
+// every connection it opened: each one has run the pragmas and holds its
+// own page cache.
+func openPool(path, dsn string, n int) (*sql.DB, error) {
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(n)
+	db.SetMaxIdleConns(n)
+	db.SetConnMaxLifetime(0)
+	db.SetConnMaxIdleTime(0)
+	return db, nil
+}
+
+// cannotOpen words a failed first connection for the operator.
+func cannotOpen(path string, err error) error {
+	return catalog.Reworded(fmt.Sprintf("sqlite: cannot open database file %s: %s", path, oneLine(err)), err)
 }
 
 // checkPath turns the usual mistakes into a clearer message than

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"fmt"
 
 	"catalog/internal/budget"
 )
@@ -13,15 +12,10 @@ import (
 // a request read finds one at once however many streams run.
 func (s *Store) openStreams(base string) error {
 	s.stream = budget.NewStreams()
-	db, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
+	db, err := openPool(s.path, base+"&_pragma=query_only(1)", s.stream.Conns())
 	if err != nil {
-		return fmt.Errorf("sqlite: open %s: %w", s.path, err)
+		return err
 	}
-	n := s.stream.Conns()
-	db.SetMaxOpenConns(n)
-	db.SetMaxIdleConns(n)
-	db.SetConnMaxLifetime(0)
-	db.SetConnMaxIdleTime(0)
 	s.streams = db
 	return nil
 }

@@ -310,7 +310,7 @@ type ListJavParams struct {
 	// Pg Alias of page (MacCMS); page wins when both are given.
 	Pg *Pg `form:"pg,omitempty" json:"pg,omitempty"`
 
-	// Limit Page size. Anything but a positive decimal integer is a 400; a limit above 100 is clamped to 100, and the envelope's limit reports the limit used.
+	// Limit Page size. Anything but a positive decimal integer is a 400; a limit above 100 is clamped to 100, and the envelope's limit reports the limit used. A page whose answer would pass 33554432 bytes (movies with large episodes) is a 400 that names limit: ask for fewer movies, or leave out episodes.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
 	// Q Search text: case-insensitive substrings of the title; several words separated by spaces must all occur; repeated words count once; only spaces is no filter. At most 256 characters after trimming and at most 16 distinct words; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter and the limit.
@@ -340,7 +340,7 @@ type ListMoviesParams struct {
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
-	// Limit Page size. Anything but a positive decimal integer is a 400; a limit above 100 is clamped to 100, and the envelope's limit reports the limit used.
+	// Limit Page size. Anything but a positive decimal integer is a 400; a limit above 100 is clamped to 100, and the envelope's limit reports the limit used. A page whose answer would pass 33554432 bytes (movies with large episodes) is a 400 that names limit: ask for fewer movies, or leave out episodes.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 
 	// Q Search text: case-insensitive substrings of the title; several words separated by spaces must all occur; repeated words count once; only spaces is no filter. At most 256 characters after trimming and at most 16 distinct words; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter and the limit.

@@ -121,9 +121,8 @@ func TestAdminUnlockUsage(t *testing.T) {
 	}
 }
 
-// admin list, password and delete (issue: operators manage
-// administrators): a reset or a delete ends the administrator's
-// sessions at once.
+// admin list, password and delete: operators manage administrators, and
+// a reset or a delete ends the administrator's sessions at once.
 func TestAdminManage(t *testing.T) {
 	tdb := testdb.New(t)
 	env := map[string]string{"CATALOG_DB": tdb.DSN()}
