@@ -14,9 +14,9 @@ import (
 
 const (
 	// maxCatchUp is the most changed records a search applies from the
-	// log before answering (about 60 µs each, under the index's write
-	// lock); beyond it a rebuild (seconds, in the background) is cheaper,
-	// and the database answers meanwhile.
+	// log before answering, under the index's write lock; beyond it a
+	// rebuild in the background is cheaper, and lists answer 503
+	// (ErrBuilding) until it is done: nothing else answers a search.
 	maxCatchUp = 10_000
 	// keepLog is how long log rows stay at least: every running instance
 	// catches up at least every syncEvery, so only a stopped or

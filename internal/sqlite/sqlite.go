@@ -327,9 +327,9 @@ const (
 // gets a 64 MiB page cache, so that the batch builds its b-trees in
 // memory instead of spilling pages to the WAL before the commit, and the
 // cache goes back to 2 MiB after it, which frees the pages above that.
-// Kept at 64 MiB for good, the cache filled up with the pages that single
-// edits touch: a serving process grew by 5 MB of RSS per 100 random clip
-// edits (21 MB over 400), outside the Go heap and never given back.
+// The cache must not stay at 64 MiB: it would fill with the pages that
+// single edits touch, memory outside the Go heap that SQLite never gives
+// back (BENCHMARKS.md, bulk writes).
 func (s *Store) bulkTx(ctx context.Context, what string, fn func(tx *sql.Tx) error) error {
 	if _, err := s.writer.ExecContext(ctx, bulkCachePragma); err != nil {
 		return translate(err, what)
