@@ -13,13 +13,11 @@ import (
 // sharedLock is what an advisory lock in a shared database gives several
 // instances: whoever asks first holds it, the others are told no.
 type sharedLock struct {
-	mu       sync.Mutex
-	held     bool
-	attempts atomic.Int64
+	mu   sync.Mutex
+	held bool
 }
 
 func (l *sharedLock) tryLock(context.Context) (func(), bool, error) {
-	l.attempts.Add(1)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.held {
@@ -63,18 +61,6 @@ func (g *gatedStore) EachMovie(ctx context.Context, fn func(m *catalog.Movie) er
 	return g.MovieStore.EachMovie(ctx, fn)
 }
 
-// waitFor polls cond; the deadline only catches a hang.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 // Two instances sharing a lock: while one builds, the other builds
 // nothing, keeps asking, and builds once the lock is free.
 func TestLockOneBuildAtATime(t *testing.T) {
@@ -83,9 +69,21 @@ func TestLockOneBuildAtATime(t *testing.T) {
 	addNumbered(t, inner, 1, 5)
 	store := &gatedStore{MovieStore: inner, gate: make(chan struct{}), entered: make(chan struct{}, 2)}
 	var lock sharedLock
+	// asked hears of the lock attempts made while the test listens.
+	asked := make(chan struct{})
+	tryLock := func(ctx context.Context) (func(), bool, error) {
+		unlock, ok, err := lock.tryLock(ctx)
+		select {
+		case asked <- struct{}{}:
+		default:
+		}
+		return unlock, ok, err
+	}
 	services := make([]*Service, 2)
+	builds := make([]<-chan Build, 2)
 	for i := range services {
-		services[i] = New(Config{Store: store, Dir: t.TempDir(), Every: time.Hour, Lock: lock.tryLock, LockRetry: time.Millisecond})
+		services[i] = New(Config{Store: store, Dir: t.TempDir(), Every: time.Hour, Lock: tryLock, LockRetry: time.Millisecond})
+		builds[i] = watch(services[i])
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -99,8 +97,13 @@ func TestLockOneBuildAtATime(t *testing.T) {
 
 	<-store.entered
 	// The other instance finds the lock taken, again and again.
-	attempts := lock.attempts.Load()
-	waitFor(t, "the other instance to retry the lock", func() bool { return lock.attempts.Load() >= attempts+5 })
+	for range 5 {
+		select {
+		case <-asked:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the other instance did not retry the lock within 10 s")
+		}
+	}
 	if got := store.walks.Load(); got != 1 {
 		t.Fatalf("catalog walks while one instance holds the lock: got %d, want 1", got)
 	}
@@ -112,8 +115,8 @@ func TestLockOneBuildAtATime(t *testing.T) {
 
 	close(store.gate)
 	<-store.entered
-	for _, s := range services {
-		waitFor(t, "both snapshots", s.Ready)
+	for _, b := range builds {
+		waitBuilt(t, b)
 	}
 	if got := store.most.Load(); got != 1 {
 		t.Errorf("builds at the same moment: got %d, want 1", got)

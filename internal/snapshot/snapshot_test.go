@@ -403,11 +403,12 @@ func TestServeCacheControl(t *testing.T) {
 	store := newTestStore(t)
 	addNumbered(t, store, 1, 2)
 	s := New(Config{Store: store, Dir: t.TempDir(), Every: 30 * time.Minute})
+	builds := watch(s)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	waitReady(t, s)
+	waitBuilt(t, builds)
 
 	r := serve(t, s, http.MethodGet)
 	cc := r.header.Get("Cache-Control")
@@ -424,24 +425,37 @@ func TestServeCacheControl(t *testing.T) {
 	}
 }
 
-func waitReady(t testing.TB, s *Service) {
+// watch makes s report every build it runs on the returned channel; set
+// it before Run. Builds come hours apart in these tests, so the buffer
+// never fills.
+func watch(s *Service) <-chan Build {
+	builds := make(chan Build, 16)
+	s.observe = func(b Build) { builds <- b }
+	return builds
+}
+
+// waitBuilt waits for the next build reported on builds and fails the
+// test unless it succeeded; the deadline only catches a hang.
+func waitBuilt(t testing.TB, builds <-chan Build) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !s.Ready() {
-		if time.Now().After(deadline) {
-			t.Fatal("snapshot not ready after 10s")
+	select {
+	case b := <-builds:
+		if b.Err != nil {
+			t.Fatalf("snapshot build: %v", b.Err)
 		}
-		time.Sleep(5 * time.Millisecond)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no snapshot build within 10 s")
 	}
 }
 
 func TestRunStopsWithContext(t *testing.T) {
 	t.Parallel()
 	s := New(Config{Store: newTestStore(t), Dir: filepath.Join(t.TempDir(), "created"), Every: time.Hour})
+	builds := watch(s)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { s.Run(ctx); close(done) }()
-	waitReady(t, s)
+	waitBuilt(t, builds)
 	cancel()
 	<-done
 	if _, err := os.Stat(filepath.Join(s.dir, FileName)); err != nil {
@@ -598,11 +612,12 @@ func TestServeFileLost(t *testing.T) {
 			store := newTestStore(t)
 			addNumbered(t, store, 1, 5)
 			s := New(Config{Store: store, Dir: filepath.Join(t.TempDir(), "snaps"), Every: time.Hour})
+			builds := watch(s)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})
 			go func() { s.Run(ctx); close(done) }()
 			defer func() { cancel(); <-done }()
-			waitReady(t, s)
+			waitBuilt(t, builds)
 			lose.do(t, s.dir)
 
 			r := serve(t, s, http.MethodGet)
@@ -612,16 +627,11 @@ func TestServeFileLost(t *testing.T) {
 			if r.header.Get("Retry-After") == "" {
 				t.Error("no Retry-After")
 			}
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				r = serve(t, s, http.MethodGet)
-				if r.err == nil {
-					break
-				}
-				if time.Now().After(deadline) {
-					t.Fatalf("not rebuilt after 10 s: %v", r.err)
-				}
-				time.Sleep(10 * time.Millisecond)
+			// The 503 asked for a build; the hourly schedule would not
+			// build again within the test.
+			waitBuilt(t, builds)
+			if r = serve(t, s, http.MethodGet); r.err != nil {
+				t.Fatalf("after the rebuild: %v", r.err)
 			}
 			var doc struct{ Total int }
 			if err := json.Unmarshal(r.body, &doc); err != nil || doc.Total != 5 {
