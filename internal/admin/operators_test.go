@@ -276,12 +276,14 @@ func TestConsoleSnapshotPanel(t *testing.T) {
 	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
 	store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)})
 	store.UpsertMovies(ctx, []catalog.Movie{{Name: "One", Slug: "one"}, {Name: "Two", Slug: "two"}})
-	snaps := snapshot.New(snapshot.Config{Store: store, Dir: filepath.Join(t.TempDir(), "snap"), Every: time.Hour})
+	built := make(chan snapshot.Build, 4)
+	snaps := snapshot.New(snapshot.Config{Store: store, Dir: filepath.Join(t.TempDir(), "snap"), Every: time.Hour,
+		Observe: func(b snapshot.Build) { built <- b }})
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { snaps.Run(runCtx); close(done) }()
 	t.Cleanup(func() { stop(); <-done })
-	waitUntil(t, snaps.Ready)
+	receive(t, built)
 
 	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Snapshots: snaps}))
 	t.Cleanup(srv.Close)
@@ -298,7 +300,7 @@ func TestConsoleSnapshotPanel(t *testing.T) {
 	}
 	// The rebuilt snapshot is the one that counts the third movie (the
 	// hourly schedule would not build again within the test).
-	waitUntil(t, func() bool { st := snaps.Status(); return st.Movies == 3 && !st.Building })
+	receive(t, built)
 	if _, body = c.get("/admin/snapshot"); !strings.Contains(body, `<dd data-movies>3</dd>`) {
 		t.Errorf("after rebuild the panel does not show 3 movies")
 	}
@@ -314,13 +316,15 @@ func loggedIn(t *testing.T, store catalog.Store, base string) *console {
 	return c
 }
 
-func waitUntil(t *testing.T, cond func() bool) {
+// receive returns the next value a background job reports on ch; the
+// deadline only catches a hang.
+func receive[T any](t *testing.T, ch <-chan T) T {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not met within 20 s")
-		}
-		time.Sleep(20 * time.Millisecond)
+	select {
+	case v := <-ch:
+		return v
+	case <-time.After(20 * time.Second):
+		t.Fatal("nothing reported within 20 s")
+		panic("unreachable")
 	}
 }

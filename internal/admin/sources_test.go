@@ -32,7 +32,8 @@ func TestConsoleSources(t *testing.T) {
 		fmt.Fprint(w, `{"code":1,"page":1,"pagecount":1,"total":2,"list":[{"vod_id":1,"vod_name":"One","vod_year":"2001"},{"vod_id":2,"vod_name":"","vod_year":"2002"}]}`)
 	}))
 	defer source.Close()
-	runner := collect.NewRunner(collect.RunnerConfig{Store: store})
+	runs := make(chan catalog.SourceRun, 4)
+	runner := collect.NewRunner(collect.RunnerConfig{Store: store, Observe: func(r catalog.SourceRun) { runs <- r }})
 	go runner.Run(ctx)
 	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
 	defer srv.Close()
@@ -72,10 +73,10 @@ func TestConsoleSources(t *testing.T) {
 	if res, _ := c.post("/admin/sources/peer/collect", nil); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("collect now: got %d, want 303", res.StatusCode)
 	}
-	waitUntil(t, func() bool {
-		src, _ := store.SourceByName(ctx, "peer")
-		return !src.LastRun.Started.IsZero()
-	})
+	receive(t, runs)
+	if src, _ := store.SourceByName(ctx, "peer"); src.LastRun.Started.IsZero() {
+		t.Errorf("the finished run is not recorded: %+v", src.LastRun)
+	}
 	_, body = c.get("/admin/sources")
 	if !strings.Contains(body, "1 pages, 2 read, 1 written, 1 rejected") || !strings.Contains(body, `action="/admin/sources/peer/collect"`) {
 		t.Errorf("page after the run does not show it: %s", body)

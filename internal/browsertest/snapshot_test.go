@@ -84,17 +84,28 @@ func startSnapshotService(t *testing.T, n int) string {
 	if err := demo.SeedMovies(ctx, st, demo.NewGenerator(11, platforms, time.Now().Add(-time.Hour), time.Second, 0), n); err != nil {
 		t.Fatal(err)
 	}
-	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir()})
+	// first hears of the first build: the default schedule builds once
+	// within the test.
+	first := make(chan snapshot.Build, 1)
+	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir(), Observe: func(b snapshot.Build) {
+		select {
+		case first <- b:
+		default:
+		}
+	}})
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { snapshots.Run(runCtx); close(done) }()
 	t.Cleanup(func() { stop(); <-done })
 	srv := httptest.NewServer(movieapi.New(movieapi.Config{Store: st, Snapshots: snapshots}))
 	t.Cleanup(srv.Close)
-	for deadline := time.Now().Add(60 * time.Second); !snapshots.Ready(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no snapshot within 60 s")
+	select {
+	case b := <-first:
+		if b.Err != nil {
+			t.Fatalf("snapshot build: %v", b.Err)
 		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("no snapshot within 60 s")
 	}
 	return srv.URL
 }

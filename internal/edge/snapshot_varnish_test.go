@@ -39,17 +39,28 @@ func TestVarnishSnapshot(t *testing.T) {
 	if err := demo.SeedMovies(ctx, st, demo.NewGenerator(13, platforms, time.Now().Add(-time.Hour), time.Second, 0), 8000); err != nil {
 		t.Fatal(err)
 	}
-	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir()})
+	// first hears of the first build: the default schedule builds once
+	// within the test.
+	first := make(chan snapshot.Build, 1)
+	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir(), Observe: func(b snapshot.Build) {
+		select {
+		case first <- b:
+		default:
+		}
+	}})
 	runCtx, stop := context.WithCancel(ctx)
 	built := make(chan struct{})
 	go func() { snapshots.Run(runCtx); close(built) }()
 	t.Cleanup(func() { stop(); <-built })
 	backend := httptest.NewServer(movieapi.New(movieapi.Config{Store: st, Snapshots: snapshots}))
 	t.Cleanup(backend.Close)
-	for deadline := time.Now().Add(60 * time.Second); !snapshots.Ready(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no snapshot within 60 s")
+	select {
+	case b := <-first:
+		if b.Err != nil {
+			t.Fatalf("snapshot build: %v", b.Err)
 		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("no snapshot within 60 s")
 	}
 	plain := get(t, backend.URL+"/api/movies/snapshot", false)
 	if plain.status != 200 || len(plain.body) < 3<<20 {

@@ -48,7 +48,15 @@ func TestVarnish(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir()})
+	// firstBuild hears of the first build: the default schedule builds once
+	// within the test.
+	firstBuild := make(chan snapshot.Build, 1)
+	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir(), Observe: func(b snapshot.Build) {
+		select {
+		case firstBuild <- b:
+		default:
+		}
+	}})
 	runCtx, stop := context.WithCancel(ctx)
 	built := make(chan struct{})
 	go func() { snapshots.Run(runCtx); close(built) }()
@@ -145,10 +153,13 @@ func TestVarnish(t *testing.T) {
 	})
 
 	t.Run("snapshot ranges reach the service", func(t *testing.T) {
-		for deadline := time.Now().Add(30 * time.Second); !snapshots.Ready(); time.Sleep(10 * time.Millisecond) {
-			if time.Now().After(deadline) {
-				t.Fatal("no snapshot within 30 s")
+		select {
+		case b := <-firstBuild:
+			if b.Err != nil {
+				t.Fatalf("snapshot build: %v", b.Err)
 			}
+		case <-time.After(30 * time.Second):
+			t.Fatal("no snapshot within 30 s")
 		}
 		u := edgeURL + "/api/movies/snapshot"
 		if r := get(t, u, true); r.status != 200 || r.header.Get("Surrogate-Key") != "snapshot" {

@@ -13,7 +13,9 @@ import (
 func TestSnapshotRoute(t *testing.T) {
 	store := newTestStore(t)
 	addNumbered(t, store, 3)
-	snaps := snapshot.New(snapshot.Config{Store: store, Dir: t.TempDir(), Every: time.Hour})
+	built := make(chan snapshot.Build, 4)
+	snaps := snapshot.New(snapshot.Config{Store: store, Dir: t.TempDir(), Every: time.Hour,
+		Observe: func(b snapshot.Build) { built <- b }})
 	h := newService(t, store, snaps)
 
 	t.Run("not ready", func(t *testing.T) {
@@ -31,12 +33,13 @@ func TestSnapshotRoute(t *testing.T) {
 	done := make(chan struct{})
 	go func() { snaps.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	deadline := time.Now().Add(10 * time.Second)
-	for !snaps.Ready() {
-		if time.Now().After(deadline) {
-			t.Fatal("snapshot not ready after 10s")
+	select {
+	case b := <-built:
+		if b.Err != nil {
+			t.Fatalf("snapshot build: %v", b.Err)
 		}
-		time.Sleep(5 * time.Millisecond)
+	case <-time.After(10 * time.Second):
+		t.Fatal("no snapshot build within 10 s")
 	}
 
 	// Contract 4.2: errors are {"code":0,"msg"}, a refused Range too.

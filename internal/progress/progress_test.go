@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"catalog/internal/progress"
@@ -161,16 +162,20 @@ func (s *syncBuffer) String() string {
 // library redraws from a goroutine; after Close nothing more may reach
 // the terminal, or it would overwrite the summary.
 func TestSpinnerStops(t *testing.T) {
-	var out syncBuffer
-	r := progress.Config{Out: &out, Terminal: true}.Bytes("import stdin", 0)
-	r.Add(300)
-	r.Close()
-	closed := out.String()
-	if !strings.Contains(closed, "import stdin: 300 records") || !strings.HasSuffix(closed, "\n") {
-		t.Errorf("spinner: got %q, want the count and an ended line", closed)
-	}
-	time.Sleep(300 * time.Millisecond) // three of the library's redraw ticks
-	if got := out.String(); got != closed {
-		t.Errorf("the spinner drew after Close: %q", strings.TrimPrefix(got, closed))
-	}
+	// In a bubble the library's redraw ticker runs on the fake clock, so
+	// the wait below costs no real time.
+	synctest.Test(t, func(t *testing.T) {
+		var out syncBuffer
+		r := progress.Config{Out: &out, Terminal: true}.Bytes("import stdin", 0)
+		r.Add(300)
+		r.Close()
+		closed := out.String()
+		if !strings.Contains(closed, "import stdin: 300 records") || !strings.HasSuffix(closed, "\n") {
+			t.Errorf("spinner: got %q, want the count and an ended line", closed)
+		}
+		time.Sleep(300 * time.Millisecond) // three of the library's redraw ticks
+		if got := out.String(); got != closed {
+			t.Errorf("the spinner drew after Close: %q", strings.TrimPrefix(got, closed))
+		}
+	})
 }

@@ -14,6 +14,7 @@ import (
 	"catalog/internal/postgres"
 	"catalog/internal/postgres/pgtest"
 	"catalog/internal/search"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/sqlite"
 )
 
@@ -175,12 +176,8 @@ func TestIndexAgreesWithDatabase(t *testing.T) {
 			movieIx := search.NewLive(a, catalog.SearchMovies, nil)
 			clipIx.Start(ctx)
 			movieIx.Start(ctx)
-			for deadline := time.Now().Add(30 * time.Second); !clipIx.Ready() || !movieIx.Ready(); {
-				if time.Now().After(deadline) {
-					t.Fatal("index not ready after 30 s")
-				}
-				time.Sleep(10 * time.Millisecond)
-			}
+			searchtest.WaitReady(t, clipIx)
+			searchtest.WaitReady(t, movieIx)
 
 			check := func(round int) {
 				t.Helper()
@@ -314,9 +311,7 @@ func TestKindVersionsAndLog(t *testing.T) {
 			}
 			live := search.NewLive(a, catalog.SearchClips, nil)
 			live.Start(ctx)
-			for !live.Ready() {
-				time.Sleep(5 * time.Millisecond)
-			}
+			searchtest.WaitReady(t, live)
 			if err := b.DeleteClip(ctx, c.ID); err != nil {
 				t.Fatal(err)
 			}
@@ -363,9 +358,7 @@ func TestPageCatchesUpWithMovingRows(t *testing.T) {
 			}
 			live := search.NewLive(a, catalog.SearchClips, nil)
 			live.Start(ctx)
-			for !live.Ready() {
-				time.Sleep(5 * time.Millisecond)
-			}
+			searchtest.WaitReady(t, live)
 			v, err := a.KindVersion(ctx, catalog.SearchClips)
 			if err != nil {
 				t.Fatal(err)

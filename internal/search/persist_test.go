@@ -59,20 +59,11 @@ func runOnce(t *testing.T, st catalog.Store, path string, log *slog.Logger) sear
 	l := search.NewLive(st, catalog.SearchClips, log)
 	l.UseFile(path)
 	l.Start(ctx)
-	waitReady(t, l)
+	searchtest.WaitReady(t, l)
 	stats := l.Stats()
 	stop()
 	l.Wait()
 	return stats
-}
-
-func waitReady(t *testing.T, l *search.Live) {
-	t.Helper()
-	for deadline := time.Now().Add(30 * time.Second); !l.Ready(); time.Sleep(2 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("index not ready after 30 s")
-		}
-	}
 }
 
 // ids answers q from l at the database's current version.
@@ -121,7 +112,7 @@ func TestRestartServesFromTheFile(t *testing.T) {
 			l := search.NewLive(held, catalog.SearchClips, nil)
 			l.UseFile(path)
 			l.Start(t.Context())
-			waitReady(t, l)
+			searchtest.WaitReady(t, l)
 			if got, want := ids(t, l, a, "omega"), []int64{c.ID, 2}; !slices.Equal(got, want) {
 				t.Fatalf("omega: %v, want %v", got, want)
 			}
@@ -211,7 +202,7 @@ func TestUnusableFileRebuilds(t *testing.T) {
 			l := search.NewLive(a, catalog.SearchClips, nil)
 			l.UseFile(path) // written by the build above: usable again
 			l.Start(t.Context())
-			waitReady(t, l)
+			searchtest.WaitReady(t, l)
 			want := 40
 			if c.name == "behind a pruned log" {
 				want = 39
@@ -253,9 +244,7 @@ func TestFileWrittenWhileServing(t *testing.T) {
 		l := search.NewLive(a, catalog.SearchClips, nil)
 		l.UseFile(path)
 		l.Start(ctx)
-		for !l.Ready() {
-			time.Sleep(time.Millisecond)
-		}
+		searchtest.WaitReady(t, l)
 		time.Sleep(2 * time.Second) // the next tick writes the build
 		version := func() int64 {
 			t.Helper()

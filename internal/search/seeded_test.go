@@ -10,6 +10,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/postgres"
 	"catalog/internal/search"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/sqlite"
 )
 
@@ -44,9 +45,8 @@ func BenchmarkSeeded(b *testing.B) {
 	clips.Start(ctx)
 	movies := search.NewLive(st, catalog.SearchMovies, nil)
 	movies.Start(ctx)
-	for !clips.Ready() || !movies.Ready() {
-		time.Sleep(10 * time.Millisecond)
-	}
+	searchtest.WaitReady(b, clips)
+	searchtest.WaitReady(b, movies)
 	b.Logf("both indexes ready after %s", time.Since(start).Round(time.Millisecond))
 
 	for _, q := range []string{"part", "ab", "a", "ตอนที่", "の", "golden sunset", "夕暮れの海", "zzz"} {

@@ -18,12 +18,20 @@ func Start(t testing.TB, store catalog.Store, kind catalog.SearchKind) *search.L
 	t.Helper()
 	l := search.NewLive(store, kind, nil)
 	l.Start(t.Context())
-	for deadline := time.Now().Add(30 * time.Second); !l.Ready(); time.Sleep(time.Millisecond) {
+	WaitReady(t, l)
+	return l
+}
+
+// WaitReady waits until l answers searches. Each search.Live.WaitReady
+// blocks on the index's ready signal for up to search.ReadyWait; the
+// 30 s deadline only catches a hang.
+func WaitReady(t testing.TB, l *search.Live) {
+	t.Helper()
+	for deadline := time.Now().Add(30 * time.Second); l.WaitReady(t.Context()) != nil; {
 		if time.Now().After(deadline) {
 			t.Fatal("search index not ready after 30 s")
 		}
 	}
-	return l
 }
 
 // Held is a store whose whole-catalog reads for an index build
