@@ -154,7 +154,7 @@ func (b *browser) waitFor(what, predicate string) {
 		if err == nil && ok {
 			return
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // Chromium is another process, across page loads: poll
 	}
 	b.shot("failed-" + strings.ReplaceAll(what, " ", "-"))
 	b.t.Fatalf("%s: %s did not become true", what, predicate)

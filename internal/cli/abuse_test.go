@@ -228,9 +228,7 @@ func TestAbuse(t *testing.T) {
 
 	// The snapshot is built in the background at start; wait for it so
 	// that the Range cases read a real file.
-	waitFor(t, func() bool {
-		return sendRaw(t, addr["movies"], "GET", "/api/movies/snapshot", nil, "").status == http.StatusOK
-	})
+	srv.stderr.waitLog(t, 1, "snapshot built")
 
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -271,12 +269,15 @@ func TestAbuse(t *testing.T) {
 	t.Run("slow clients trickling headers", func(t *testing.T) {
 		// Twenty connections send a header a byte at a time while the
 		// services go on answering everyone else at once.
-		var wg sync.WaitGroup
+		var wg, trickling sync.WaitGroup
 		stop := make(chan struct{})
 		for i := 0; i < 20; i++ {
 			wg.Add(1)
+			trickling.Add(1)
 			go func(i int) {
 				defer wg.Done()
+				sent := sync.OnceFunc(trickling.Done) // after the first byte, or on giving up
+				defer sent()
 				service := []string{"clips", "movies"}[i%2]
 				conn, err := net.Dial("tcp", addr[service])
 				if err != nil {
@@ -293,10 +294,11 @@ func TestAbuse(t *testing.T) {
 					if _, err := conn.Write([]byte{line[j]}); err != nil {
 						return
 					}
+					sent()
 				}
 			}(i)
 		}
-		time.Sleep(200 * time.Millisecond)
+		trickling.Wait()
 		for _, service := range []string{"clips", "movies"} {
 			for _, target := range []string{"/api/health", "/api/" + service} {
 				r := sendRaw(t, addr[service], "GET", target, nil, "")
@@ -317,17 +319,5 @@ func TestAbuse(t *testing.T) {
 	}
 	if r := sendRaw(t, addr["clips"], "GET", "/api/clips/1", nil, ""); r.status != http.StatusOK || !strings.Contains(string(r.body), `"victim"`) {
 		t.Errorf("the clip made before the abuse: %d %s", r.status, r.body)
-	}
-}
-
-// waitFor polls cond for up to 30 s.
-func waitFor(tb testing.TB, cond func() bool) {
-	tb.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			tb.Fatal("condition not met within 30 s")
-		}
-		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -23,16 +24,55 @@ import (
 	"catalog/internal/testdb"
 )
 
-// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+// syncBuffer is a bytes.Buffer safe for the server's goroutines, which
+// a test can wait on (waitFor).
 type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
+	mu    sync.Mutex
+	b     bytes.Buffer
+	wrote chan struct{} // closed by the next Write; nil when nobody waits
 }
 
 func (s *syncBuffer) Write(p []byte) (int, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.wrote != nil {
+		close(s.wrote)
+		s.wrote = nil
+	}
 	return s.b.Write(p)
+}
+
+// waitFor returns the text written so far once cond holds for it. Every
+// write wakes it; the 30 s deadline only catches a hang.
+func (s *syncBuffer) waitFor(tb testing.TB, what string, cond func(text string) bool) string {
+	tb.Helper()
+	deadline := time.After(30 * time.Second)
+	for {
+		s.mu.Lock()
+		text := s.b.String()
+		if s.wrote == nil {
+			s.wrote = make(chan struct{})
+		}
+		wrote := s.wrote
+		s.mu.Unlock()
+		if cond(text) {
+			return text
+		}
+		select {
+		case <-wrote:
+		case <-deadline:
+			tb.Fatalf("%s: not in the log within 30 s:\n%s", what, text)
+		}
+	}
+}
+
+// waitLog waits until the log holds n lines whose message starts with
+// msg.
+func (s *syncBuffer) waitLog(tb testing.TB, n int, msg string) {
+	tb.Helper()
+	s.waitFor(tb, fmt.Sprintf("%d × %q", n, msg), func(text string) bool {
+		return strings.Count(text, `"msg":"`+msg) >= n
+	})
 }
 
 func (s *syncBuffer) String() string {

@@ -205,13 +205,7 @@ func TestServeWaitsForSnapshotLock(t *testing.T) {
 	}
 	defer unlock()
 	srv := startServe(t, map[string]string{"CATALOG_DB": dsn}, serveArgs()...)
-	deadline := time.Now().Add(10 * time.Second)
-	for !strings.Contains(srv.stderr.String(), "another instance is building") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no deferred build in the log:\n%s", srv.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	srv.stderr.waitFor(t, "a deferred build", func(text string) bool { return strings.Contains(text, "another instance is building") })
 	r := call(t, http.MethodGet, "http://"+srv.addrs.Movies.String()+"/api/movies/snapshot", "", nil)
 	if r.status != http.StatusServiceUnavailable {
 		t.Errorf("snapshot while another instance holds the lock: got %d, want 503 (not built yet)", r.status)
@@ -305,7 +299,7 @@ func outage(t *testing.T, dsn string, down, up func()) {
 		if time.Now().After(deadline) {
 			t.Fatal("health did not recover after the database came back")
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // a real PostgreSQL coming back: serve exposes no signal for it
 	}
 	if l := listClips(t, clips); l.Meta.Total != 1 || l.Data[0].Title != "Acknowledged" {
 		t.Errorf("after the database came back: got total %d %+v, want the acknowledged clip only", l.Meta.Total, l.Data)

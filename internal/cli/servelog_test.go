@@ -50,13 +50,7 @@ func TestServeLogsEveryRequestLine(t *testing.T) {
 
 	getJSON(t, c, clips+"/api/clips", nil)
 	// While serving, the line arrives without any further request.
-	deadline := time.Now().Add(30 * time.Second)
-	for requestLines(t, srv.stderr.String(), "/api/clips") != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("no request line for /api/clips while serving:\n%s", srv.stderr.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	srv.stderr.waitFor(t, "the request line for /api/clips", func(text string) bool { return requestLines(t, text, "/api/clips") == 1 })
 
 	const n = 25
 	for range n {
@@ -104,7 +98,7 @@ func TestServeLogFormat(t *testing.T) {
 	if got := resp.Header.Get("X-Request-Id"); got != "edge-4f2a" {
 		t.Errorf("X-Request-Id: got %q, want the sent edge-4f2a", got)
 	}
-	waitFor(t, func() bool { return strings.Contains(srv.stderr.String(), `"kind":"movies"`) })
+	srv.stderr.waitFor(t, "the request line", func(text string) bool { return strings.Contains(text, `"kind":"movies"`) })
 	if err := srv.stop(t); err != nil {
 		t.Fatalf("serve: %v", err)
 	}

@@ -405,6 +405,6 @@ func startVarnish(tb testing.TB, varnishd string, sockets, backends map[string]s
 		if time.Now().After(deadline) {
 			tb.Fatalf("varnishd did not listen within 60 s:\n%s", log.String())
 		}
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(50 * time.Millisecond) // varnishd is another process: poll its sockets
 	}
 }

@@ -410,7 +410,7 @@ func TestRecoversWhenDatabaseReturns(t *testing.T) {
 		if code := catalog.ErrorCode(err); code != catalog.EUNAVAILABLE {
 			t.Fatalf("GetClip after the database returned: got code %q (%v), want success or %q", code, err, catalog.EUNAVAILABLE)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // a real PostgreSQL server accepting again: nothing to wait on
 	}
 	if err != nil || got.Title != "kept" {
 		t.Fatalf("GetClip after the database returned: got %+v, %v; want the kept clip", got, err)
@@ -485,7 +485,7 @@ func TestSurvivesServerRestart(t *testing.T) {
 		if code := catalog.ErrorCode(err); code != catalog.EUNAVAILABLE {
 			t.Fatalf("GetClip after the restart: got code %q (%v), want success or %q", code, err, catalog.EUNAVAILABLE)
 		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond) // a real PostgreSQL server restarting: nothing to wait on
 	}
 	if err != nil || got.Title != "kept" {
 		t.Fatalf("GetClip after the restart: got %+v, %v; want the kept clip", got, err)
