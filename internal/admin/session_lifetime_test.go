@@ -10,6 +10,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/search"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 )
 
@@ -34,9 +35,8 @@ func TestSessionLifetimes(t *testing.T) {
 		movies := search.NewLive(store, catalog.SearchMovies, nil)
 		clips.Start(built)
 		movies.Start(built)
-		for !clips.Ready() || !movies.Ready() {
-			time.Sleep(time.Millisecond)
-		}
+		searchtest.WaitReady(t, clips)
+		searchtest.WaitReady(t, movies)
 		stop()
 		return &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Version: "test", Search: clips, MovieSearch: movies})}
 	}
