@@ -7,9 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/importer"
@@ -36,7 +34,7 @@ func TestBackupWhileWriting(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	var batches atomic.Int64
+	three := make(chan struct{}) // closed once three batches are committed
 	done := make(chan error, 1)
 	go func() {
 		platforms, _ := catalog.ParsePlatforms(strings.Join(catalog.DefaultPlatforms(), ","))
@@ -54,16 +52,16 @@ func TestBackupWhileWriting(t *testing.T) {
 				done <- nilIfCancelled(ctx, err)
 				return
 			}
-			batches.Add(1)
+			if i == 2 {
+				close(three)
+			}
 		}
 		done <- nil
 	}()
-	for batches.Load() < 3 {
-		select {
-		case err := <-done:
-			t.Fatalf("writer stopped: %v", err)
-		case <-time.After(10 * time.Millisecond):
-		}
+	select {
+	case err := <-done:
+		t.Fatalf("writer stopped: %v", err)
+	case <-three:
 	}
 
 	var last int64
