@@ -10,6 +10,7 @@ import (
 // make bcrypt fail instantly for unknown usernames and so reveal which
 // usernames exist.
 func TestDummyHash(t *testing.T) {
+	t.Parallel()
 	cost, err := bcrypt.Cost([]byte(dummyHash))
 	if err != nil {
 		t.Fatalf("dummy hash is not a bcrypt hash: %v", err)
@@ -23,6 +24,7 @@ func TestDummyHash(t *testing.T) {
 }
 
 func TestTemplatesParse(t *testing.T) {
+	t.Parallel()
 	s := New(Config{})
 	pages := map[string]any{
 		"login":  loginPage{},

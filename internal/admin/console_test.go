@@ -101,6 +101,7 @@ func (c *console) addClip(title string) catalog.Clip {
 }
 
 func TestEditWithoutJavaScript(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	clip := c.addClip("Before")
 	id := url.PathEscape(itoa(clip.ID))
@@ -145,6 +146,7 @@ func TestEditWithoutJavaScript(t *testing.T) {
 }
 
 func TestDeleteNeedsConfirmation(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	clip := c.addClip(`<b>Going</b>`)
 	id := itoa(clip.ID)
@@ -175,6 +177,7 @@ func TestDeleteNeedsConfirmation(t *testing.T) {
 }
 
 func TestConsolePagesNeedASession(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	clip := c.addClip("Private")
 	anon := &http.Client{CheckRedirect: c.client.CheckRedirect}
@@ -191,6 +194,7 @@ func TestConsolePagesNeedASession(t *testing.T) {
 }
 
 func TestConsoleListAndErrors(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	for _, title := range []string{"Alpha one", "Beta two", "Alpha three"} {
 		c.addClip(title)
@@ -232,6 +236,7 @@ func TestConsoleListAndErrors(t *testing.T) {
 }
 
 func TestCoverPreviewEndpoint(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	tests := map[string]string{
 		"https://youtu.be/dQw4w9WgXcQ":            `{"cover_url":"https://i.ytimg.com/vi/dQw4w9WgXcQ/hqdefault.jpg"}`,

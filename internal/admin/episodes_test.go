@@ -17,6 +17,7 @@ import (
 // line as NAME | EMBED URL | M3U8 URL (contract 9), without JavaScript:
 // every server shows, plus one empty block to add another.
 func TestConsoleMovieEpisodes(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	ctx := context.Background()
 	form := url.Values{
@@ -86,6 +87,7 @@ func TestConsoleMovieEpisodes(t *testing.T) {
 
 // A series of 2,000 episodes is edited through the form.
 func TestConsoleLongSeries(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	var lines []string
 	for i := 1; i <= 2000; i++ {
@@ -133,6 +135,7 @@ func (d deletingStore) UpdateMovie(ctx context.Context, m *catalog.Movie) error 
 // A movie deleted between the form's load and its save gives the form's
 // 404 and is not brought back.
 func TestConsoleEditDeletedMovie(t *testing.T) {
+	t.Parallel()
 	store := testdb.Open(t)
 	ctx := context.Background()
 	m := catalog.Movie{Name: "Doomed", IDCode: "DOOM-1"}
@@ -158,6 +161,7 @@ func TestConsoleEditDeletedMovie(t *testing.T) {
 // (the form's lines carry no slug), also of two episodes of one name;
 // a renamed episode's slug is derived again from its new name.
 func TestConsoleEditKeepsEpisodeSlugs(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	ctx := context.Background()
 	m := catalog.Movie{Name: "Slugs", Episodes: []catalog.Server{

@@ -138,6 +138,7 @@ func rightFrom(username, addr string) attempt {
 // when two instances share the database; the administrator still logs
 // in from another address at once.
 func TestLoginParallelGuesses(t *testing.T) {
+	t.Parallel()
 	for _, instances := range []int{1, 2} {
 		t.Run(fmt.Sprintf("%d instances", instances), func(t *testing.T) {
 			e := newLoginEnv(t, instances)
@@ -179,6 +180,7 @@ func TestLoginParallelGuesses(t *testing.T) {
 }
 
 func TestLoginLimits(t *testing.T) {
+	t.Parallel()
 	t.Run("per pair", func(t *testing.T) {
 		e := newLoginEnv(t, 1)
 		e.createAdmins(bcrypt.MinCost, "alice")

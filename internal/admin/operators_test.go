@@ -25,6 +25,7 @@ import (
 
 // Contract 8: the console manages movies as it manages clips.
 func TestConsoleMovies(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	ctx := context.Background()
 
@@ -150,6 +151,7 @@ func TestConsoleMovies(t *testing.T) {
 var secretInPage = regexp.MustCompile(`data-secret>(catalog_[0-9a-f]{64})<`)
 
 func TestConsoleTokens(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	res, body := c.post("/admin/tokens", url.Values{"name": {"nightly"}, "scope": {"movies:write"}})
 	if res.StatusCode != http.StatusCreated {
@@ -213,6 +215,7 @@ func (c *console) uploadFrom(kind, name string, r io.Reader) (*http.Response, st
 }
 
 func TestConsoleImport(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	res, body := c.upload("movies", "new.jsonl", `{"name":"Good one","id_code":"UP-1"}
 {"name":""}
@@ -245,6 +248,7 @@ func TestConsoleImport(t *testing.T) {
 // The console's upload limit is the API's: 268,435,456 bytes of file
 // (contract 8); one byte more is refused with 413 once it arrives.
 func TestConsoleImportLimit(t *testing.T) {
+	t.Parallel()
 	testenv.Long(t) // two bodies of 256 MiB
 	c := newConsole(t)
 	record := `{"name":"Before the limit"}` + "\n"
@@ -271,6 +275,7 @@ func (newlines) Read(p []byte) (int, error) {
 }
 
 func TestConsoleSnapshotPanel(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	store := testdb.Open(t)
 	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)

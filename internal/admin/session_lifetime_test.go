@@ -19,6 +19,7 @@ import (
 // 6 days 23 hours of steady use and not at 7 days 1 minute. The clock is
 // synctest's, which the service and the store's timestamps both read.
 func TestSessionLifetimes(t *testing.T) {
+	t.Parallel()
 	// page is GET /admin with the cookie: 200 for a valid session, a 303
 	// to the login form for an expired one.
 	page := func(e *env, cookie *http.Cookie) int {

@@ -42,6 +42,7 @@ func wantHTML(t testing.TB, w interface {
 }
 
 func TestLoginPage(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	w := e.get("/admin/login")
 	wantHTML(t, w, http.StatusOK)
@@ -74,6 +75,7 @@ func TestLoginPage(t *testing.T) {
 }
 
 func TestLoginSuccess(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name         string
 		cookieSecure bool
@@ -131,6 +133,7 @@ func TestLoginSuccess(t *testing.T) {
 }
 
 func TestLoginFailure(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	e.createAdmin(testUser, testPassword)
 	tests := []struct{ name, username, password string }{
@@ -169,6 +172,7 @@ func TestLoginFailure(t *testing.T) {
 // The throttle through the whole clip service; login_test.go covers
 // every limit of contract 5 on the login handler.
 func TestLoginThrottle(t *testing.T) {
+	t.Parallel()
 	t.Run("per username and address", func(t *testing.T) {
 		e := newEnv(t)
 		e.createAdmin(testUser, testPassword)
@@ -248,6 +252,7 @@ func wantRetryAfter(t testing.TB, v string) {
 }
 
 func TestLoginRenewsSession(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	first := e.login()
 	rq := loginForm(testUser, testPassword)
@@ -280,6 +285,7 @@ func TestLoginRenewsSession(t *testing.T) {
 }
 
 func TestLogout(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cookie := e.login()
 	w := e.do(request{method: "POST", target: "/admin/logout", cookie: cookie})
@@ -305,6 +311,7 @@ func TestLogout(t *testing.T) {
 }
 
 func TestSessionExpiry(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.createAdmin(testUser, testPassword)
 	now := time.Now().UTC().Truncate(time.Second)
@@ -345,6 +352,7 @@ func TestSessionExpiry(t *testing.T) {
 }
 
 func TestSessionTouch(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	a := e.createAdmin(testUser, testPassword)
 	ctx := context.Background()
@@ -377,6 +385,7 @@ func TestSessionTouch(t *testing.T) {
 }
 
 func TestDashboard(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	w := e.get("/admin")
 	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/admin/login" {
@@ -412,6 +421,7 @@ func TestDashboard(t *testing.T) {
 }
 
 func TestDashboardAddClip(t *testing.T) {
+	t.Parallel()
 	e := newEnv(t)
 	cookie := e.login()
 	post := func(form url.Values, cookie *http.Cookie) *httptest.ResponseRecorder {

@@ -21,6 +21,7 @@ import (
 // with the console's rules (session, same origin), see each one's last
 // run and ask for a run now, without JavaScript.
 func TestConsoleSources(t *testing.T) {
+	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	store := testdb.Open(t)

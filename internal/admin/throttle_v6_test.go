@@ -11,6 +11,7 @@ import (
 // hold every address of 2001:db8::/64 (::2 ... ::7 used to get 401
 // again), while another /64 and IPv4 clients are counted apart.
 func TestLoginThrottlesIPv6Per64(t *testing.T) {
+	t.Parallel()
 	e := newLoginEnv(t, 1)
 	e.createAdmins(bcrypt.MinCost, "alice")
 	e.wantN(5, wrongFrom("alice", "[2001:db8::1]"), http.StatusUnauthorized)

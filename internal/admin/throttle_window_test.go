@@ -18,6 +18,7 @@ import (
 // synctest's, which every time.Now in the bubble reads, so the service
 // is tested as it runs, not through a test hook.
 func TestLoginThrottleWindow(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	synctest.Test(t, func(t *testing.T) {
 		store := db.Open(t)

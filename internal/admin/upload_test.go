@@ -18,6 +18,7 @@ import (
 // reports what was committed: the records written and the line where
 // the last record read starts.
 func TestConsoleImportBrokenOff(t *testing.T) {
+	t.Parallel()
 	c := newConsole(t)
 	u, _ := url.Parse(c.url)
 	var form bytes.Buffer

@@ -21,6 +21,7 @@ import (
 // 5), on both engines: the PostgreSQL case runs when
 // CATALOG_TEST_POSTGRES is set.
 func TestAdminUnlock(t *testing.T) {
+	t.Parallel()
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
 			ctx := context.Background()
@@ -91,6 +92,7 @@ func TestAdminUnlock(t *testing.T) {
 }
 
 func TestAdminUnlockUsage(t *testing.T) {
+	t.Parallel()
 	db := migrated(t, filepath.Join(t.TempDir(), "catalog.db"))
 	for _, tc := range []struct {
 		name string
@@ -124,6 +126,7 @@ func TestAdminUnlockUsage(t *testing.T) {
 // admin list, password and delete: operators manage administrators, and
 // a reset or a delete ends the administrator's sessions at once.
 func TestAdminManage(t *testing.T) {
+	t.Parallel()
 	tdb := testdb.New(t)
 	env := map[string]string{"CATALOG_DB": tdb.DSN()}
 	wantExit(t, run(t, env, "a long enough password\n", "admin", "create", "--username", "alice"), 0)

@@ -21,6 +21,7 @@ import (
 // (a torn copy would differ), and the copy holds a prefix of what was
 // written.
 func TestBackupWhileWriting(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "live.db")
 	ctx, cancel := context.WithCancel(context.Background())
@@ -136,6 +137,7 @@ func wantNoTemp(t *testing.T, dir string) {
 // nothing behind; an existing file is kept unless --force; PostgreSQL
 // exits 2 pointing to pg_dump.
 func TestBackupRefusals(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := migrated(t, filepath.Join(dir, "src.db"))
 	wantExit(t, run(t, nil, "", "seed", "--db", db, "--movies", "20", "--clips", "5", "--quiet"), 0)
@@ -203,6 +205,7 @@ func TestBackupRefusals(t *testing.T) {
 // TestBackupPostgresNeedsNoServer: the pointer to pg_dump comes before
 // any connection, so it works with the real server too.
 func TestBackupPostgresNeedsNoServer(t *testing.T) {
+	t.Parallel()
 	r := run(t, map[string]string{"CATALOG_DB": pgtest.EmptyDSN(t)}, "", "backup", "--out", filepath.Join(t.TempDir(), "b.db"))
 	wantExit(t, r, 2)
 	if strings.Count(r.err.Error(), "\n") != 0 || !strings.Contains(r.err.Error(), "pg_dump") {

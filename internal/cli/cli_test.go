@@ -182,6 +182,7 @@ func getJSON(tb testing.TB, c *http.Client, u string, v any) int {
 }
 
 func TestServeEndToEnd(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	env := map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_CLIPS_ADDR": "127.0.0.1:0", "CATALOG_MOVIES_ADDR": "127.0.0.1:0"}
 	srv := startServe(t, env)
@@ -264,6 +265,7 @@ func TestServeEndToEnd(t *testing.T) {
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 
 func TestServeDemo(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t, nil, "--demo", "--clips-addr", "127.0.0.1:0", "--movies-addr", "127.0.0.1:0")
 	out := srv.stdout.String()
 	i := strings.Index(out, "password ")
@@ -297,6 +299,7 @@ func TestServeDemo(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "c.db")
 	for _, tc := range []struct {
 		name string
@@ -336,6 +339,7 @@ func TestUsageErrors(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{{"help"}, {"serve", "-h"}, {"import", "movies", "-h"}, {"migrate", "--help"}} {
 		r := run(t, nil, "", args...)
 		wantExit(t, r, 0)
@@ -353,6 +357,7 @@ func TestHelp(t *testing.T) {
 }
 
 func TestPortTaken(t *testing.T) {
+	t.Parallel()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -375,6 +380,7 @@ func TestPortTaken(t *testing.T) {
 }
 
 func TestEnvAndFlagPrecedence(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fromEnv, fromFlag := filepath.Join(dir, "env.db"), filepath.Join(dir, "flag.db")
 	env := map[string]string{"CATALOG_DB": fromEnv}
@@ -408,6 +414,7 @@ func TestEnvAndFlagPrecedence(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	r := run(t, nil, "", "version")
 	wantExit(t, r, 0)
 	if r.stdout != "catalog test\n" {
@@ -420,6 +427,7 @@ func TestVersion(t *testing.T) {
 }
 
 func TestAdminCreate(t *testing.T) {
+	t.Parallel()
 	tdb := testdb.New(t)
 	db := tdb.DSN()
 	r := run(t, nil, "short\n", "admin", "create", "--db", db, "--username", "bob")
@@ -445,6 +453,7 @@ func TestAdminCreate(t *testing.T) {
 }
 
 func TestImportMixedFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tdb := testdb.New(t)
 	db := tdb.DSN()
@@ -499,6 +508,7 @@ func movieCount(tb testing.TB, db testdb.DB) int64 {
 }
 
 func TestSeedAndSnapshot(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	tdb := testdb.New(t)
 	db := tdb.DSN()
@@ -537,6 +547,7 @@ func TestSeedAndSnapshot(t *testing.T) {
 // its codes never take a real one's: with --force, the shipped examples
 // (DEF-045, GHI-007) keep their records.
 func TestSeedKeepsRealRecords(t *testing.T) {
+	t.Parallel()
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
 			dsn := filepath.Join(t.TempDir(), "real.db")
@@ -575,6 +586,7 @@ func TestSeedKeepsRealRecords(t *testing.T) {
 }
 
 func TestStoreErrorsAreOneLine(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	// A directory where the database file should be cannot be opened.
 	r := run(t, nil, "", "migrate", "--db", dir)
@@ -586,6 +598,7 @@ func TestStoreErrorsAreOneLine(t *testing.T) {
 
 // The README's example files import as the README says.
 func TestExampleFiles(t *testing.T) {
+	t.Parallel()
 	tdb := testdb.New(t)
 	db := tdb.DSN()
 	ex := filepath.Join("..", "..", "examples")
@@ -603,6 +616,7 @@ func TestExampleFiles(t *testing.T) {
 
 // A postgres:// --db selects the PostgreSQL store for every command.
 func TestPostgres(t *testing.T) {
+	t.Parallel()
 	dsn := pgtest.EmptyDSN(t)
 	ex := filepath.Join("..", "..", "examples")
 	env := map[string]string{"CATALOG_DB": dsn}
@@ -628,6 +642,7 @@ func TestPostgres(t *testing.T) {
 // A database that cannot be opened stops serve with one line, and leaves
 // nothing behind: no snapshot folder, no created parent folders.
 func TestServeBadDatabasePathLeavesNothing(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "missing", "sub", "catalog.db")
 	r := run(t, nil, "", "serve", "--db", db, "--clips-addr", "127.0.0.1:0", "--movies-addr", "127.0.0.1:0")

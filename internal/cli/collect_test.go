@@ -94,6 +94,7 @@ func wantSameMovies(t *testing.T, what string, got, want map[string]string) {
 // field (episodes included), and a later run with h reads only what
 // changed and shows the change, on both engines.
 func TestCollectFromCatalog(t *testing.T) {
+	t.Parallel()
 	t.Run("sqlite", func(t *testing.T) {
 		dir := t.TempDir()
 		collectFromCatalog(t, filepath.Join(dir, "source.db"), filepath.Join(dir, "collected.db"))
@@ -151,6 +152,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 // The command line: bad sources are usage errors, an unknown name is
 // neither a source nor an address, rejections and stopped runs exit 1.
 func TestSourceCommands(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"CATALOG_DB": testdb.New(t).DSN()}
 	for _, tt := range []struct {
 		args []string

@@ -28,6 +28,7 @@ var (
 // the Grafana dashboard and of the alert rules names at least one
 // metric, and only metrics that a running serve exports on /metrics.
 func TestDeployExpressionsNameExportedMetrics(t *testing.T) {
+	t.Parallel()
 	exported := exportedMetrics(t)
 	exprs := dashboardExprs(t)
 	if len(exprs) < 10 {
@@ -195,6 +196,7 @@ func metricNames(expr string) []string {
 func isNumberPart(c byte) bool { return c >= '0' && c <= '9' || c == '.' }
 
 func TestMetricNames(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		expr string
 		want []string

@@ -16,6 +16,7 @@ import (
 // that a broken rule cannot break the test machine; it must still be a
 // pipe afterwards and have received the output.
 func TestOutToAPipeWritesInPlace(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	env := map[string]string{"CATALOG_DB": migrated(t, filepath.Join(dir, "c.db"))}
 	wantExit(t, run(t, env, "", "seed", "--movies", "3", "--clips", "2"), 0)

@@ -40,6 +40,7 @@ const roundTripClips = `{"id": 2, "created_at": "2024-01-02T03:04:05Z", "title":
 // export into an empty database and checks that every record, and so
 // every API answer built from it, is the same (contract 1: export).
 func TestExportRoundTrip(t *testing.T) {
+	t.Parallel()
 	engines := map[string]func(t *testing.T) string{
 		"sqlite":   func(t *testing.T) string { return migrated(t, filepath.Join(t.TempDir(), "db.sqlite")) },
 		"postgres": func(t *testing.T) string { return pgtest.EmptyDSN(t) },
@@ -179,6 +180,7 @@ func wantSameCatalog(t *testing.T, a, b catalog.Store) {
 // import's member names in contract order, lowest id first; CSV with a
 // header and the list cells the importer reads.
 func TestExportForms(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	file := filepath.Join(dir, "m.jsonl")
@@ -263,6 +265,7 @@ func equalIDs(a, b []int64) bool {
 // extension, a contradicting --format or .json is refused before
 // anything is written, and a failed export leaves no file behind.
 func TestExportFile(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	wantExit(t, run(t, nil, "", "seed", "--db", db, "--movies", "2000", "--quiet"), 0)
@@ -326,6 +329,7 @@ func wantOnly(t *testing.T, dir string, names ...string) {
 // engines; without it a record replaces the whole movie and re-derives
 // its slug (contract 4.6, the README's rule).
 func TestImportMerge(t *testing.T) {
+	t.Parallel()
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
 			dir := t.TempDir()

@@ -14,6 +14,7 @@ import (
 // TestHealthCommand: catalog health succeeds against a running serve
 // and fails, exit status 1, when either service is down or unhealthy.
 func TestHealthCommand(t *testing.T) {
+	t.Parallel()
 	srv := startServe(t, map[string]string{"CATALOG_DB": testdb.New(t).DSN()}, serveArgs()...)
 	clips, movies := srv.addrs.Clips.String(), srv.addrs.Movies.String()
 	_, moviesPort, _ := net.SplitHostPort(movies)
@@ -64,6 +65,7 @@ func TestHealthCommand(t *testing.T) {
 // TestHealthReady: --ready asks /api/health?ready, the form for load
 // balancers and rolling deploys.
 func TestHealthReady(t *testing.T) {
+	t.Parallel()
 	var mu sync.Mutex
 	var queries []string
 	h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -85,6 +87,7 @@ func TestHealthReady(t *testing.T) {
 // OpenAPI documents, and the "listening" log line all carry the same
 // version.
 func TestOneVersion(t *testing.T) {
+	t.Parallel()
 	r := run(t, nil, "", "version")
 	wantExit(t, r, 0)
 	version := strings.TrimPrefix(strings.TrimSpace(r.stdout), "catalog ")

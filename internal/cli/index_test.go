@@ -20,6 +20,7 @@ func waitSearchReady(t *testing.T, s *server) {
 // starts from them (no build from the database, its log says) with
 // what another process imported meanwhile.
 func TestServeRestartsFromIndexFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := migrated(t, filepath.Join(dir, "catalog.db"))
 	clips := filepath.Join(dir, "clips.jsonl")

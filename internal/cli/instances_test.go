@@ -135,6 +135,7 @@ func serveArgs() []string {
 // one works on the other and ends on both, writes show up in the next
 // read on the other instance, failed logins count across instances.
 func TestTwoInstancesShareOneDatabase(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"CATALOG_DB": pgtest.EmptyDSN(t)}
 	wantExit(t, run(t, env, instancePassword+"\n", "admin", "create", "--username", "alice"), 0)
 	a := "http://" + startServe(t, env, serveArgs()...).addrs.Clips.String()
@@ -190,6 +191,7 @@ func TestTwoInstancesShareOneDatabase(t *testing.T) {
 // serve wires PostgreSQL's advisory lock into the snapshot builds: while
 // another instance holds it, this one builds nothing and says so.
 func TestServeWaitsForSnapshotLock(t *testing.T) {
+	t.Parallel()
 	dsn := pgtest.EmptyDSN(t)
 	other, err := postgres.Open(context.Background(), dsn, postgres.Options{MaxConns: 1})
 	if err != nil {
@@ -217,6 +219,7 @@ func TestServeWaitsForSnapshotLock(t *testing.T) {
 // running, and everything works again, with nothing acknowledged lost,
 // once the database is back.
 func TestDatabaseGoesAwayWhileServing(t *testing.T) {
+	t.Parallel()
 	proxy, dsn := pgtest.NewProxy(t, pgtest.EmptyDSN(t))
 	outage(t, dsn, proxy.Down, proxy.Up)
 }

@@ -48,6 +48,7 @@ func rawRequest(t *testing.T, addr string, size int) int {
 // 431. net/http allows 4096 bytes beyond Server.MaxHeaderBytes, so this
 // runs against a real serve listener, with the numbers as literals.
 func TestHeaderLimit431(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	srv := startServe(t, map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_CLIPS_ADDR": "127.0.0.1:0", "CATALOG_MOVIES_ADDR": "127.0.0.1:0"})
 	for _, addr := range []string{srv.addrs.Clips.String(), srv.addrs.Movies.String()} {
@@ -69,6 +70,7 @@ func TestHeaderLimit431(t *testing.T) {
 }
 
 func TestReadTimeoutFlag(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name string
 		env  map[string]string
@@ -116,6 +118,7 @@ func TestReadTimeoutFlag(t *testing.T) {
 // a SQLite file name to --db, and its folder and snapshot paths are
 // logged.
 func TestNoPasswordInLogs(t *testing.T) {
+	t.Parallel()
 	const secret = "s3cr3t-Pa55"
 	withPassword := func(t *testing.T, form string) string {
 		if form == "key=value" {

@@ -36,6 +36,7 @@ func (l *oneConn) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 
 // keep-alive connection is closed after 2 minutes (it used to stay open
 // for ever), and one that never finishes its headers after 10 s.
 func TestMetricsServerTimeouts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name    string
 		request bool

@@ -65,6 +65,7 @@ next:
 }
 
 func TestServeMetrics(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	env := map[string]string{"CATALOG_DB": db.DSN()}
 	wantExit(t, run(t, env, "", "seed", "--movies", "30", "--clips", "5"), 0)
@@ -243,6 +244,7 @@ func dbPool() string {
 }
 
 func TestServeMetricsOffByDefault(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	srv := startServe(t, map[string]string{"CATALOG_DB": db.DSN()}, serveArgs()...)
 	if srv.addrs.Metrics != nil {

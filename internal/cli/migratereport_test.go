@@ -14,6 +14,7 @@ import (
 // after them (a slug outside Slugify's alphabet, a year that is not
 // YYYY, a URL holding quotes or angle brackets), and changes nothing.
 func TestMigrateReportsInvalidRows(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "catalog.db")
 	env := map[string]string{"CATALOG_DB": db}
 	wantExit(t, run(t, env, "", "migrate"), 0)

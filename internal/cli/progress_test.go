@@ -36,6 +36,7 @@ func writeMovies(t *testing.T, dir string, n int) string {
 // progress lines on stderr (here after every update, with a 1 ns
 // interval), and --quiet (or CATALOG_QUIET) leaves only the summary.
 func TestProgressLines(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	file := writeMovies(t, dir, 300)
@@ -110,6 +111,7 @@ func fileSizeOf(t *testing.T, file string) int64 {
 // on a pseudo-terminal and reads the screen: a live bar with the label,
 // a percentage and a rate, drawn with carriage returns.
 func TestProgressBarOnTerminal(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := migrated(t, filepath.Join(dir, "db.sqlite"))
 	file := writeMovies(t, dir, 2000)

@@ -15,6 +15,7 @@ import (
 // client from X-Forwarded-For; without it the header is ignored (any
 // client could write it).
 func TestTrustedProxies(t *testing.T) {
+	t.Parallel()
 	testenv.Long(t) // httpx's TestBehindProxies pins the rule itself
 	for _, tc := range []struct {
 		name          string

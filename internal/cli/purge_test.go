@@ -60,6 +60,7 @@ func (l *purgeLog) all() []string {
 }
 
 func TestServeSurrogateKeysAndPurges(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	purges, purgeURL := newPurgeLog(t)
 	env := map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_PURGE_URL": purgeURL}
@@ -126,6 +127,7 @@ func TestServeSurrogateKeysAndPurges(t *testing.T) {
 }
 
 func TestPurgeURLMustBeHTTP(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	file := filepath.Join(t.TempDir(), "m.jsonl")
 	os.WriteFile(file, []byte(`{"name": "x"}`+"\n"), 0o644)

@@ -11,6 +11,7 @@ import (
 // The three places a PostgreSQL password can sit in --db, and their
 // variants: none may survive safeDSN or hideDSN.
 func TestSafeDSN(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, dsn, want string
 		secret          string // the password as a driver might quote it
@@ -59,6 +60,7 @@ func TestSafeDSN(t *testing.T) {
 // Every log line of serve goes through redactHandler when the DSN has a
 // password: message, string, error and grouped attributes alike.
 func TestRedactHandler(t *testing.T) {
+	t.Parallel()
 	const dsn = "host=db user=app password=s3cr3t dbname=catalog"
 	var buf bytes.Buffer
 	r := newRedactor(dsn)

@@ -16,6 +16,7 @@ import (
 // migrate says what it applied, and "up to date" only when it applied
 // nothing.
 func TestMigrateListsWhatItApplied(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"CATALOG_DB": filepath.Join(t.TempDir(), "m.db")}
 	r := run(t, env, "", "migrate")
 	wantExit(t, r, 0)
@@ -38,6 +39,7 @@ func TestMigrateListsWhatItApplied(t *testing.T) {
 // command, with a one-line reason: its queries may not fit the newer
 // tables. The newer migration is simulated by recording version 99999.
 func TestNewerSchemaRefused(t *testing.T) {
+	t.Parallel()
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
 			dsn := filepath.Join(t.TempDir(), "newer.db")
@@ -106,6 +108,7 @@ func recordVersion(t *testing.T, engine, dsn string, version int) {
 // Commands other than serve and migrate refuse a SQLite file that does
 // not exist, naming it, and create nothing; serve --demo refuses --db.
 func TestMissingDatabaseRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "typo.db")
 	env := map[string]string{"CATALOG_DB": missing}

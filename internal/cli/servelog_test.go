@@ -42,6 +42,7 @@ func requestLines(tb testing.TB, log, path string) int {
 // request): every request still gets its line, while serving and at
 // shutdown.
 func TestServeLogsEveryRequestLine(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	env := map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_CLIPS_ADDR": "127.0.0.1:0", "CATALOG_MOVIES_ADDR": "127.0.0.1:0"}
 	srv := startServe(t, env)
@@ -74,6 +75,7 @@ func TestServeLogsEveryRequestLine(t *testing.T) {
 // numbers, kinds by name, a request id in the request line and the
 // response, and --log-level / --log-format choose what and how.
 func TestServeLogFormat(t *testing.T) {
+	t.Parallel()
 	db := testdb.New(t)
 	env := map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_LOG_LEVEL": "warn"}
 	srv := startServe(t, env, serveArgs()...)

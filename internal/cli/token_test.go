@@ -13,6 +13,7 @@ import (
 var secretPattern = regexp.MustCompile(`^catalog_[0-9a-f]{64}\n$`)
 
 func TestTokenCommands(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"CATALOG_DB": migrated(t, filepath.Join(t.TempDir(), "tokens.db"))}
 
 	bad := []struct {
@@ -72,6 +73,7 @@ func TestTokenCommands(t *testing.T) {
 // Token ids are never reused: with tokens 1-3, revoking 2 and 3 and
 // creating another gives 4, so a stale "token revoke 3" misses it.
 func TestTokenIDsNeverReused(t *testing.T) {
+	t.Parallel()
 	for _, engine := range []string{"sqlite", "postgres"} {
 		t.Run(engine, func(t *testing.T) {
 			env := map[string]string{"CATALOG_DB": migrated(t, filepath.Join(t.TempDir(), "ids.db"))}
@@ -100,6 +102,7 @@ func TestTokenIDsNeverReused(t *testing.T) {
 // A token revoked with the CLI is refused at once by every instance
 // sharing the PostgreSQL database (contract 8).
 func TestTokenRevokedOnEveryInstance(t *testing.T) {
+	t.Parallel()
 	env := map[string]string{"CATALOG_DB": pgtest.EmptyDSN(t)}
 	r := run(t, env, "", "token", "create", "--name", "script", "--scope", "clips:write")
 	wantExit(t, r, 0)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestVersionOf(t *testing.T) {
+	t.Parallel()
 	vcs := func(version string, settings ...string) *debug.BuildInfo {
 		info := &debug.BuildInfo{Main: debug.Module{Path: "catalog", Version: version}}
 		for i := 0; i+1 < len(settings); i += 2 {

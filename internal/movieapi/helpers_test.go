@@ -148,6 +148,35 @@ func firstListItemKeys(t testing.TB, body []byte) []string {
 	return objectKeys(t, env.List[0])
 }
 
+// listPage is a list envelope's members, the list as its JSON text.
+type listPage struct {
+	Code      int
+	Msg       string
+	Page      int64
+	PageCount int64 `json:"pagecount"`
+	Limit     string
+	Total     int64
+	List      string `json:"-"`
+}
+
+// decodeListPage decodes a list envelope; an absent or null list is
+// kept as "null", so that a test can tell it from [].
+func decodeListPage(t testing.TB, body []byte) listPage {
+	t.Helper()
+	var env struct {
+		listPage
+		List json.RawMessage
+	}
+	if err := json.Unmarshal(body, &env); err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	env.listPage.List = string(env.List)
+	if env.List == nil {
+		env.listPage.List = "null"
+	}
+	return env.listPage
+}
+
 // listIDs returns the ids in the list of a list envelope.
 func listIDs(t testing.TB, body []byte) []int64 {
 	t.Helper()

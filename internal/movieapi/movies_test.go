@@ -125,38 +125,40 @@ func TestFields(t *testing.T) {
 func TestListEnvelopeAndPaging(t *testing.T) {
 	store := newTestStore(t)
 	h := newService(t, store, nil)
-	empty := `{"code":1,"msg":"data list","page":1,"pagecount":0,"limit":"20","total":0,"list":[]}`
 	for _, target := range []string{"/api/movies", "/api/jav"} {
-		if r := get(t, h, target, http.StatusOK); string(r.body) != empty {
-			t.Errorf("%s on an empty catalog: got %s, want %s", target, r.body, empty)
+		r := get(t, h, target, http.StatusOK)
+		if got, want := decodeListPage(t, r.body), (listPage{Code: 1, Msg: "data list", Page: 1, PageCount: 0, Limit: "20", Total: 0, List: "[]"}); got != want {
+			t.Errorf("%s on an empty catalog: got %+v, want %+v", target, got, want)
 		}
 	}
 
 	addNumbered(t, store, 5)
-	tests := []struct{ target, want string }{
-		{"/api/movies?fields=id&limit=2",
-			`{"code":1,"msg":"data list","page":1,"pagecount":3,"limit":"2","total":5,"list":[{"id":5},{"id":4}]}`},
-		{"/api/movies?fields=id&limit=2&page=3",
-			`{"code":1,"msg":"data list","page":3,"pagecount":3,"limit":"2","total":5,"list":[{"id":1}]}`},
-		{"/api/movies?fields=id&limit=2&page=4",
-			`{"code":1,"msg":"data list","page":4,"pagecount":3,"limit":"2","total":5,"list":[]}`},
-		{"/api/movies?fields=id&limit=5",
-			`{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"5","total":5,"list":[{"id":5},{"id":4},{"id":3},{"id":2},{"id":1}]}`},
-		{"/api/movies?fields=id&limit=500&page=1",
-			`{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"100","total":5,"list":[{"id":5},{"id":4},{"id":3},{"id":2},{"id":1}]}`},
-		{"/api/movies?fields=id&limit=99999999999999999999999",
-			`{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"100","total":5,"list":[{"id":5},{"id":4},{"id":3},{"id":2},{"id":1}]}`},
-		{"/api/jav?fields=id&limit=2&pg=2",
-			`{"code":1,"msg":"data list","page":2,"pagecount":3,"limit":"2","total":5,"list":[{"id":3},{"id":2}]}`},
-		{"/api/jav?fields=id&limit=2&page=3&pg=2",
-			`{"code":1,"msg":"data list","page":3,"pagecount":3,"limit":"2","total":5,"list":[{"id":1}]}`},
-		{"/api/movies?fields=id&limit=2&pg=2&unknown=1",
-			`{"code":1,"msg":"data list","page":1,"pagecount":3,"limit":"2","total":5,"list":[{"id":5},{"id":4}]}`},
+	tests := []struct {
+		target                 string
+		page, pageCount, total int64
+		limit                  string
+		ids                    []int64
+	}{
+		{"/api/movies?fields=id&limit=2", 1, 3, 5, "2", []int64{5, 4}},
+		{"/api/movies?fields=id&limit=2&page=3", 3, 3, 5, "2", []int64{1}},
+		{"/api/movies?fields=id&limit=2&page=4", 4, 3, 5, "2", []int64{}},
+		{"/api/movies?fields=id&limit=5", 1, 1, 5, "5", []int64{5, 4, 3, 2, 1}},
+		{"/api/movies?fields=id&limit=500&page=1", 1, 1, 5, "100", []int64{5, 4, 3, 2, 1}},
+		{"/api/movies?fields=id&limit=99999999999999999999999", 1, 1, 5, "100", []int64{5, 4, 3, 2, 1}},
+		{"/api/jav?fields=id&limit=2&pg=2", 2, 3, 5, "2", []int64{3, 2}},
+		{"/api/jav?fields=id&limit=2&page=3&pg=2", 3, 3, 5, "2", []int64{1}},
+		{"/api/movies?fields=id&limit=2&pg=2&unknown=1", 1, 3, 5, "2", []int64{5, 4}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.target, func(t *testing.T) {
-			if r := get(t, h, tt.target, http.StatusOK); string(r.body) != tt.want {
-				t.Errorf("got %s, want %s", r.body, tt.want)
+			r := get(t, h, tt.target, http.StatusOK)
+			got := decodeListPage(t, r.body)
+			got.List = ""
+			if want := (listPage{Code: 1, Msg: "data list", Page: tt.page, PageCount: tt.pageCount, Limit: tt.limit, Total: tt.total}); got != want {
+				t.Errorf("got %+v, want %+v", got, want)
+			}
+			if ids := listIDs(t, r.body); !slices.Equal(ids, tt.ids) {
+				t.Errorf("got ids %v, want %v", ids, tt.ids)
 			}
 		})
 	}
