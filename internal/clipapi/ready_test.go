@@ -37,9 +37,8 @@ func TestListsWaitForTheIndex(t *testing.T) {
 		if waited := time.Since(start); waited < time.Second {
 			t.Errorf("GET %s while building: answered after %v, want a wait of 1 s", target, waited)
 		}
-		want := `{"error":{"status":503,"message":"the search index is building; retry shortly"}}`
-		if w.Code != http.StatusServiceUnavailable || w.Body.String() != want {
-			t.Errorf("GET %s while building: %d %s, want 503 %s", target, w.Code, w.Body, want)
+		if e := wantError(t, w, http.StatusServiceUnavailable); e.Error.Message != "the search index is building; retry shortly" {
+			t.Errorf("GET %s while building: message %q", target, e.Error.Message)
 		}
 		if w.Header().Get("Retry-After") == "" {
 			t.Errorf("GET %s while building: no Retry-After", target)

@@ -148,6 +148,18 @@ func firstListItemKeys(t testing.TB, body []byte) []string {
 	return objectKeys(t, env.List[0])
 }
 
+// healthBody is the members of an /api/health answer.
+type healthBody struct{ Status, Version, Database, Search string }
+
+func decodeHealth(t testing.TB, body []byte) healthBody {
+	t.Helper()
+	var h healthBody
+	if err := json.Unmarshal(body, &h); err != nil {
+		t.Fatalf("decode %s: %v", body, err)
+	}
+	return h
+}
+
 // listPage is a list envelope's members, the list as its JSON text.
 type listPage struct {
 	Code      int
