@@ -70,32 +70,79 @@ func TestVodJSON(t *testing.T) {
 	addMovies(t, store, dawn, dusk, noon)
 	h := newService(t, store, nil)
 	head := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":3,"list":[`
-	listBody := head + duskList + `,` + dawnList + `,` + noonList + `],` + classes + `}`
-	tests := []struct{ target, want string }{
-		{vodPath, listBody},
-		{vodPath + "?ac=list", listBody},
-		{vodPath + "?ac=anything", listBody},
-		{"/api.php/provide/vod?ac=list", listBody},
-		{"/api/provide/vod", listBody},
-		{"/api.php/provide/vod/at/json", listBody},
-		{"/api.php/provide/vod/at/json/?at=xml", listBody},
-		{vodPath + "?ac=videolist&ids=1,2", `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":2,"list":[` + duskFull + `,` + dawnFull + `]}`},
-		{vodPath + "?ac=detail&ids=1", `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":1,"list":[` + dawnFull + `]}`},
-		{vodPath + "?pg=2&pagesize=2", `{"code":1,"msg":"data list","page":2,"pagecount":2,"limit":"2","total":3,"list":[` + noonList + `],` + classes + `}`},
-		{vodPath + "?pg=3&limit=2", `{"code":1,"msg":"data list","page":3,"pagecount":2,"limit":"2","total":3,"list":[],` + classes + `}`},
-		// MacCMS's collector sends every parameter, empty when unset.
-		{vodPath + "?ac=list&t=&pg=&h=&ids=&wd=&year=&pagesize=", listBody},
+	// The MacCMS JSON goldens: the list form with its classes, and full
+	// records. A full record's members follow the field table, so their
+	// order is not pinned: JSON objects are unordered.
+	list := get(t, h, vodPath, http.StatusOK)
+	if want := head + duskList + `,` + dawnList + `,` + noonList + `],` + classes + `}`; !sameJSON(t, list.body, []byte(want)) {
+		t.Errorf("list: got body\n%s\nwant\n%s", list.body, want)
 	}
-	for _, tt := range tests {
+	checkHeader(t, list, "Content-Type", "application/json; charset=utf-8")
+	full := get(t, h, vodPath+"?ac=videolist&ids=1,2", http.StatusOK)
+	if want := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":2,"list":[` + duskFull + `,` + dawnFull + `]}`; !sameJSON(t, full.body, []byte(want)) {
+		t.Errorf("videolist: got body\n%s\nwant\n%s", full.body, want)
+	}
+
+	// The other spellings of the list answer it byte for byte.
+	for _, target := range []string{vodPath + "?ac=list", vodPath + "?ac=anything", "/api.php/provide/vod?ac=list", "/api/provide/vod",
+		"/api.php/provide/vod/at/json", "/api.php/provide/vod/at/json/?at=xml",
+		// MacCMS's collector sends every parameter, empty when unset.
+		vodPath + "?ac=list&t=&pg=&h=&ids=&wd=&year=&pagesize="} {
+		if r := get(t, h, target, http.StatusOK); !bytes.Equal(r.body, list.body) {
+			t.Errorf("%s: got\n%s\nwant the list\n%s", target, r.body, list.body)
+		}
+	}
+	// Pages: the envelope, the records and whether the classes come.
+	for _, tt := range []struct {
+		target          string
+		page, pageCount int64
+		limit           string
+		total           int64
+		ids             []int64
+		class           bool
+	}{
+		{vodPath + "?ac=detail&ids=1", 1, 1, "20", 1, []int64{1}, false},
+		{vodPath + "?pg=2&pagesize=2", 2, 2, "2", 3, []int64{3}, true},
+		{vodPath + "?pg=3&limit=2", 3, 2, "2", 3, []int64{}, true},
+	} {
 		t.Run(tt.target, func(t *testing.T) {
 			r := get(t, h, tt.target, http.StatusOK)
-			// A full record's members follow the field table, so their
-			// order is not pinned: JSON objects are unordered.
-			if !sameJSON(t, r.body, []byte(tt.want)) {
-				t.Errorf("got body\n%s\nwant\n%s", r.body, tt.want)
+			got := decodeListPage(t, r.body)
+			got.List = ""
+			if want := (listPage{Code: 1, Msg: "data list", Page: tt.page, PageCount: tt.pageCount, Limit: tt.limit, Total: tt.total}); got != want {
+				t.Errorf("got %+v, want %+v", got, want)
 			}
-			checkHeader(t, r, "Content-Type", "application/json; charset=utf-8")
+			var env struct {
+				List  []json.RawMessage
+				Class json.RawMessage
+			}
+			if err := json.Unmarshal(r.body, &env); err != nil {
+				t.Fatal(err)
+			}
+			ids := []int64{}
+			for _, rec := range env.List {
+				var v struct {
+					ID int64 `json:"vod_id"`
+				}
+				if err := json.Unmarshal(rec, &v); err != nil {
+					t.Fatal(err)
+				}
+				ids = append(ids, v.ID)
+			}
+			if !slices.Equal(ids, tt.ids) {
+				t.Errorf("got ids %v, want %v", ids, tt.ids)
+			}
+			if tt.class && !sameJSON(t, env.Class, []byte(classes[len(`"class":`):])) {
+				t.Errorf("class: got %s, want %s", env.Class, classes)
+			}
+			if !tt.class && env.Class != nil {
+				t.Errorf("class on a page of full records: %s", env.Class)
+			}
 		})
+	}
+	// A detail record is the full form.
+	if r := get(t, h, vodPath+"?ac=detail&ids=1", http.StatusOK); !bytes.Contains(r.body, []byte(`"vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"`)) {
+		t.Errorf("detail: no full record in %s", r.body)
 	}
 
 	// Every field and its JSON type: the ids and vod_isend are numbers,
@@ -136,11 +183,15 @@ func TestVodJSON(t *testing.T) {
 
 func TestVodEmptyCatalog(t *testing.T) {
 	h := newService(t, newTestStore(t), nil)
-	want := `{"code":1,"msg":"data list","page":1,"pagecount":0,"limit":"20","total":0,"list":[],"class":[]}`
-	if r := get(t, h, vodPath, http.StatusOK); string(r.body) != want {
-		t.Errorf("got %s, want %s", r.body, want)
+	r := get(t, h, vodPath, http.StatusOK)
+	if got, want := decodeListPage(t, r.body), (listPage{Code: 1, Msg: "data list", Page: 1, PageCount: 0, Limit: "20", Total: 0, List: "[]"}); got != want {
+		t.Errorf("got %+v, want %+v", got, want)
 	}
-	want = `<?xml version="1.0" encoding="utf-8"?><rss version="5.1"><list page="1" pagecount="0" pagesize="20" recordcount="0"></list><class></class></rss>`
+	if !bytes.Contains(r.body, []byte(`"class":[]`)) {
+		t.Errorf("no empty class list in %s", r.body)
+	}
+	// The MacCMS XML golden.
+	want := `<?xml version="1.0" encoding="utf-8"?><rss version="5.1"><list page="1" pagecount="0" pagesize="20" recordcount="0"></list><class></class></rss>`
 	if r := get(t, h, vodPath+"?at=xml", http.StatusOK); string(r.body) != want {
 		t.Errorf("got %s, want %s", r.body, want)
 	}
