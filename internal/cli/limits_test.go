@@ -2,8 +2,8 @@ package cli_test
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/url"
@@ -96,17 +96,34 @@ func TestReadTimeoutFlag(t *testing.T) {
 	srv := startServe(t, map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_CLIPS_ADDR": "127.0.0.1:0",
 		"CATALOG_MOVIES_ADDR": "127.0.0.1:0", "CATALOG_READ_TIMEOUT": "1ns"})
 	for _, tc := range []struct{ url, want string }{
-		{"http://" + srv.addrs.Clips.String() + "/api/clips", `{"error":{"status":503,"message":"request timed out"}}`},
-		{"http://" + srv.addrs.Movies.String() + "/api/movies", `{"code":0,"msg":"request timed out"}`},
+		{"http://" + srv.addrs.Clips.String() + "/api/clips", "clip error 503: request timed out"},
+		{"http://" + srv.addrs.Movies.String() + "/api/movies", "movie error 0: request timed out"},
 	} {
 		resp, err := http.Get(tc.url)
 		if err != nil {
 			t.Fatal(err)
 		}
-		body, _ := io.ReadAll(resp.Body)
+		var e struct {
+			Error *struct {
+				Status  int
+				Message string
+			}
+			Code *int
+			Msg  string
+		}
+		err = json.NewDecoder(resp.Body).Decode(&e)
 		resp.Body.Close()
-		if resp.StatusCode != http.StatusServiceUnavailable || string(body) != tc.want {
-			t.Errorf("GET %s: got %d %s, want 503 %s", tc.url, resp.StatusCode, body, tc.want)
+		var got string
+		switch {
+		case err != nil:
+			got = err.Error()
+		case e.Error != nil:
+			got = fmt.Sprintf("clip error %d: %s", e.Error.Status, e.Error.Message)
+		case e.Code != nil:
+			got = fmt.Sprintf("movie error %d: %s", *e.Code, e.Msg)
+		}
+		if resp.StatusCode != http.StatusServiceUnavailable || got != tc.want {
+			t.Errorf("GET %s: got %d %s, want 503 %s", tc.url, resp.StatusCode, got, tc.want)
 		}
 	}
 }
