@@ -43,6 +43,26 @@ func TestHealth(t *testing.T) {
 	}
 }
 
+// The clip JSON golden (contract 3.1): one clip with every member set,
+// as its detail and as a list page. The other clip tests decode the
+// members they are about.
+func TestClipJSONForms(t *testing.T) {
+	e := newEnv(t)
+	c := e.addClip(catalog.Clip{Title: `Sunset "over" the bay`, IframeURL: "https://www.youtube.com/embed/dQw4w9WgXcQ",
+		CoverURL: "https://img.example/c.jpg?a=1&b=2", Actor: "A One", Studio: "S", Platform: "JAV", Notes: "line\nline"})
+	clip := fmt.Sprintf(`{"id":%d,"title":"Sunset \"over\" the bay","iframe_url":"https://www.youtube.com/embed/dQw4w9WgXcQ",`+
+		`"cover_url":"https://img.example/c.jpg?a=1&b=2","actor":"A One","studio":"S","platform":"JAV","notes":"line\nline",`+
+		`"created_at":"%s"}`, c.ID, c.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"))
+	for target, want := range map[string]string{
+		fmt.Sprintf("/api/clips/%d", c.ID): `{"data":` + clip + `}`,
+		"/api/clips":                       `{"meta":{"page":1,"limit":20,"total":1},"data":[` + clip + `]}`,
+	} {
+		if w := e.get(target); w.Code != http.StatusOK || w.Body.String() != want {
+			t.Errorf("%s: got %d\n%s\nwant\n%s", target, w.Code, w.Body, want)
+		}
+	}
+}
+
 func TestListPaging(t *testing.T) {
 	e := newEnv(t)
 	for i := range 25 {
