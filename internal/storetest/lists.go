@@ -35,11 +35,7 @@ func Clips(tb testing.TB, s catalog.Store, f catalog.ClipFilter) ([]catalog.Clip
 func listClips(tb testing.TB, s catalog.Store, f catalog.ClipFilter) ([]int64, int64) {
 	tb.Helper()
 	clips, total := Clips(tb, s, f)
-	ids := make([]int64, len(clips))
-	for i, c := range clips {
-		ids[i] = c.ID
-	}
-	return ids, total
+	return idsOf(clips, func(c catalog.Clip) int64 { return c.ID }), total
 }
 
 // Movies is a page of the movie list f selects, with every field, and
@@ -58,11 +54,7 @@ func Movies(tb testing.TB, s catalog.Store, f catalog.MovieFilter) ([]catalog.Mo
 func listMovies(tb testing.TB, s catalog.Store, f catalog.MovieFilter) ([]int64, int64) {
 	tb.Helper()
 	movies, total := Movies(tb, s, f)
-	ids := make([]int64, len(movies))
-	for i, m := range movies {
-		ids[i] = m.ID
-	}
-	return ids, total
+	return idsOf(movies, func(m catalog.Movie) int64 { return m.ID }), total
 }
 
 func listVods(tb testing.TB, s catalog.Store, f catalog.VodFilter) ([]catalog.Vod, []int64, int64) {
@@ -75,9 +67,14 @@ func listVods(tb testing.TB, s catalog.Store, f catalog.VodFilter) ([]catalog.Vo
 	if vods == nil {
 		tb.Fatalf("resource API list: got a nil page, want an empty slice")
 	}
-	ids := make([]int64, len(vods))
-	for i, v := range vods {
-		ids[i] = v.ID
+	return vods, idsOf(vods, func(v catalog.Vod) int64 { return v.ID }), total
+}
+
+// idsOf is the ids of a page's records, in order.
+func idsOf[T any](page []T, id func(T) int64) []int64 {
+	ids := make([]int64, len(page))
+	for i, r := range page {
+		ids[i] = id(r)
 	}
-	return vods, ids, total
+	return ids
 }
