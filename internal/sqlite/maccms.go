@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"strings"
 
 	"catalog/internal/catalog"
 )
@@ -17,12 +16,9 @@ func (s *Store) VodsByID(ctx context.Context, ids []int64) ([]catalog.Vod, error
 	if len(ids) == 0 {
 		return []catalog.Vod{}, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
+	in, args := inIDs(ids)
 	vods, err := queryAll(pointRead(ctx), s, "list movies", vodSelect+` FROM movies`+vodTypeJoin+`
-WHERE movies.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args, len(ids) == 20, int64(len(ids)), newVodScan())
+WHERE movies.id IN `+in, args, int64(len(ids)), newVodScan())
 	if err != nil {
 		return nil, err
 	}
@@ -50,6 +46,6 @@ func newVodScan() func(scanner, *catalog.Vod) error {
 
 // VodTypes returns every type, by id.
 func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
-	return queryAll(ctx, s, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil, true, 16,
+	return queryAll(ctx, s, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil, 16,
 		func(row scanner, t *catalog.VodType) error { return row.Scan(&t.ID, &t.Name) })
 }

@@ -6,9 +6,9 @@ import (
 
 // queryAll runs a read (see Store.query) and scans every row with scan.
 // The result is never nil, so an empty page encodes as [].
-func queryAll[T any](ctx context.Context, s *Store, what, query string, args []any, cache bool, sizeHint int64,
+func queryAll[T any](ctx context.Context, s *Store, what, query string, args []any, sizeHint int64,
 	scan func(scanner, *T) error) ([]T, error) {
-	rows, err := s.query(ctx, query, args, cache)
+	rows, err := s.query(ctx, query, args)
 	if err != nil {
 		return nil, translate(err, what)
 	}
