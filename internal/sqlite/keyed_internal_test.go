@@ -10,10 +10,12 @@ import (
 	"catalog/internal/catalog"
 )
 
-// A keyed read gives exactly the rows of its ids whatever their count
-// (the IN list is padded to a bucket by repeating the last id), pages
-// of one bucket share one prepared statement, and once the store keeps
-// its most statements a new column set is still answered, unprepared.
+// A keyed read gives exactly the rows of its ids, highest first,
+// whatever their count and spread (a range scan drops the rows between
+// them; an IN list is padded to a bucket by repeating the last id);
+// spread pages of one bucket share one prepared statement; and once the
+// store keeps its most statements a new column set is still answered,
+// unprepared.
 func TestKeyedReadsShareStatements(t *testing.T) {
 	ctx := context.Background()
 	s, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"), Options{})
@@ -35,18 +37,19 @@ func TestKeyedReadsShareStatements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ids := func(n int) []int64 { // n ids, highest first, as the index gives them
+	// ids are n ids step apart from 30 down, highest first, as the index
+	// gives them: step 3 spreads them (an IN list), step 1 or 2 fills at
+	// least half their range (a range scan, rows between them dropped).
+	ids := func(n, step int) []int64 {
 		out := make([]int64, n)
 		for i := range out {
-			out[i] = int64(30 - 2*i%30)
+			out[i] = int64(30 - step*i)
 		}
-		slices.Sort(out)
-		slices.Reverse(out)
-		return slices.Compact(out)
+		return out
 	}
-	read := func(want []int64) {
+	read := func(asked, want []int64) {
 		t.Helper()
-		got, err := s.MoviesByID(ctx, want, fields)
+		got, err := s.MoviesByID(ctx, asked, fields)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,20 +58,25 @@ func TestKeyedReadsShareStatements(t *testing.T) {
 			gotIDs[i] = m.ID
 		}
 		if !slices.Equal(gotIDs, want) {
-			t.Fatalf("MoviesByID(%v) = %v", want, gotIDs)
+			t.Fatalf("MoviesByID(%v) = %v, want %v", asked, gotIDs, want)
 		}
 	}
-	read(ids(11))
+	for _, step := range []int{1, 2, 3} {
+		for _, n := range []int{1, 2, 9, 10} {
+			read(ids(n, step), ids(n, step))
+		}
+	}
+	read([]int64{7, 5, 5}, []int64{7, 5})    // a repeated id, in range
+	read([]int64{30, 9, 30}, []int64{30, 9}) // a repeated id, spread
+	read([]int64{31, 30, 0}, []int64{30})    // ids no row has
+
+	read(ids(4, 3), ids(4, 3))
 	kept := s.kept.Load()
-	for _, n := range []int{13, 15, 20} { // the same bucket of ten
-		read(ids(n))
+	for _, n := range []int{5, 7, 10} { // the same bucket of ten
+		read(ids(n, 3), ids(n, 3))
 	}
 	if got := s.kept.Load(); got != kept {
-		t.Fatalf("statements kept after pages of 11-15 ids: %d, then %d after more of the same bucket", kept, got)
-	}
-	read(ids(1))
-	if got := s.kept.Load(); got != kept+1 {
-		t.Fatalf("statements kept after a page of one id: %d, want %d", got, kept+1)
+		t.Fatalf("statements kept after a spread page of 4 ids: %d, then %d after more of the same bucket", kept, got)
 	}
 
 	s.kept.Store(256)

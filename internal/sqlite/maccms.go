@@ -16,14 +16,15 @@ func (s *Store) VodsByID(ctx context.Context, ids []int64) ([]catalog.Vod, error
 	if len(ids) == 0 {
 		return []catalog.Vod{}, nil
 	}
-	in, args := inIDs(ids)
-	vods, err := queryAll(pointRead(ctx), s, "list movies", vodSelect+` FROM movies`+vodTypeJoin+`
-WHERE movies.id IN `+in, args, int64(len(ids)), newVodScan())
+	vods, err := byID(pointRead(ctx), s, "list movies", vodSelect+` FROM movies`+vodTypeJoin, "movies.id", ids,
+		newVodScan(), vodID)
 	if err != nil {
 		return nil, err
 	}
-	return catalog.InOrder(ids, vods, func(v *catalog.Vod) int64 { return v.ID }), nil
+	return catalog.InOrder(ids, vods, vodID), nil
 }
+
+func vodID(v *catalog.Vod) int64 { return v.ID }
 
 // vodSelect and vodTypeJoin read movies with their types.
 var vodSelect = `SELECT ` + qualified("movies", movieColumns) + `, coalesce(movie_types.id, 0), coalesce(movies.type_name, '')`

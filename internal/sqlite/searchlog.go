@@ -189,9 +189,8 @@ func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, err
 	if len(ids) == 0 {
 		return []catalog.Clip{}, nil
 	}
-	in, args := inIDs(ids)
-	query := `SELECT ` + clipColumns + ` FROM clips WHERE id IN ` + in + ` ORDER BY id DESC`
-	return queryAll(pointRead(ctx), s, "list clips", query, args, int64(len(ids)), scanClip)
+	return byID(pointRead(ctx), s, "list clips", `SELECT `+clipColumns+` FROM clips`, "id", ids, scanClip,
+		func(c *catalog.Clip) int64 { return c.ID })
 }
 
 // MoviesByID returns the movies with the given ids, highest first, with
@@ -202,13 +201,13 @@ func (s *Store) MoviesByID(ctx context.Context, ids []int64, fields catalog.Fiel
 		return []catalog.Movie{}, nil
 	}
 	cols := catalog.MovieFieldColumns(fields)
-	in, args := inIDs(ids)
-	query := `SELECT id` + commaColumns(cols) + ` FROM movies WHERE id IN ` + in + ` ORDER BY id DESC`
-	return queryAll(pointRead(ctx), s, "list movies", query, args, int64(len(ids)),
+	return byID(pointRead(ctx), s, "list movies", `SELECT id`+commaColumns(cols)+` FROM movies`, "id", ids,
 		func(row scanner, m *catalog.Movie) error {
 			return row.Scan(catalog.AppendDests(append(make([]any, 0, len(cols)+1), &m.ID), m, cols)...)
-		})
+		}, movieID)
 }
+
+func movieID(m *catalog.Movie) int64 { return m.ID }
 
 // commaColumns is ", " and the names of cols, or "" when there are none.
 func commaColumns(cols []catalog.MovieColumn) string {
