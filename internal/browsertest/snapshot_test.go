@@ -16,6 +16,7 @@ import (
 	"catalog/internal/demo"
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
+	"catalog/internal/snapshot/snapshottest"
 	"catalog/internal/testdb"
 )
 
@@ -84,28 +85,15 @@ func startSnapshotService(t *testing.T, n int) string {
 	if err := demo.SeedMovies(ctx, st, demo.NewGenerator(11, platforms, time.Now().Add(-time.Hour), time.Second, 0), n); err != nil {
 		t.Fatal(err)
 	}
-	// first hears of the first build: the default schedule builds once
-	// within the test.
-	first := make(chan snapshot.Build, 1)
-	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir(), Observe: func(b snapshot.Build) {
-		select {
-		case first <- b:
-		default:
-		}
-	}})
+	cfg := snapshot.Config{Store: st, Dir: t.TempDir()}
+	builds := snapshottest.Watch(&cfg)
+	snapshots := snapshot.New(cfg)
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { snapshots.Run(runCtx); close(done) }()
 	t.Cleanup(func() { stop(); <-done })
 	srv := httptest.NewServer(movieapi.New(movieapi.Config{Store: st, Snapshots: snapshots}))
 	t.Cleanup(srv.Close)
-	select {
-	case b := <-first:
-		if b.Err != nil {
-			t.Fatalf("snapshot build: %v", b.Err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("no snapshot within 60 s")
-	}
+	snapshottest.WaitBuilt(t, builds)
 	return srv.URL
 }

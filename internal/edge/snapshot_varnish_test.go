@@ -15,6 +15,7 @@ import (
 	"catalog/internal/demo"
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
+	"catalog/internal/snapshot/snapshottest"
 	"catalog/internal/testdb"
 	"catalog/internal/testenv"
 )
@@ -39,29 +40,16 @@ func TestVarnishSnapshot(t *testing.T) {
 	if err := demo.SeedMovies(ctx, st, demo.NewGenerator(13, platforms, time.Now().Add(-time.Hour), time.Second, 0), 8000); err != nil {
 		t.Fatal(err)
 	}
-	// first hears of the first build: the default schedule builds once
-	// within the test.
-	first := make(chan snapshot.Build, 1)
-	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir(), Observe: func(b snapshot.Build) {
-		select {
-		case first <- b:
-		default:
-		}
-	}})
+	cfg := snapshot.Config{Store: st, Dir: t.TempDir()}
+	builds := snapshottest.Watch(&cfg)
+	snapshots := snapshot.New(cfg)
 	runCtx, stop := context.WithCancel(ctx)
 	built := make(chan struct{})
 	go func() { snapshots.Run(runCtx); close(built) }()
 	t.Cleanup(func() { stop(); <-built })
 	backend := httptest.NewServer(movieapi.New(movieapi.Config{Store: st, Snapshots: snapshots}))
 	t.Cleanup(backend.Close)
-	select {
-	case b := <-first:
-		if b.Err != nil {
-			t.Fatalf("snapshot build: %v", b.Err)
-		}
-	case <-time.After(60 * time.Second):
-		t.Fatal("no snapshot within 60 s")
-	}
+	snapshottest.WaitBuilt(t, builds)
 	plain := get(t, backend.URL+"/api/movies/snapshot", false)
 	if plain.status != 200 || len(plain.body) < 3<<20 {
 		t.Fatalf("snapshot from the service: got %d with %d bytes, want 200 with over 3 MiB", plain.status, len(plain.body))

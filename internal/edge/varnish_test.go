@@ -22,6 +22,7 @@ import (
 	"catalog/internal/edge"
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
+	"catalog/internal/snapshot/snapshottest"
 	"catalog/internal/storetest"
 	"catalog/internal/testdb"
 	"catalog/internal/testenv"
@@ -48,15 +49,9 @@ func TestVarnish(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// firstBuild hears of the first build: the default schedule builds once
-	// within the test.
-	firstBuild := make(chan snapshot.Build, 1)
-	snapshots := snapshot.New(snapshot.Config{Store: st, Dir: t.TempDir(), Observe: func(b snapshot.Build) {
-		select {
-		case firstBuild <- b:
-		default:
-		}
-	}})
+	cfg := snapshot.Config{Store: st, Dir: t.TempDir()}
+	firstBuild := snapshottest.Watch(&cfg)
+	snapshots := snapshot.New(cfg)
 	runCtx, stop := context.WithCancel(ctx)
 	built := make(chan struct{})
 	go func() { snapshots.Run(runCtx); close(built) }()
@@ -153,14 +148,7 @@ func TestVarnish(t *testing.T) {
 	})
 
 	t.Run("snapshot ranges reach the service", func(t *testing.T) {
-		select {
-		case b := <-firstBuild:
-			if b.Err != nil {
-				t.Fatalf("snapshot build: %v", b.Err)
-			}
-		case <-time.After(30 * time.Second):
-			t.Fatal("no snapshot within 30 s")
-		}
+		snapshottest.WaitBuilt(t, firstBuild)
 		u := edgeURL + "/api/movies/snapshot"
 		if r := get(t, u, true); r.status != 200 || r.header.Get("Surrogate-Key") != "snapshot" {
 			t.Fatalf("snapshot: got %d Surrogate-Key %q", r.status, r.header.Get("Surrogate-Key"))

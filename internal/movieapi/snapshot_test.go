@@ -8,14 +8,15 @@ import (
 	"time"
 
 	"catalog/internal/snapshot"
+	"catalog/internal/snapshot/snapshottest"
 )
 
 func TestSnapshotRoute(t *testing.T) {
 	store := newTestStore(t)
 	addNumbered(t, store, 3)
-	built := make(chan snapshot.Build, 4)
-	snaps := snapshot.New(snapshot.Config{Store: store, Dir: t.TempDir(), Every: time.Hour,
-		Observe: func(b snapshot.Build) { built <- b }})
+	cfg := snapshot.Config{Store: store, Dir: t.TempDir(), Every: time.Hour}
+	built := snapshottest.Watch(&cfg)
+	snaps := snapshot.New(cfg)
 	h := newService(t, store, snaps)
 
 	t.Run("not ready", func(t *testing.T) {
@@ -33,14 +34,7 @@ func TestSnapshotRoute(t *testing.T) {
 	done := make(chan struct{})
 	go func() { snaps.Run(ctx); close(done) }()
 	defer func() { cancel(); <-done }()
-	select {
-	case b := <-built:
-		if b.Err != nil {
-			t.Fatalf("snapshot build: %v", b.Err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("no snapshot build within 10 s")
-	}
+	snapshottest.WaitBuilt(t, built)
 
 	// Contract 4.2: errors are {"code":0,"msg"}, a refused Range too.
 	t.Run("range past the end", func(t *testing.T) {
