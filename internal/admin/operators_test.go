@@ -19,6 +19,7 @@ import (
 	"catalog/internal/clipapi"
 	"catalog/internal/movieapi"
 	"catalog/internal/snapshot"
+	"catalog/internal/snapshot/snapshottest"
 	"catalog/internal/testdb"
 	"catalog/internal/testenv"
 )
@@ -281,14 +282,14 @@ func TestConsoleSnapshotPanel(t *testing.T) {
 	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
 	store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)})
 	store.UpsertMovies(ctx, []catalog.Movie{{Name: "One", Slug: "one"}, {Name: "Two", Slug: "two"}})
-	built := make(chan snapshot.Build, 4)
-	snaps := snapshot.New(snapshot.Config{Store: store, Dir: filepath.Join(t.TempDir(), "snap"), Every: time.Hour,
-		Observe: func(b snapshot.Build) { built <- b }})
+	cfg := snapshot.Config{Store: store, Dir: filepath.Join(t.TempDir(), "snap"), Every: time.Hour}
+	built := snapshottest.Watch(&cfg)
+	snaps := snapshot.New(cfg)
 	runCtx, stop := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { snaps.Run(runCtx); close(done) }()
 	t.Cleanup(func() { stop(); <-done })
-	receive(t, built)
+	snapshottest.WaitBuilt(t, built)
 
 	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Snapshots: snaps}))
 	t.Cleanup(srv.Close)
@@ -305,7 +306,7 @@ func TestConsoleSnapshotPanel(t *testing.T) {
 	}
 	// The rebuilt snapshot is the one that counts the third movie (the
 	// hourly schedule would not build again within the test).
-	receive(t, built)
+	snapshottest.WaitBuilt(t, built)
 	if _, body = c.get("/admin/snapshot"); !strings.Contains(body, `<dd data-movies>3</dd>`) {
 		t.Errorf("after rebuild the panel does not show 3 movies")
 	}
@@ -319,17 +320,4 @@ func loggedIn(t *testing.T, store catalog.Store, base string) *console {
 		t.Fatalf("login: got %d", res.StatusCode)
 	}
 	return c
-}
-
-// receive returns the next value a background job reports on ch; the
-// deadline only catches a hang.
-func receive[T any](t *testing.T, ch <-chan T) T {
-	t.Helper()
-	select {
-	case v := <-ch:
-		return v
-	case <-time.After(20 * time.Second):
-		t.Fatal("nothing reported within 20 s")
-		panic("unreachable")
-	}
 }

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -74,7 +75,11 @@ func TestConsoleSources(t *testing.T) {
 	if res, _ := c.post("/admin/sources/peer/collect", nil); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("collect now: got %d, want 303", res.StatusCode)
 	}
-	receive(t, runs)
+	select {
+	case <-runs:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run asked for did not finish within 20 s")
+	}
 	if src, _ := store.SourceByName(ctx, "peer"); src.LastRun.Started.IsZero() {
 		t.Errorf("the finished run is not recorded: %+v", src.LastRun)
 	}
