@@ -52,7 +52,8 @@ func seedClips(t *testing.T, st store, n int) {
 
 // runOnce starts an index of clips over st with its file at path, waits
 // until it is ready, stops it (which writes the file) and returns its
-// stats from before the stop.
+// stats. They are read once it has stopped: a build is ready a moment
+// before it is counted.
 func runOnce(t *testing.T, st catalog.Store, path string, log *slog.Logger) search.Stats {
 	t.Helper()
 	ctx, stop := context.WithCancel(t.Context())
@@ -60,10 +61,9 @@ func runOnce(t *testing.T, st catalog.Store, path string, log *slog.Logger) sear
 	l.UseFile(path)
 	l.Start(ctx)
 	searchtest.WaitReady(t, l)
-	stats := l.Stats()
 	stop()
 	l.Wait()
-	return stats
+	return l.Stats()
 }
 
 // ids answers q from l at the database's current version.
