@@ -65,7 +65,7 @@ func New() *Index {
 		all:    roaring.New(),
 		groups: map[string]*roaring.Bitmap{},
 		vocab:  newVocabulary(maxVocabulary),
-		words:  newWordCache(wordCacheBytes),
+		words:  newWordCache(),
 		facets: newFacets(),
 	}
 }
@@ -354,7 +354,7 @@ func (ix *Index) match(term string) *roaring.Bitmap {
 		return true
 	})
 	out.RunOptimize()
-	ix.words.put(term, out)
+	ix.words.put(term, out, wordCacheBytes(int(ix.all.GetCardinality()))) // the read lock is held
 	return out
 }
 

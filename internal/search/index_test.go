@@ -215,7 +215,7 @@ func BenchmarkQuery1M(b *testing.B) {
 	b.Run("part/uncached", func(b *testing.B) {
 		terms := []string{"part"}
 		for range b.N {
-			ix.words = newWordCache(wordCacheBytes)
+			ix.words = newWordCache()
 			ix.Search(terms, nil, 0, 20)
 		}
 	})

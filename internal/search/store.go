@@ -68,8 +68,13 @@ func (t *docTable) set(id uint32, sp span) {
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // wordCacheBytes bounds the memory of the cached match sets of long
-// terms (a set of a term in half of a million titles is about 128 KiB).
-const wordCacheBytes = 8 << 20
+// terms for an index of records records: 8 bytes a record, and never
+// less than 8 MiB. A set's size grows with the catalog (a term in half
+// of a million titles is about 128 KiB, in half of ten million about
+// 1.2 MiB), so a fixed bound would hold ten times fewer terms at ten
+// times the size, and every search of a term it dropped verifies its
+// candidates again.
+func wordCacheBytes(records int) int64 { return max(8<<20, 8*int64(records)) }
 
 // wordCache keeps the verified match sets of recent terms longer than a
 // trigram, least recently used first out. Changes to the index update
@@ -77,7 +82,6 @@ const wordCacheBytes = 8 << 20
 // a stream of writes does not turn every search back into a scan. Its
 // own lock lets searches, which hold only the index's read lock, fill it.
 type wordCache struct {
-	max   int64
 	size  int64
 	order *list.List // of *wordEntry, front = most recent
 	byKey map[string]*list.Element
@@ -90,8 +94,8 @@ type wordEntry struct {
 	size int64
 }
 
-func newWordCache(maxBytes int64) *wordCache {
-	return &wordCache{max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+func newWordCache() *wordCache {
+	return &wordCache{order: list.New(), byKey: map[string]*list.Element{}}
 }
 
 func (c *wordCache) get(term string) *roaring.Bitmap {
@@ -104,9 +108,11 @@ func (c *wordCache) get(term string) *roaring.Bitmap {
 	return nil
 }
 
-func (c *wordCache) put(term string, set *roaring.Bitmap) {
+// put keeps set as term's, within maxBytes in all: a set larger than a
+// quarter of that is not kept.
+func (c *wordCache) put(term string, set *roaring.Bitmap, maxBytes int64) {
 	size := int64(set.GetSizeInBytes()) + int64(len(term)) + 64
-	if size > c.max/4 {
+	if size > maxBytes/4 {
 		return
 	}
 	c.mu.Lock()
@@ -116,7 +122,7 @@ func (c *wordCache) put(term string, set *roaring.Bitmap) {
 	}
 	c.byKey[term] = c.order.PushFront(&wordEntry{term: strings.Clone(term), set: set, size: size})
 	c.size += size
-	for c.size > c.max {
+	for c.size > maxBytes {
 		e := c.order.Back()
 		w := e.Value.(*wordEntry)
 		c.order.Remove(e)

@@ -62,7 +62,7 @@ func TestVocabularyMatchesBruteForce(t *testing.T) {
 			if max == maxVocabulary && len(ix.vocab.words) == 0 {
 				t.Fatal("the vocabulary kept no word")
 			}
-			ix.words = newWordCache(wordCacheBytes) // every term read afresh
+			ix.words = newWordCache() // every term read afresh
 			for _, term := range terms {
 				want := brute(docs, []string{term}, nil)
 				got := ix.Search([]string{term}, nil, 0, int64(len(want)+1))
