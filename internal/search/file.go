@@ -8,6 +8,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -195,6 +196,7 @@ func (ix *Index) writeTo(fw *fileWriter, h FileHeader) error {
 //	arena  the titles' bytes
 //	state  dead arena bytes u64
 //	facets the movies' attributes (facetsfile.go)
+//	leftout n u64, the ids left out of the index ascending [n]i64
 func (ix *Index) writeSections(fw *fileWriter) error {
 	steps := []struct {
 		name string
@@ -221,6 +223,14 @@ func (ix *Index) writeSections(fw *fileWriter) error {
 		}},
 		{"state", func() error { fw.u64(uint64(ix.dead)); return nil }},
 		{"facets", func() error { return ix.facets.writeTo(fw) }},
+		{"leftout", func() error {
+			ids := slices.Sorted(maps.Keys(ix.leftOut))
+			fw.u64(uint64(len(ids)))
+			for _, id := range ids {
+				fw.u64(uint64(id))
+			}
+			return nil
+		}},
 	}
 	for _, s := range steps {
 		if err := fw.section(s.name, s.fn); err != nil {
@@ -530,6 +540,16 @@ func decode(data []byte, dirOff int64) (*Index, error) {
 		steps[i](s)
 		if s.err != nil {
 			return nil, fmt.Errorf("section %s: %w", name, s.err)
+		}
+	}
+	// A file written before records were left out has no such section,
+	// and left none out: a catalog with such a record had no index.
+	if s := sections["leftout"]; s != nil {
+		for n := s.count(8); n > 0 && s.err == nil; n-- {
+			ix.leftOut[int64(s.u64())] = struct{}{}
+		}
+		if s.err != nil {
+			return nil, fmt.Errorf("section leftout: %w", s.err)
 		}
 	}
 	return ix, ix.checkSpans()

@@ -74,9 +74,7 @@ func (l *Live) open(ctx context.Context) bool {
 		log.Warn("search index file not caught up: building from the database", "err", err)
 		return false
 	}
-	if !ix.Apply(toDocs(docs), gone) {
-		return false
-	}
+	ix.Apply(toDocs(docs), gone)
 	st := &state{ix: ix}
 	st.version.Store(v)
 	l.mu.Lock()
@@ -87,6 +85,7 @@ func (l *Live) open(ctx context.Context) bool {
 	l.file.mu.Unlock()
 	log.Info("search index ready from its file", "records", ix.Len(), "caught_up", len(docs)+len(gone),
 		"took", time.Since(start).Round(time.Millisecond))
+	l.warnLeftOut(ix)
 	return true
 }
 

@@ -14,6 +14,9 @@ type Stats struct {
 	// FromFile is set when the index started from its file instead.
 	Builds   int64
 	FromFile bool
+	// LeftOut counts the records in no list or search because their id
+	// is above 2^32-1 (rows stored before catalog.MaxID was enforced).
+	LeftOut int
 }
 
 // Stats reports the index's size and lag; it takes the index's read
@@ -29,6 +32,7 @@ func (l *Live) Stats() Stats {
 	}
 	out := Stats{Ready: true, Version: st.version.Load(), Builds: l.builds.Load(), FromFile: fromFile}
 	out.Documents, out.Bytes = st.ix.size()
+	out.LeftOut, _ = st.ix.LeftOut()
 	out.Behind = max(0, l.seen.Load()-out.Version)
 	return out
 }
