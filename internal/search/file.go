@@ -205,15 +205,17 @@ func (ix *Index) writeSections(fw *fileWriter) error {
 		{"grams", func() error { return ix.grams.writeTo(fw) }},
 		{"all", func() error { return fw.bitmap(ix.all) }},
 		{"groups", func() error {
-			return writeNamed(fw, ix.names, func(name string) *roaring.Bitmap { return ix.groups[name] })
+			return writeNamed(fw, ix.names, func(name string) *roaring.Bitmap { b, _ := ix.groups.lookup(name); return b })
 		}},
 		{"vocab", func() error {
-			words := make([]string, 0, len(ix.vocab.words))
-			for w := range ix.vocab.words {
-				words = append(words, w)
-			}
+			var words []string
+			ix.vocab.words.each(func(w string, b *roaring.Bitmap) {
+				if !b.IsEmpty() {
+					words = append(words, w)
+				}
+			})
 			slices.Sort(words)
-			return writeNamed(fw, words, func(w string) *roaring.Bitmap { return ix.vocab.words[w] })
+			return writeNamed(fw, words, ix.vocab.words.get)
 		}},
 		{"docs", func() error { return ix.docs.writeTo(fw) }},
 		{"arena", func() error {
@@ -570,7 +572,7 @@ func readNamed(r *reader, fn func(name string, b *roaring.Bitmap)) {
 func (ix *Index) readGroups(r *reader) {
 	readNamed(r, func(name string, b *roaring.Bitmap) {
 		ix.names = append(ix.names, name)
-		ix.groups[name] = b
+		ix.groups.top[name] = b
 	})
 	if len(ix.names) > 1<<16-1 {
 		r.err = cmpErr(r.err, badFile("%d groups", len(ix.names)))
@@ -578,7 +580,7 @@ func (ix *Index) readGroups(r *reader) {
 }
 
 func (v *vocabulary) read(r *reader) {
-	readNamed(r, func(w string, b *roaring.Bitmap) { v.words[w] = b })
+	readNamed(r, func(w string, b *roaring.Bitmap) { v.words.top[w] = b })
 }
 
 func (g *gramTable) read(r *reader) {
@@ -618,9 +620,7 @@ func (t *docTable) read(r *reader) {
 		if page == nil {
 			return
 		}
-		t.pages = append(t.pages, make([][]span, p+1-len(t.pages))...)
-		t.mapped = append(t.mapped, make([]bool, p+1-len(t.mapped))...)
-		t.pages[p], t.mapped[p] = spans(page), true
+		t.view(p, spans(page))
 	}
 }
 

@@ -46,12 +46,13 @@ const MaxID = math.MaxUint32
 type Index struct {
 	mu     sync.RWMutex
 	grams  gramTable
-	all    *roaring.Bitmap            // every id present
-	groups map[string]*roaring.Bitmap // ids per group (clip platform)
-	names  []string                   // group index-1 -> group name
+	all    *roaring.Bitmap // every id present
+	groups setMap[string]  // ids per group (clip platform)
+	names  []string        // group index-1 -> group name
 	docs   docTable
 	arena  arena // folded titles, back to back
 	dead   int   // arena bytes of replaced or deleted titles
+	frozen bool  // a frozen view shares the parts (freeze.go)
 
 	vocab *vocabulary // whole words, to answer long terms without reading titles
 	words *wordCache
@@ -66,9 +67,9 @@ type Index struct {
 // New returns an empty index.
 func New() *Index {
 	return &Index{
-		grams:   gramTable{lists: map[uint64]*roaring.Bitmap{}},
+		grams:   gramTable{lists: newSetMap[uint64]()},
 		all:     roaring.New(),
-		groups:  map[string]*roaring.Bitmap{},
+		groups:  newSetMap[string](),
 		vocab:   newVocabulary(maxVocabulary),
 		words:   newWordCache(wordCacheBytes),
 		facets:  newFacets(),
@@ -224,7 +225,7 @@ func (ix *Index) Apply(docs []Doc, gone []int64) {
 		buf = ix.put(buf[:0], d)
 		ix.words.note(uint32(d.ID), d.Fold)
 	}
-	if ix.dead > ix.arena.len()/2 && ix.dead > 1<<20 {
+	if ix.dead > ix.arena.len()/2 && ix.dead > 1<<20 && !ix.frozen {
 		ix.compact()
 	}
 }
@@ -259,13 +260,10 @@ func (ix *Index) put(buf []uint64, d Doc) []uint64 {
 func (ix *Index) record(d Doc) {
 	id := uint32(d.ID)
 	ix.all.Add(id)
-	g := ix.groups[d.Group]
-	if g == nil {
-		g = roaring.New()
-		ix.groups[d.Group] = g
+	if _, ok := ix.groups.lookup(d.Group); !ok {
 		ix.names = append(ix.names, d.Group)
 	}
-	g.Add(id)
+	ix.groups.forWrite(d.Group, nil).Add(id)
 	gi := slices.Index(ix.names, d.Group) + 1
 	off := ix.arena.add(d.Fold)
 	ix.docs.set(id, span{off: off, n: uint32(len(d.Fold)), group: uint16(gi)})
@@ -284,7 +282,7 @@ func (ix *Index) remove(id uint32) {
 		ix.grams.remove(k, id)
 	}
 	ix.all.Remove(id)
-	ix.groups[ix.names[sp.group-1]].Remove(id)
+	ix.groups.forWrite(ix.names[sp.group-1], nil).Remove(id)
 	ix.facets.remove(id)
 	ix.dead += int(sp.n)
 	ix.docs.set(id, span{})

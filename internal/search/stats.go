@@ -1,5 +1,7 @@
 package search
 
+import "github.com/RoaringBitmap/roaring/v2"
+
 // Stats is what an operator watches of one index (contract 7): its size
 // and how far it trails the database.
 type Stats struct {
@@ -42,8 +44,6 @@ func (ix *Index) size() (docs int, bytes int64) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	bytes = int64(ix.arena.len()) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes() + ix.grams.bytes() + ix.facets.bytes()
-	for _, b := range ix.groups {
-		bytes += int64(b.GetSizeInBytes())
-	}
+	ix.groups.each(func(_ string, b *roaring.Bitmap) { bytes += int64(b.GetSizeInBytes()) })
 	return int(ix.all.GetCardinality()), bytes
 }
