@@ -64,6 +64,8 @@ type fileWriter struct {
 	crc hash.Hash32
 	n   int64
 	dir []sectionEntry
+
+	after func(section string) // see writeFile
 }
 
 type sectionEntry struct {
@@ -96,6 +98,9 @@ func (fw *fileWriter) section(name string, fn func() error) error {
 		return err
 	}
 	fw.dir = append(fw.dir, sectionEntry{name, off, fw.n - off})
+	if fw.after != nil {
+		fw.after(name)
+	}
 	return nil
 }
 
@@ -111,8 +116,13 @@ func (fw *fileWriter) bitmap(b *roaring.Bitmap) error {
 
 // WriteFile writes ix to path atomically (a temporary file in the same
 // folder, synced, renamed over path, the folder synced), marked with h.
-// It holds ix's read lock while it writes: changes wait, searches do not.
-func (ix *Index) WriteFile(path string, h FileHeader) (err error) {
+// It holds ix's read lock while it writes: changes wait, searches do not
+// (a Live writes a frozen view instead, which no change waits for).
+func (ix *Index) WriteFile(path string, h FileHeader) error { return ix.writeFile(path, h, nil) }
+
+// writeFile is WriteFile, calling after (when not nil) after each
+// section with its name.
+func (ix *Index) writeFile(path string, h FileHeader, after func(string)) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -123,7 +133,7 @@ func (ix *Index) WriteFile(path string, h FileHeader) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	fw := &fileWriter{w: bufio.NewWriterSize(tmp, 1<<20), crc: crc32.New(castagnoli)}
+	fw := &fileWriter{w: bufio.NewWriterSize(tmp, 1<<20), crc: crc32.New(castagnoli), after: after}
 	ix.mu.RLock()
 	err = ix.writeTo(fw, h)
 	ix.mu.RUnlock()

@@ -63,7 +63,7 @@ type Live struct {
 	started sync.Once
 	running atomic.Bool // Start was called
 
-	mu       sync.Mutex // one catch-up, rebuild or save at a time
+	mu       sync.Mutex // one catch-up, rebuild, freeze or adoption at a time
 	building atomic.Bool
 	builds   atomic.Int64 // full builds from the database (for Stats)
 	file     fileState
@@ -75,6 +75,18 @@ type Live struct {
 type state struct {
 	ix      *Index
 	version atomic.Int64 // every change up to it is in ix
+	// saving is set while a save writes a frozen view of ix; the
+	// changes applied to ix since the freeze are then kept in journal,
+	// for the index mapped from the file to take (adopt). Both are
+	// guarded by Live.mu.
+	saving  bool
+	journal []change
+}
+
+// change is one catch-up's changes.
+type change struct {
+	docs []Doc
+	gone []int64
 }
 
 type sample struct {
@@ -301,7 +313,11 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	st.ix.Apply(toDocs(docs), gone)
+	changed := toDocs(docs)
+	st.ix.Apply(changed, gone)
+	if st.saving {
+		st.journal = append(st.journal, change{changed, gone})
+	}
 	st.version.Store(v)
 	return st, nil
 }
