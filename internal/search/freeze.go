@@ -64,7 +64,7 @@ func (m *setMap[K]) forWrite(k K, base func() *roaring.Bitmap) *roaring.Bitmap {
 	}
 	var b *roaring.Bitmap
 	if old, ok := m.below[k]; ok {
-		b = old.Clone()
+		b = shareClone(old)
 	} else if base != nil {
 		b = base()
 	}
@@ -73,6 +73,22 @@ func (m *setMap[K]) forWrite(k K, base func() *roaring.Bitmap) *roaring.Bitmap {
 	}
 	m.top[k] = b
 	return b
+}
+
+// shareClone is a copy of b that shares b's containers until it
+// changes one (roaring's copy on write: the container is copied
+// first), so that the first change to a large set after a freeze
+// copies a container, not the set. Only b's copy-on-write marks are
+// written, which the file writer reading the view never reads; the
+// copy is left with copy on write off, like every other set, so that
+// a clone of it (searches clone sets under the read lock) copies
+// instead of marking it.
+func shareClone(b *roaring.Bitmap) *roaring.Bitmap {
+	b.SetCopyOnWrite(true)
+	c := b.Clone()
+	b.SetCopyOnWrite(false)
+	c.SetCopyOnWrite(false)
+	return c
 }
 
 // dropEmpty forgets k when its set on top is empty and no layer under
