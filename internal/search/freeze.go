@@ -208,10 +208,12 @@ func (t *pageTable[T]) freeze() pageTable[T] {
 }
 
 // freeze returns a view of ix as it is now (see above); thaw, or
-// dropping ix, ends it. ix must not be frozen already.
+// dropping ix, ends it. A view taken before must no longer be read: a
+// freeze of a frozen index thaws it first.
 func (ix *Index) freeze() *Index {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.thawLocked()
 	ix.facets.settle()
 	ix.frozen = true
 	return &Index{
@@ -235,6 +237,10 @@ func (ix *Index) freeze() *Index {
 func (ix *Index) thaw() {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.thawLocked()
+}
+
+func (ix *Index) thawLocked() {
 	ix.grams.lists.thaw(ix.grams.inFile)
 	ix.groups.thaw(func(string) bool { return true }) // ix.names holds every group
 	ix.vocab.words.thaw(nil)
