@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"strings"
 
 	"catalog/internal/catalog"
 )
@@ -17,17 +16,15 @@ func (s *Store) VodsByID(ctx context.Context, ids []int64) ([]catalog.Vod, error
 	if len(ids) == 0 {
 		return []catalog.Vod{}, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	vods, err := queryAll(pointRead(ctx), s, "list movies", vodSelect+` FROM movies`+vodTypeJoin+`
-WHERE movies.id IN (?`+strings.Repeat(",?", len(ids)-1)+`)`, args, len(ids) == 20, int64(len(ids)), newVodScan())
+	vods, err := byID(pointRead(ctx), s, "list movies", vodSelect+` FROM movies`+vodTypeJoin, "movies.id", ids,
+		newVodScan(), vodID)
 	if err != nil {
 		return nil, err
 	}
-	return catalog.InOrder(ids, vods, func(v *catalog.Vod) int64 { return v.ID }), nil
+	return catalog.InOrder(ids, vods, vodID), nil
 }
+
+func vodID(v *catalog.Vod) int64 { return v.ID }
 
 // vodSelect and vodTypeJoin read movies with their types.
 var vodSelect = `SELECT ` + qualified("movies", movieColumns) + `, coalesce(movie_types.id, 0), coalesce(movies.type_name, '')`
@@ -50,6 +47,6 @@ func newVodScan() func(scanner, *catalog.Vod) error {
 
 // VodTypes returns every type, by id.
 func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
-	return queryAll(ctx, s, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil, true, 16,
+	return queryAll(ctx, s, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil, 16,
 		func(row scanner, t *catalog.VodType) error { return row.Scan(&t.ID, &t.Name) })
 }

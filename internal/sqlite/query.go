@@ -2,13 +2,14 @@ package sqlite
 
 import (
 	"context"
+	"slices"
 )
 
 // queryAll runs a read (see Store.query) and scans every row with scan.
 // The result is never nil, so an empty page encodes as [].
-func queryAll[T any](ctx context.Context, s *Store, what, query string, args []any, cache bool, sizeHint int64,
+func queryAll[T any](ctx context.Context, s *Store, what, query string, args []any, sizeHint int64,
 	scan func(scanner, *T) error) ([]T, error) {
-	rows, err := s.query(ctx, query, args, cache)
+	rows, err := s.query(ctx, query, args)
 	if err != nil {
 		return nil, translate(err, what)
 	}
@@ -24,4 +25,33 @@ func queryAll[T any](ctx context.Context, s *Store, what, query string, args []a
 		}
 	}
 	return page, translate(rows.Err(), what)
+}
+
+// byID reads the rows of ids, highest id first: from is "SELECT ...
+// FROM ..." and col the id column. Ids that fill at least half of their
+// range (a page of a whole list) are read as one range scan, a single
+// b-tree descent and then the leaves in order, instead of one descent
+// per id (an IN list, inIDs); the rows of the range that were not asked
+// for are dropped. Either way a page costs one prepared statement.
+func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []int64,
+	scan func(scanner, *T) error, id func(*T) int64) ([]T, error) {
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	if hi-lo >= 2*int64(len(ids)) {
+		in, args := inIDs(ids)
+		return queryAll(ctx, s, what, from+` WHERE `+col+` IN `+in+` ORDER BY `+col+` DESC`, args, int64(len(ids)), scan)
+	}
+	rows, err := queryAll(ctx, s, what, from+` WHERE `+col+` BETWEEN ? AND ? ORDER BY `+col+` DESC`,
+		[]any{lo, hi}, hi-lo+1, scan)
+	if err != nil {
+		return nil, err
+	}
+	asked := slices.Sorted(slices.Values(ids))
+	kept := rows[:0]
+	for i := range rows {
+		if _, ok := slices.BinarySearch(asked, id(&rows[i])); ok {
+			kept = append(kept, rows[i])
+		}
+	}
+	clear(rows[len(kept):]) // no strings kept alive past the page
+	return kept, nil
 }

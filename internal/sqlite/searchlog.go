@@ -7,7 +7,6 @@ import (
 	"math"
 	"math/rand/v2"
 	"strconv"
-	"strings"
 
 	"catalog/internal/catalog"
 )
@@ -190,34 +189,25 @@ func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, err
 	if len(ids) == 0 {
 		return []catalog.Clip{}, nil
 	}
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	query := `SELECT ` + clipColumns + ` FROM clips WHERE id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY id DESC`
-	return queryAll(ctx, s, "list clips", query, args, len(ids) == 20, int64(len(ids)), scanClip)
+	return byID(pointRead(ctx), s, "list clips", `SELECT `+clipColumns+` FROM clips`, "id", ids, scanClip,
+		func(c *catalog.Clip) int64 { return c.ID })
 }
 
 // MoviesByID returns the movies with the given ids, highest first, with
 // the columns fields needs (catalog.MovieFieldColumns): the page of a
-// list answered by the in-process index. Only the statement of every
-// column is kept prepared: the other column sets are as many as the
-// clients' fields lists.
+// list answered by the in-process index.
 func (s *Store) MoviesByID(ctx context.Context, ids []int64, fields catalog.FieldSet) ([]catalog.Movie, error) {
 	if len(ids) == 0 {
 		return []catalog.Movie{}, nil
 	}
 	cols := catalog.MovieFieldColumns(fields)
-	args := make([]any, len(ids))
-	for i, id := range ids {
-		args[i] = id
-	}
-	query := `SELECT id` + commaColumns(cols) + ` FROM movies WHERE id IN (?` + strings.Repeat(",?", len(ids)-1) + `) ORDER BY id DESC`
-	return queryAll(pointRead(ctx), s, "list movies", query, args, len(ids) == 20 && len(cols) == len(movieReadColumns), int64(len(ids)),
+	return byID(pointRead(ctx), s, "list movies", `SELECT id`+commaColumns(cols)+` FROM movies`, "id", ids,
 		func(row scanner, m *catalog.Movie) error {
 			return row.Scan(catalog.AppendDests(append(make([]any, 0, len(cols)+1), &m.ID), m, cols)...)
-		})
+		}, movieID)
 }
+
+func movieID(m *catalog.Movie) int64 { return m.ID }
 
 // commaColumns is ", " and the names of cols, or "" when there are none.
 func commaColumns(cols []catalog.MovieColumn) string {

@@ -55,8 +55,10 @@ type Store struct {
 	streams *sql.DB
 	stream  budget.Streams
 
-	// Hot read statements, prepared once on first use.
+	// Hot read statements, prepared once on first use: the fixed texts,
+	// and the keyed reads' texts up to maxStatements (see query).
 	stmts sync.Map // query text -> *sql.Stmt
+	kept  atomic.Int32
 	mu    sync.Mutex
 }
 
@@ -277,6 +279,7 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 		return nil, translate(err, "prepare query")
 	}
 	s.stmts.Store(query, st)
+	s.kept.Add(1)
 	return st, nil
 }
 
