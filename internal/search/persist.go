@@ -174,7 +174,7 @@ func (l *Live) save() {
 	// once st.ix is unreachable.
 	runtime.KeepAlive(st.ix)
 	if err == nil {
-		st = l.adopt(st, v)
+		st = l.adopt(st)
 	} else {
 		l.thaw(st)
 	}
@@ -230,15 +230,15 @@ func (l *Live) thaw(st *state) {
 // before it applies the rest under it.
 const adoptRounds = 4
 
-// adopt replaces st, whose view at version v was just written to the
-// file, with the index mapped from that file, brought up to st by the
+// adopt replaces st, whose frozen view was just written to the file,
+// with the index mapped from that file, brought up to st by the
 // changes st took since the freeze (its journal), so that the heap
 // holds only what changes after it, as after a restart. The changes
 // are applied outside l.mu, round after round, until none or few are
 // left, which are applied under it with the swap; searches under way
 // finish on st. st stays, thawed, when the file does not open or st
 // is no longer the index (a rebuild replaced it).
-func (l *Live) adopt(st *state, v int64) *state {
+func (l *Live) adopt(st *state) *state {
 	ix, _, err := OpenFile(l.file.path)
 	if err != nil {
 		l.log.Warn("search index file written but not mapped", "kind", l.kind, "file", l.file.path, "err", err)
