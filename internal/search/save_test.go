@@ -222,3 +222,48 @@ func TestSaveLeavesCatchUpsFree(t *testing.T) {
 		}
 	}
 }
+
+// TestSavesUnderChanges: saves run back to back while another instance
+// writes and searches catch up (run with -race): every answer matches
+// the records, whichever index (frozen, adopted, thawed) serves it.
+func TestSavesUnderChanges(t *testing.T) {
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "t.db")
+	a, b := openSQLite(t, dbPath), openSQLite(t, dbPath)
+	w := &clipWriter{t: t, s: b, r: rand.New(rand.NewPCG(9, 10)), docs: map[int64]Doc{}}
+	w.change(300)
+	l := NewLive(a, catalog.SearchClips, nil)
+	l.UseFile(filepath.Join(dir, "clips.index"))
+	l.started.Do(func() {}) // no run loop: the goroutine below saves
+	l.build(t.Context())
+	stop, stopped := make(chan struct{}), make(chan int)
+	go func() {
+		saves, last := 0, int64(-1)
+		for {
+			select {
+			case <-stop:
+				stopped <- saves
+				return
+			default:
+			}
+			l.save() // writes when the index changed since the last
+			l.file.mu.Lock()
+			if l.file.savedAt != last {
+				last = l.file.savedAt
+				saves++
+			}
+			l.file.mu.Unlock()
+		}
+	}()
+	for range 40 {
+		w.change(5)
+		w.searchNow(l, w.docs)
+	}
+	close(stop)
+	saves := <-stopped
+	if saves < 2 {
+		t.Fatalf("%d saves ran beside the changes, want several", saves)
+	}
+	t.Logf("%d saves wrote a file beside 200 changes and 360 searches", saves)
+	w.searchNow(l, w.docs)
+}
