@@ -630,7 +630,7 @@ func (t *docTable) read(r *reader) {
 		if page == nil {
 			return
 		}
-		t.view(p, spans(page))
+		t.mapPage(p, spans(page))
 	}
 }
 

@@ -194,8 +194,8 @@ func (t *pageTable[T]) set(id uint32, v T) {
 	t.pages[p][id&(1<<pageBits-1)] = v
 }
 
-// view marks page p as read from a file: never written in place.
-func (t *pageTable[T]) view(p int, page []T) {
+// mapPage sets page p to one read from a mapped file: never written in place.
+func (t *pageTable[T]) mapPage(p int, page []T) {
 	t.pages = append(t.pages, make([][]T, p+1-len(t.pages))...)
 	t.shared = append(t.shared, make([]bool, p+1-len(t.shared))...)
 	t.pages[p], t.shared[p] = page, true
