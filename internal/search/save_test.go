@@ -28,6 +28,18 @@ func openSQLite(t *testing.T, path string) *sqlite.Store {
 	return s
 }
 
+// seededPair opens two handles on a new SQLite database in dir, and
+// makes n random changes through the second one (w).
+func seededPair(t *testing.T, seed uint64, n int) (dir string, a *sqlite.Store, w *clipWriter) {
+	t.Helper()
+	dir = t.TempDir()
+	dbPath := filepath.Join(dir, "t.db")
+	a = openSQLite(t, dbPath)
+	w = &clipWriter{t: t, s: openSQLite(t, dbPath), r: rand.New(rand.NewPCG(seed, seed+1)), docs: map[int64]Doc{}}
+	w.change(n)
+	return dir, a, w
+}
+
 // clipWriter changes clips through its own handle (another instance)
 // and keeps docs, what the index must hold.
 type clipWriter struct {
@@ -112,11 +124,7 @@ func (w *clipWriter) searchNow(l *Live, docs map[int64]Doc) {
 // the log answers like a fresh build. A write that fails midway leaves
 // the index serving with its changes, and the next one succeeds.
 func TestSaveLeavesCatchUpsFree(t *testing.T) {
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "t.db")
-	a, b := openSQLite(t, dbPath), openSQLite(t, dbPath)
-	w := &clipWriter{t: t, s: b, r: rand.New(rand.NewPCG(7, 8)), docs: map[int64]Doc{}}
-	w.change(200)
+	dir, a, w := seededPair(t, 7, 200)
 	idxDir := filepath.Join(dir, "index")
 	if err := os.Mkdir(idxDir, 0o700); err != nil {
 		t.Fatal(err)
@@ -156,7 +164,7 @@ func TestSaveLeavesCatchUpsFree(t *testing.T) {
 			spoil = func() { os.RemoveAll(idxDir) }
 		}
 		atFreeze := maps.Clone(w.docs)
-		frozenAt, err := b.KindVersion(t.Context(), catalog.SearchClips)
+		frozenAt, err := w.s.KindVersion(t.Context(), catalog.SearchClips)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -227,11 +235,7 @@ func TestSaveLeavesCatchUpsFree(t *testing.T) {
 // writes and searches catch up (run with -race): every answer matches
 // the records, whichever index (frozen, adopted, thawed) serves it.
 func TestSavesUnderChanges(t *testing.T) {
-	dir := t.TempDir()
-	dbPath := filepath.Join(dir, "t.db")
-	a, b := openSQLite(t, dbPath), openSQLite(t, dbPath)
-	w := &clipWriter{t: t, s: b, r: rand.New(rand.NewPCG(9, 10)), docs: map[int64]Doc{}}
-	w.change(300)
+	dir, a, w := seededPair(t, 9, 300)
 	l := NewLive(a, catalog.SearchClips, nil)
 	l.UseFile(filepath.Join(dir, "clips.index"))
 	l.started.Do(func() {}) // no run loop: the goroutine below saves
