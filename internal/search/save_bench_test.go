@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/sqlite"
 )
 
 // BenchmarkSaveHoldsCatchUps measures how long a save of the index file
@@ -80,16 +79,7 @@ func BenchmarkSaveOnDatabase(b *testing.B) {
 		b.Skip("SAVE_DB names a copy of a database with its index files")
 	}
 	ctx := b.Context()
-	a, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer a.Close()
-	w, err := sqlite.Open(ctx, path, sqlite.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer w.Close()
+	a, w := openSQLite(b, path), openSQLite(b, path)
 	l := NewLive(a, catalog.SearchClips, nil)
 	l.UseFile(filepath.Join(path+".index", "clips.idx"))
 	l.started.Do(func() {}) // no run loop: the benchmark calls save

@@ -15,7 +15,7 @@ import (
 	"catalog/internal/sqlite"
 )
 
-func openSQLite(t *testing.T, path string) *sqlite.Store {
+func openSQLite(t testing.TB, path string) *sqlite.Store {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), path, sqlite.Options{})
 	if err != nil {
