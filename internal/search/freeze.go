@@ -19,10 +19,11 @@ import (
 //   - a page of the doc or attribute table and a block of the change
 //     order are marked shared and copied before their first change;
 //   - the titles' arena is only appended to (it is not compacted while
-//     frozen), and the sets of every id are copied at the freeze.
+//     frozen), and the two sets of every id are copied at the freeze,
+//     sharing their containers (shareClone).
 //
 // A freeze thus costs the top-level tables (a slice per page of 4,096
-// ids) and the two sets of all ids, not the posting lists. Once the
+// ids, a pointer per 65,536 ids of the two sets), not the sets. Once the
 // view is written, the index is either replaced (Live.adopt) or thawed:
 // the layers of its maps become one again.
 
@@ -218,7 +219,7 @@ func (ix *Index) freeze() *Index {
 	ix.frozen = true
 	return &Index{
 		grams:   gramTable{keys: ix.grams.keys, offs: ix.grams.offs, blobs: ix.grams.blobs, lists: ix.grams.lists.freeze()},
-		all:     ix.all.Clone(),
+		all:     shareClone(ix.all),
 		groups:  ix.groups.freeze(),
 		names:   slices.Clip(ix.names),
 		docs:    docTable{ix.docs.freeze()},
@@ -249,7 +250,7 @@ func (ix *Index) thawLocked() {
 }
 
 func (f *facets) freeze() *facets {
-	return &facets{byID: attrTable{f.byID.freeze()}, sets: f.sets.freeze(), timed: f.timed.Clone(), order: f.order.freeze()}
+	return &facets{byID: attrTable{f.byID.freeze()}, sets: f.sets.freeze(), timed: shareClone(f.timed), order: f.order.freeze()}
 }
 
 // freeze gives a view the blocks as they are, every one shared from now on.
