@@ -2,7 +2,6 @@ package search
 
 import (
 	"container/list"
-	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -22,44 +21,13 @@ type span struct {
 // pageBits sizes the pages of a docTable: 4,096 spans (48 KiB) each.
 const pageBits = 12
 
-// docTable maps an id to its span in pages allocated on first use, so
-// that memory follows the ids actually used (a few sparse high ids cost
-// a page each, not a slot for every smaller id). A page read from an
-// index file views the mapped bytes (mapped[p] is set) and is copied to
-// the heap before its first change.
-type docTable struct {
-	pages  [][]span
-	mapped []bool
-}
+// docTable maps an id to its span. A page read from an index file views
+// the mapped bytes and is copied to the heap before its first change.
+type docTable struct{ pageTable[span] }
 
 func (t *docTable) get(id uint32) (span, bool) {
-	p := int(id >> pageBits)
-	if p >= len(t.pages) || t.pages[p] == nil {
-		return span{}, false
-	}
-	sp := t.pages[p][id&(1<<pageBits-1)]
+	sp := t.at(id)
 	return sp, sp.group != 0
-}
-
-func (t *docTable) set(id uint32, sp span) {
-	p := int(id >> pageBits)
-	if p >= len(t.pages) {
-		if sp.group == 0 {
-			return
-		}
-		t.pages = append(t.pages, make([][]span, p+1-len(t.pages))...)
-	}
-	if t.pages[p] == nil {
-		if sp.group == 0 {
-			return
-		}
-		t.pages[p] = make([]span, 1<<pageBits)
-	}
-	if p < len(t.mapped) && t.mapped[p] {
-		t.pages[p] = slices.Clone(t.pages[p])
-		t.mapped[p] = false
-	}
-	t.pages[p][id&(1<<pageBits-1)] = sp
 }
 
 // unsafeString views b as a string without copying; the arena bytes it

@@ -59,7 +59,7 @@ func TestVocabularyMatchesBruteForce(t *testing.T) {
 		ix.Build(next)
 		stop()
 		for round := range 8 {
-			if max == maxVocabulary && len(ix.vocab.words) == 0 {
+			if max == maxVocabulary && ix.vocab.words.size() == 0 {
 				t.Fatal("the vocabulary kept no word")
 			}
 			ix.words = newWordCache() // every term read afresh
