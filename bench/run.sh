@@ -373,3 +373,7 @@ for s in "${scenarios[@]}"; do
 done
 echo
 echo "Peak RSS of serve: $(peak_rss) MB"
+# The index files are mapped: their pages count in RSS once read, but
+# they are the kernel's page cache, which it reclaims under pressure;
+# the anonymous part is the process's own memory.
+echo "RSS of serve at the end: $(awk '/^RssAnon|^RssFile/{printf "%s %.0f MB  ", $1, $2/1024}' "/proc/$serve_pid/status")"

@@ -33,6 +33,8 @@ var (
 		"Changes the database had, when the index last looked, that the index had not applied yet.", []string{"service"}, nil)
 	indexBuilds = prometheus.NewDesc("catalog_search_index_builds_total",
 		"Builds of the search index from the whole database since the start (0 when it started from its file and never fell behind the log).", []string{"service"}, nil)
+	indexLeftOut = prometheus.NewDesc("catalog_search_index_left_out",
+		"Records in no list or search because their id is above 2^32-1 (stored before ids were capped); re-import them under ids in range.", []string{"service"}, nil)
 )
 
 type indexCollector map[string]*search.Live
@@ -43,6 +45,7 @@ func (c indexCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- indexBytes
 	ch <- indexBehind
 	ch <- indexBuilds
+	ch <- indexLeftOut
 }
 
 func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
@@ -57,5 +60,6 @@ func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(indexBytes, prometheus.GaugeValue, float64(st.Bytes), service)
 		ch <- prometheus.MustNewConstMetric(indexBehind, prometheus.GaugeValue, float64(st.Behind), service)
 		ch <- prometheus.MustNewConstMetric(indexBuilds, prometheus.CounterValue, float64(st.Builds), service)
+		ch <- prometheus.MustNewConstMetric(indexLeftOut, prometheus.GaugeValue, float64(st.LeftOut), service)
 	}
 }

@@ -28,36 +28,10 @@ type attrs struct {
 	set     bool
 }
 
-// attrTable maps an id to its attrs in pages allocated on first use,
-// like docTable.
-type attrTable struct {
-	pages [][]attrs
-}
+// attrTable maps an id to its attrs.
+type attrTable struct{ pageTable[attrs] }
 
-func (t *attrTable) get(id uint32) attrs {
-	p := int(id >> pageBits)
-	if p >= len(t.pages) || t.pages[p] == nil {
-		return attrs{}
-	}
-	return t.pages[p][id&(1<<pageBits-1)]
-}
-
-func (t *attrTable) set(id uint32, a attrs) {
-	p := int(id >> pageBits)
-	if p >= len(t.pages) {
-		if !a.set {
-			return
-		}
-		t.pages = append(t.pages, make([][]attrs, p+1-len(t.pages))...)
-	}
-	if t.pages[p] == nil {
-		if !a.set {
-			return
-		}
-		t.pages[p] = make([]attrs, 1<<pageBits)
-	}
-	t.pages[p][id&(1<<pageBits-1)] = a
-}
+func (t *attrTable) get(id uint32) attrs { return t.at(id) }
 
 // facetKind names an attribute that lists filter on.
 type facetKind uint8
@@ -76,13 +50,13 @@ type facetKey struct {
 // facets are the attributes of the records that have them.
 type facets struct {
 	byID  attrTable
-	sets  map[facetKey]*roaring.Bitmap
+	sets  setMap[facetKey]
 	timed *roaring.Bitmap // every id with attributes: the change order's ids
 	order changeOrder
 }
 
 func newFacets() *facets {
-	return &facets{sets: map[facetKey]*roaring.Bitmap{}, timed: roaring.New()}
+	return &facets{sets: newSetMap[facetKey](), timed: roaring.New()}
 }
 
 // orderKey is a record's place in the change order: time, then id.
@@ -145,14 +119,7 @@ func (f *facets) add(id uint32, d Doc) {
 // put records a, id's attributes; id must have none yet.
 func (f *facets) put(id uint32, a attrs) {
 	f.byID.set(id, a)
-	a.keys(func(k facetKey) {
-		b := f.sets[k]
-		if b == nil {
-			b = roaring.New()
-			f.sets[k] = b
-		}
-		b.Add(id)
-	})
+	a.keys(func(k facetKey) { f.sets.forWrite(k, nil).Add(id) })
 	f.timed.Add(id)
 	f.order.add(orderKey(a.changed, id))
 }
@@ -164,11 +131,9 @@ func (f *facets) remove(id uint32) {
 		return
 	}
 	a.keys(func(k facetKey) {
-		if b := f.sets[k]; b != nil {
-			b.Remove(id)
-			if b.IsEmpty() {
-				delete(f.sets, k)
-			}
+		if f.sets.get(k) != nil {
+			f.sets.forWrite(k, nil).Remove(id)
+			f.sets.dropEmpty(k, false)
 		}
 	})
 	f.timed.Remove(id)
@@ -178,21 +143,21 @@ func (f *facets) remove(id uint32) {
 
 // settle ends a bulk build: the change order is sorted and the sets
 // compressed once. Later calls (every Apply) do nothing, so a catch-up
-// costs its changes only.
+// costs its changes only. A build's sets are all on top.
 func (f *facets) settle() {
 	if f.order.settled {
 		return
 	}
 	f.order.settle()
 	f.timed.RunOptimize()
-	for _, b := range f.sets {
+	for _, b := range f.sets.top {
 		b.RunOptimize()
 	}
 }
 
 // set is the facet's ids, or nil when no record has it.
 func (f *facets) set(kind facetKind, value uint32) *roaring.Bitmap {
-	return f.sets[facetKey{kind, value}]
+	return f.sets.get(facetKey{kind, value})
 }
 
 // years is the union of the year facets in [from, to], or nil when no
@@ -200,7 +165,7 @@ func (f *facets) set(kind facetKind, value uint32) *roaring.Bitmap {
 func (f *facets) years(from, to int) *roaring.Bitmap {
 	var sets []*roaring.Bitmap
 	for y := max(from, 0); y <= min(to, 9999); y++ {
-		if b := f.sets[facetKey{facetYear, uint32(y) + 1}]; b != nil {
+		if b := f.sets.get(facetKey{facetYear, uint32(y) + 1}); b != nil {
 			sets = append(sets, b)
 		}
 	}
@@ -248,6 +213,7 @@ const blockMax = 4096
 // sorted slice would move megabytes per write.
 type changeOrder struct {
 	blocks  [][]uint64 // each sorted and non-empty; block i's keys < block i+1's
+	shared  []bool     // blocks[i] is held by a frozen view too (writable copies it)
 	n       int
 	pending []uint64 // keys added before settle, unsorted
 	settled bool
@@ -288,7 +254,7 @@ func (o *changeOrder) add(k uint64) {
 		return
 	}
 	bi := o.block(k)
-	b := o.blocks[bi]
+	b := o.writable(bi)
 	i, _ := slices.BinarySearch(b, k)
 	b = slices.Insert(b, i, k)
 	if len(b) <= blockMax {
@@ -298,6 +264,9 @@ func (o *changeOrder) add(k uint64) {
 	half := len(b) / 2
 	o.blocks[bi] = b[:half:half]
 	o.blocks = slices.Insert(o.blocks, bi+1, slices.Clone(b[half:]))
+	if o.shared != nil {
+		o.shared = slices.Insert(o.shared, bi+1, false)
+	}
 }
 
 func (o *changeOrder) remove(k uint64) {
@@ -305,17 +274,19 @@ func (o *changeOrder) remove(k uint64) {
 		return
 	}
 	bi := o.block(k)
-	b := o.blocks[bi]
-	i, found := slices.BinarySearch(b, k)
+	i, found := slices.BinarySearch(o.blocks[bi], k)
 	if !found {
 		return
 	}
 	o.n--
-	if b = slices.Delete(b, i, i+1); len(b) == 0 {
-		o.blocks = slices.Delete(o.blocks, bi, bi+1)
+	if b := slices.Delete(o.writable(bi), i, i+1); len(b) > 0 {
+		o.blocks[bi] = b
 		return
 	}
-	o.blocks[bi] = b
+	o.blocks = slices.Delete(o.blocks, bi, bi+1)
+	if o.shared != nil {
+		o.shared = slices.Delete(o.shared, bi, bi+1)
+	}
 }
 
 // at is the key of rank i from the bottom (0 <= i < len).
@@ -380,8 +351,6 @@ func (o *changeOrder) walk(from int, down bool, fn func(uint64) bool) {
 // bytes is roughly the memory the facets hold.
 func (f *facets) bytes() int64 {
 	n := int64(f.timed.GetSizeInBytes()) + int64(len(f.byID.pages))*(1<<pageBits)*12 + int64(f.order.len())*8
-	for _, b := range f.sets {
-		n += int64(b.GetSizeInBytes())
-	}
+	f.sets.each(func(_ facetKey, b *roaring.Bitmap) { n += int64(b.GetSizeInBytes()) })
 	return n
 }

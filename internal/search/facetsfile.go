@@ -49,12 +49,14 @@ func (f *facets) writeTo(fw *fileWriter) error {
 	if err := fw.bitmap(f.timed); err != nil {
 		return err
 	}
-	names := make([]string, 0, len(f.sets))
-	for k := range f.sets {
-		names = append(names, k.name())
-	}
+	var names []string
+	f.sets.each(func(k facetKey, b *roaring.Bitmap) {
+		if !b.IsEmpty() {
+			names = append(names, k.name())
+		}
+	})
 	slices.Sort(names)
-	if err := writeNamed(fw, names, func(name string) *roaring.Bitmap { return f.sets[keyOfName(name)] }); err != nil {
+	if err := writeNamed(fw, names, func(name string) *roaring.Bitmap { return f.sets.get(keyOfName(name)) }); err != nil {
 		return err
 	}
 	fw.u64(uint64(f.order.len()))
@@ -96,7 +98,7 @@ func (f *facets) read(r *reader, present func(id uint32) bool) {
 			r.err = badFile("facet name of %d bytes", len(name))
 			return
 		}
-		f.sets[keyOfName(name)] = b
+		f.sets.top[keyOfName(name)] = b
 	})
 	n := r.count(8)
 	keys := r.take(8 * n)
@@ -163,7 +165,7 @@ func (f *facets) readAttrs(r *reader) {
 			}
 		}
 		t.pages = append(t.pages, make([][]attrs, p+1-len(t.pages))...)
-		t.pages[p] = page
+		t.pages[p] = page // a copy: the heap's own
 	}
 	r.align()
 }

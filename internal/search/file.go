@@ -8,6 +8,7 @@ import (
 	"hash"
 	"hash/crc32"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -63,6 +64,8 @@ type fileWriter struct {
 	crc hash.Hash32
 	n   int64
 	dir []sectionEntry
+
+	after func(section string) // see writeFile
 }
 
 type sectionEntry struct {
@@ -95,6 +98,9 @@ func (fw *fileWriter) section(name string, fn func() error) error {
 		return err
 	}
 	fw.dir = append(fw.dir, sectionEntry{name, off, fw.n - off})
+	if fw.after != nil {
+		fw.after(name)
+	}
 	return nil
 }
 
@@ -110,8 +116,13 @@ func (fw *fileWriter) bitmap(b *roaring.Bitmap) error {
 
 // WriteFile writes ix to path atomically (a temporary file in the same
 // folder, synced, renamed over path, the folder synced), marked with h.
-// It holds ix's read lock while it writes: changes wait, searches do not.
-func (ix *Index) WriteFile(path string, h FileHeader) (err error) {
+// It holds ix's read lock while it writes: changes wait, searches do not
+// (a Live writes a frozen view instead, which no change waits for).
+func (ix *Index) WriteFile(path string, h FileHeader) error { return ix.writeFile(path, h, nil) }
+
+// writeFile is WriteFile, calling after (when not nil) after each
+// section with its name.
+func (ix *Index) writeFile(path string, h FileHeader, after func(string)) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
 	if err != nil {
 		return err
@@ -122,7 +133,7 @@ func (ix *Index) WriteFile(path string, h FileHeader) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	fw := &fileWriter{w: bufio.NewWriterSize(tmp, 1<<20), crc: crc32.New(castagnoli)}
+	fw := &fileWriter{w: bufio.NewWriterSize(tmp, 1<<20), crc: crc32.New(castagnoli), after: after}
 	ix.mu.RLock()
 	err = ix.writeTo(fw, h)
 	ix.mu.RUnlock()
@@ -195,6 +206,7 @@ func (ix *Index) writeTo(fw *fileWriter, h FileHeader) error {
 //	arena  the titles' bytes
 //	state  dead arena bytes u64
 //	facets the movies' attributes (facetsfile.go)
+//	leftout n u64, the ids left out of the index ascending [n]i64
 func (ix *Index) writeSections(fw *fileWriter) error {
 	steps := []struct {
 		name string
@@ -203,15 +215,17 @@ func (ix *Index) writeSections(fw *fileWriter) error {
 		{"grams", func() error { return ix.grams.writeTo(fw) }},
 		{"all", func() error { return fw.bitmap(ix.all) }},
 		{"groups", func() error {
-			return writeNamed(fw, ix.names, func(name string) *roaring.Bitmap { return ix.groups[name] })
+			return writeNamed(fw, ix.names, func(name string) *roaring.Bitmap { b, _ := ix.groups.lookup(name); return b })
 		}},
 		{"vocab", func() error {
-			words := make([]string, 0, len(ix.vocab.words))
-			for w := range ix.vocab.words {
-				words = append(words, w)
-			}
+			var words []string
+			ix.vocab.words.each(func(w string, b *roaring.Bitmap) {
+				if !b.IsEmpty() {
+					words = append(words, w)
+				}
+			})
 			slices.Sort(words)
-			return writeNamed(fw, words, func(w string) *roaring.Bitmap { return ix.vocab.words[w] })
+			return writeNamed(fw, words, ix.vocab.words.get)
 		}},
 		{"docs", func() error { return ix.docs.writeTo(fw) }},
 		{"arena", func() error {
@@ -221,6 +235,14 @@ func (ix *Index) writeSections(fw *fileWriter) error {
 		}},
 		{"state", func() error { fw.u64(uint64(ix.dead)); return nil }},
 		{"facets", func() error { return ix.facets.writeTo(fw) }},
+		{"leftout", func() error {
+			ids := slices.Sorted(maps.Keys(ix.leftOut))
+			fw.u64(uint64(len(ids)))
+			for _, id := range ids {
+				fw.u64(uint64(id))
+			}
+			return nil
+		}},
 	}
 	for _, s := range steps {
 		if err := fw.section(s.name, s.fn); err != nil {
@@ -532,6 +554,16 @@ func decode(data []byte, dirOff int64) (*Index, error) {
 			return nil, fmt.Errorf("section %s: %w", name, s.err)
 		}
 	}
+	// A file written before records were left out has no such section,
+	// and left none out: a catalog with such a record had no index.
+	if s := sections["leftout"]; s != nil {
+		for n := s.count(8); n > 0 && s.err == nil; n-- {
+			ix.leftOut[int64(s.u64())] = struct{}{}
+		}
+		if s.err != nil {
+			return nil, fmt.Errorf("section leftout: %w", s.err)
+		}
+	}
 	return ix, ix.checkSpans()
 }
 
@@ -550,7 +582,7 @@ func readNamed(r *reader, fn func(name string, b *roaring.Bitmap)) {
 func (ix *Index) readGroups(r *reader) {
 	readNamed(r, func(name string, b *roaring.Bitmap) {
 		ix.names = append(ix.names, name)
-		ix.groups[name] = b
+		ix.groups.top[name] = b
 	})
 	if len(ix.names) > 1<<16-1 {
 		r.err = cmpErr(r.err, badFile("%d groups", len(ix.names)))
@@ -558,7 +590,7 @@ func (ix *Index) readGroups(r *reader) {
 }
 
 func (v *vocabulary) read(r *reader) {
-	readNamed(r, func(w string, b *roaring.Bitmap) { v.words[w] = b })
+	readNamed(r, func(w string, b *roaring.Bitmap) { v.words.top[w] = b })
 }
 
 func (g *gramTable) read(r *reader) {
@@ -598,9 +630,7 @@ func (t *docTable) read(r *reader) {
 		if page == nil {
 			return
 		}
-		t.pages = append(t.pages, make([][]span, p+1-len(t.pages))...)
-		t.mapped = append(t.mapped, make([]bool, p+1-len(t.mapped))...)
-		t.pages[p], t.mapped[p] = spans(page), true
+		t.mapPage(p, spans(page))
 	}
 }
 

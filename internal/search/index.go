@@ -16,9 +16,10 @@
 // of the result (newest first) by rank, so a deep page costs no more
 // than the first. The total is the result's size.
 //
-// Ids are 32-bit in the bitmaps: a catalog with an id above 2^32-1 is
-// refused (Build and Apply report it), and the caller then keeps using
-// the database's own search.
+// Ids are 32-bit in the bitmaps: a record with an id above 2^32-1 (only
+// a database written before catalog.MaxID was enforced holds one) is
+// left out of the index and counted (LeftOut), so that every other
+// record is still listed and searched.
 //
 // Live keeps one Index per kind current from the database's search log
 // (catalog.SearchLog), so that a write by any instance shows in the next
@@ -45,28 +46,34 @@ const MaxID = math.MaxUint32
 type Index struct {
 	mu     sync.RWMutex
 	grams  gramTable
-	all    *roaring.Bitmap            // every id present
-	groups map[string]*roaring.Bitmap // ids per group (clip platform)
-	names  []string                   // group index-1 -> group name
+	all    *roaring.Bitmap // every id present
+	groups setMap[string]  // ids per group (clip platform)
+	names  []string        // group index-1 -> group name
 	docs   docTable
 	arena  arena // folded titles, back to back
 	dead   int   // arena bytes of replaced or deleted titles
+	frozen bool  // a frozen view shares the parts (freeze.go)
 
 	vocab *vocabulary // whole words, to answer long terms without reading titles
 	words *wordCache
 
 	facets *facets // movie attributes and the change order (facets.go)
+
+	// leftOut is the ids out of range (above MaxID, or not positive) of
+	// the records given to the index: none of them is in any list.
+	leftOut map[int64]struct{}
 }
 
 // New returns an empty index.
 func New() *Index {
 	return &Index{
-		grams:  gramTable{lists: map[uint64]*roaring.Bitmap{}},
-		all:    roaring.New(),
-		groups: map[string]*roaring.Bitmap{},
-		vocab:  newVocabulary(maxVocabulary),
-		words:  newWordCache(wordCacheBytes),
-		facets: newFacets(),
+		grams:   gramTable{lists: newSetMap[uint64]()},
+		all:     roaring.New(),
+		groups:  newSetMap[string](),
+		vocab:   newVocabulary(maxVocabulary),
+		words:   newWordCache(),
+		facets:  newFacets(),
+		leftOut: map[int64]struct{}{},
 	}
 }
 
@@ -137,9 +144,9 @@ func (ix *Index) Len() int {
 }
 
 // Build adds docs in bulk (a fresh index, ids ascending is fastest) and
-// compresses the lists at the end. ok is false when an id is out of
-// range; the index is then unusable.
-func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
+// compresses the lists at the end. A doc whose id is out of range is
+// left out (LeftOut).
+func (ix *Index) Build(next func() (Doc, bool)) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	// Ids arrive ascending, so each list gets its ids in order: they
@@ -157,7 +164,8 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 			break
 		}
 		if d.ID <= 0 || d.ID > MaxID {
-			return false
+			ix.leftOut[d.ID] = struct{}{}
+			continue
 		}
 		id := uint32(d.ID)
 		eachGram(d.Fold, func(k uint64) {
@@ -190,35 +198,51 @@ func (ix *Index) Build(next func() (Doc, bool)) (ok bool) {
 	// An exact-size copy: append left up to a quarter of the arena
 	// spare, held for the life of the index.
 	ix.arena.tail = slices.Clone(ix.arena.tail)
-	return true
 }
 
 // Apply brings the index up to date with changes: a Doc replaces the
 // record with its id, a deleted id (with Fold and Group ignored) is
-// listed in gone. ok is false when an id is out of range.
-func (ix *Index) Apply(docs []Doc, gone []int64) (ok bool) {
+// listed in gone. A doc whose id is out of range is left out (LeftOut).
+func (ix *Index) Apply(docs []Doc, gone []int64) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.facets.settle()
 	var buf []uint64
 	for _, id := range gone {
-		if id > 0 && id <= MaxID {
-			ix.remove(uint32(id))
-			ix.words.forget(uint32(id))
+		if id <= 0 || id > MaxID {
+			delete(ix.leftOut, id)
+			continue
 		}
+		ix.remove(uint32(id))
+		ix.words.forget(uint32(id))
 	}
 	for _, d := range docs {
 		if d.ID <= 0 || d.ID > MaxID {
-			return false
+			ix.leftOut[d.ID] = struct{}{}
+			continue
 		}
 		ix.remove(uint32(d.ID))
 		buf = ix.put(buf[:0], d)
 		ix.words.note(uint32(d.ID), d.Fold)
 	}
-	if ix.dead > ix.arena.len()/2 && ix.dead > 1<<20 {
+	if ix.dead > ix.arena.len()/2 && ix.dead > 1<<20 && !ix.frozen {
 		ix.compact()
 	}
-	return true
+}
+
+// maxLeftOutNamed is the most left-out ids LeftOut names.
+const maxLeftOutNamed = 5
+
+// LeftOut is the number of records left out of the index because their
+// id is out of range, and the smallest few of their ids.
+func (ix *Index) LeftOut() (n int, first []int64) {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	for id := range ix.leftOut {
+		first = append(first, id)
+	}
+	slices.Sort(first)
+	return len(ix.leftOut), first[:min(len(first), maxLeftOutNamed)]
 }
 
 // put adds d, which must not be present; buf is scratch space.
@@ -236,13 +260,10 @@ func (ix *Index) put(buf []uint64, d Doc) []uint64 {
 func (ix *Index) record(d Doc) {
 	id := uint32(d.ID)
 	ix.all.Add(id)
-	g := ix.groups[d.Group]
-	if g == nil {
-		g = roaring.New()
-		ix.groups[d.Group] = g
+	if _, ok := ix.groups.lookup(d.Group); !ok {
 		ix.names = append(ix.names, d.Group)
 	}
-	g.Add(id)
+	ix.groups.forWrite(d.Group, nil).Add(id)
 	gi := slices.Index(ix.names, d.Group) + 1
 	off := ix.arena.add(d.Fold)
 	ix.docs.set(id, span{off: off, n: uint32(len(d.Fold)), group: uint16(gi)})
@@ -261,7 +282,7 @@ func (ix *Index) remove(id uint32) {
 		ix.grams.remove(k, id)
 	}
 	ix.all.Remove(id)
-	ix.groups[ix.names[sp.group-1]].Remove(id)
+	ix.groups.forWrite(ix.names[sp.group-1], nil).Remove(id)
 	ix.facets.remove(id)
 	ix.dead += int(sp.n)
 	ix.docs.set(id, span{})
@@ -354,7 +375,7 @@ func (ix *Index) match(term string) *roaring.Bitmap {
 		return true
 	})
 	out.RunOptimize()
-	ix.words.put(term, out)
+	ix.words.put(term, out, wordCacheBytes(int(ix.all.GetCardinality()))) // the read lock is held
 	return out
 }
 

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"runtime"
 	"slices"
 
@@ -24,13 +25,13 @@ type gramTable struct {
 	// lists holds every list built or changed here; an empty one stands
 	// for a list that no longer exists (a file's list has no other way to
 	// be deleted).
-	lists map[uint64]*roaring.Bitmap
+	lists setMap[uint64]
 }
 
 // get returns the list of k, nil when there is none; it must not be
 // changed (forWrite gives one that may).
 func (g *gramTable) get(k uint64) *roaring.Bitmap {
-	if b, ok := g.lists[k]; ok {
+	if b, ok := g.lists.lookup(k); ok {
 		if b.IsEmpty() {
 			return nil
 		}
@@ -57,30 +58,19 @@ func (g *gramTable) mapped(k uint64) *roaring.Bitmap {
 
 // forWrite returns the list of k to change, created when missing.
 func (g *gramTable) forWrite(k uint64) *roaring.Bitmap {
-	if b, ok := g.lists[k]; ok {
+	if b, ok := g.lists.top[k]; ok {
 		return b
 	}
-	b := g.mapped(k)
-	if b == nil {
-		b = roaring.New()
-	}
-	g.lists[k] = b
-	return b
+	return g.lists.forWrite(k, func() *roaring.Bitmap { return g.mapped(k) })
 }
 
 // remove takes id out of k's list.
 func (g *gramTable) remove(k uint64, id uint32) {
-	b, ok := g.lists[k]
-	if !ok {
-		if b = g.mapped(k); b == nil {
-			return
-		}
-		g.lists[k] = b
+	if g.get(k) == nil {
+		return
 	}
-	b.Remove(id)
-	if b.IsEmpty() && !g.inFile(k) {
-		delete(g.lists, k)
-	}
+	g.forWrite(k).Remove(id)
+	g.lists.dropEmpty(k, g.inFile(k))
 }
 
 func (g *gramTable) inFile(k uint64) bool {
@@ -93,11 +83,7 @@ func (g *gramTable) inFile(k uint64) bool {
 // that no change touched comes as its bytes (raw, b nil), so that it
 // is copied as it is, not decoded.
 func (g *gramTable) each(fn func(k uint64, b *roaring.Bitmap, raw []byte) error) error {
-	own := make([]uint64, 0, len(g.lists))
-	for k := range g.lists {
-		own = append(own, k)
-	}
-	slices.Sort(own)
+	own := g.lists.keys(cmp.Compare[uint64])
 	i := 0
 	fromFile := func(i int) error {
 		return fn(g.keys[i], nil, g.blobs[g.offs[i]:g.offs[i+1]])
@@ -111,7 +97,7 @@ func (g *gramTable) each(fn func(k uint64, b *roaring.Bitmap, raw []byte) error)
 		if i < len(g.keys) && g.keys[i] == k {
 			i++
 		}
-		if b := g.lists[k]; !b.IsEmpty() {
+		if b, _ := g.lists.lookup(k); !b.IsEmpty() {
 			if err := fn(k, b, nil); err != nil {
 				return err
 			}
@@ -128,15 +114,13 @@ func (g *gramTable) each(fn func(k uint64, b *roaring.Bitmap, raw []byte) error)
 // bytes is roughly the size of the lists, mapped or not.
 func (g *gramTable) bytes() (n int64) {
 	n = int64(len(g.blobs))
-	for _, b := range g.lists {
-		n += int64(b.GetSizeInBytes())
-	}
+	g.lists.each(func(_ uint64, b *roaring.Bitmap) { n += int64(b.GetSizeInBytes()) })
 	return n
 }
 
 // count is the number of keys held, counted once when in both places
 // only approximately (for a benchmark's report).
-func (g *gramTable) count() int { return len(g.keys) + len(g.lists) }
+func (g *gramTable) count() int { return len(g.keys) + g.lists.size() }
 
 // arena is the folded titles: the file's (mapped, never written) and
 // then those added in this process. An offset below len(base) is in

@@ -63,7 +63,7 @@ type Live struct {
 	started sync.Once
 	running atomic.Bool // Start was called
 
-	mu       sync.Mutex // one catch-up, rebuild or save at a time
+	mu       sync.Mutex // one catch-up, rebuild, freeze or adoption at a time
 	building atomic.Bool
 	builds   atomic.Int64 // full builds from the database (for Stats)
 	file     fileState
@@ -75,6 +75,18 @@ type Live struct {
 type state struct {
 	ix      *Index
 	version atomic.Int64 // every change up to it is in ix
+	// saving is set while a save writes a frozen view of ix; the
+	// changes applied to ix since the freeze are then kept in journal,
+	// for the index mapped from the file to take (adopt). Both are
+	// guarded by Live.mu.
+	saving  bool
+	journal []change
+}
+
+// change is one catch-up's changes.
+type change struct {
+	docs []Doc
+	gone []int64
 }
 
 type sample struct {
@@ -246,19 +258,13 @@ func (l *Live) build(ctx context.Context) {
 			version, err = l.src.SearchDocs(ctx, l.kind, func(d catalog.SearchDoc) { docs <- d })
 		}()
 		// The database read and the indexing overlap on two cores.
-		ok := ix.Build(func() (Doc, bool) {
+		ix.Build(func() (Doc, bool) {
 			d, more := <-docs
 			return Doc(d), more
 		})
-		for range docs { // drain after a refusal
-		}
-		switch {
-		case err != nil:
+		if err != nil {
 			l.log.Warn("search index build failed", "kind", l.kind, "err", err)
-		case !ok:
-			l.log.Warn("search index not used: an id is above 2^32-1", "kind", l.kind)
-			return
-		default:
+		} else {
 			st := &state{ix: ix}
 			st.version.Store(version)
 			l.mu.Lock()
@@ -266,6 +272,7 @@ func (l *Live) build(ctx context.Context) {
 			l.mu.Unlock()
 			l.builds.Add(1)
 			l.log.Info("search index ready", "kind", l.kind, "records", ix.Len(), "took", time.Since(start).Round(time.Millisecond))
+			l.warnLeftOut(ix)
 			return
 		}
 		select {
@@ -306,17 +313,26 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	changed := make([]Doc, len(docs))
-	for i, d := range docs {
-		changed[i] = Doc(d)
-	}
-	if !st.ix.Apply(changed, gone) {
-		l.log.Warn("search index not used: an id is above 2^32-1", "kind", l.kind)
-		l.setState(nil)
-		return nil, errNotReady
+	changed := toDocs(docs)
+	st.ix.Apply(changed, gone)
+	if st.saving {
+		st.journal = append(st.journal, change{changed, gone})
 	}
 	st.version.Store(v)
 	return st, nil
+}
+
+// warnLeftOut tells the operator about the records ix leaves out, if
+// any: they are in no list and no search until they are stored under
+// ids in range.
+func (l *Live) warnLeftOut(ix *Index) {
+	n, first := ix.LeftOut()
+	if n == 0 {
+		return
+	}
+	l.log.Warn("search index: records left out, their ids are above 2^32-1", "kind", l.kind,
+		"records", n, "first_ids", first,
+		"fix", "re-import them under ids of at most 4294967295 and delete the old rows; until then no list or search shows them, reading one by its id still works")
 }
 
 // prune forgets the log rows that every running instance has had

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"runtime"
 	"sync"
 	"time"
 
@@ -22,6 +23,10 @@ type fileState struct {
 	savedAt   int64  // the version last written
 	lastWrite time.Time
 	loaded    bool // served from the file at start (for Stats)
+
+	// afterSection, when set (by a test), is called after each section
+	// of a save's file is written, with its name.
+	afterSection func(name string)
 }
 
 // UseFile makes the index start from the file at path when it belongs
@@ -74,9 +79,7 @@ func (l *Live) open(ctx context.Context) bool {
 		log.Warn("search index file not caught up: building from the database", "err", err)
 		return false
 	}
-	if !ix.Apply(toDocs(docs), gone) {
-		return false
-	}
+	ix.Apply(toDocs(docs), gone)
 	st := &state{ix: ix}
 	st.version.Store(v)
 	l.mu.Lock()
@@ -87,6 +90,7 @@ func (l *Live) open(ctx context.Context) bool {
 	l.file.mu.Unlock()
 	log.Info("search index ready from its file", "records", ix.Len(), "caught_up", len(docs)+len(gone),
 		"took", time.Since(start).Round(time.Millisecond))
+	l.warnLeftOut(ix)
 	return true
 }
 
@@ -146,40 +150,33 @@ func (l *Live) due() bool {
 }
 
 // save writes the index to its file when it changed since the last
-// write. It holds l.mu, so that no change is applied meanwhile:
-// searches that need no catch-up go on, the others wait for the write.
+// write. l.mu is held only to freeze a view of the index (freeze.go):
+// the file is written from the view while catch-ups and searches go
+// on, and the index mapped from the file then takes over (adopt). Only
+// the run goroutine calls it, so one save runs at a time.
 func (l *Live) save() {
 	if l.file.path == "" {
 		return
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	st := l.st.Load()
+	id, err := l.identity(context.Background())
+	if err != nil {
+		l.log.Warn("search index file not written", "kind", l.kind, "err", err)
+		return
+	}
+	st, view := l.freeze()
 	if st == nil {
 		return
 	}
-	// The version is read before the index: the index holds at least
-	// every change up to it (a later one is applied again, harmlessly,
-	// by the next start's catch-up).
-	v := st.version.Load()
-	l.file.mu.Lock()
-	same := l.file.saved == st && l.file.savedAt == v
-	id := l.file.identity
-	l.file.mu.Unlock()
-	if same {
-		return
-	}
-	if id == "" {
-		var err error
-		if id, err = l.identity(context.Background()); err != nil {
-			l.log.Warn("search index file not written", "kind", l.kind, "err", err)
-			return
-		}
-	}
+	v := view.version.Load()
 	start := time.Now()
-	err := st.ix.WriteFile(l.file.path, FileHeader{Kind: int(l.kind), Version: v, Identity: id})
+	err = view.ix.writeFile(l.file.path, FileHeader{Kind: int(l.kind), Version: v, Identity: id}, l.file.afterSection)
+	// The view reads the file st.ix maps, if any, which is unmapped
+	// once st.ix is unreachable.
+	runtime.KeepAlive(st.ix)
 	if err == nil {
-		st = l.adopt(st, v)
+		st = l.adopt(st)
+	} else {
+		l.thaw(st)
 	}
 	l.file.mu.Lock()
 	l.file.lastWrite = time.Now()
@@ -198,19 +195,80 @@ func (l *Live) save() {
 	l.log.Info("search index file written", "kind", l.kind, "version", v, "bytes", size, "took", time.Since(start).Round(time.Millisecond))
 }
 
-// adopt replaces st, just written to the file at version v (l.mu held:
-// nothing changed since), with the index mapped from that file, so that
-// the heap holds only what changes after it, as after a restart;
-// searches under way finish on the old one. st stays when the file
-// does not open.
-func (l *Live) adopt(st *state, v int64) *state {
+// freeze returns the current state, marked saving, and a frozen view
+// of its index with the version it holds; nil when there is no index
+// or the file already holds it.
+func (l *Live) freeze() (*state, *state) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st := l.st.Load()
+	if st == nil {
+		return nil, nil
+	}
+	v := st.version.Load()
+	l.file.mu.Lock()
+	same := l.file.saved == st && l.file.savedAt == v
+	l.file.mu.Unlock()
+	if same {
+		return nil, nil
+	}
+	view := &state{ix: st.ix.freeze()}
+	view.version.Store(v)
+	st.saving = true
+	return st, view
+}
+
+// thaw ends st's save without adopting a file.
+func (l *Live) thaw(st *state) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	st.ix.thaw()
+	st.saving, st.journal = false, nil
+}
+
+// adoptRounds is how many rounds of changes adopt applies outside l.mu
+// before it applies the rest under it.
+const adoptRounds = 4
+
+// adopt replaces st, whose frozen view was just written to the file,
+// with the index mapped from that file, brought up to st by the
+// changes st took since the freeze (its journal), so that the heap
+// holds only what changes after it, as after a restart. The changes
+// are applied outside l.mu, round after round, until none or few are
+// left, which are applied under it with the swap; searches under way
+// finish on st. st stays, thawed, when the file does not open or st
+// is no longer the index (a rebuild replaced it).
+func (l *Live) adopt(st *state) *state {
 	ix, _, err := OpenFile(l.file.path)
 	if err != nil {
 		l.log.Warn("search index file written but not mapped", "kind", l.kind, "file", l.file.path, "err", err)
+		l.thaw(st)
 		return st
 	}
-	mapped := &state{ix: ix}
-	mapped.version.Store(v)
-	l.setState(mapped)
-	return mapped
+	applied := 0
+	for round := 0; ; round++ {
+		l.mu.Lock()
+		if l.st.Load() != st {
+			l.mu.Unlock()
+			l.thaw(st)
+			return st
+		}
+		rest := st.journal[applied:]
+		if len(rest) == 0 || round == adoptRounds {
+			for _, c := range rest {
+				ix.Apply(c.docs, c.gone)
+			}
+			mapped := &state{ix: ix}
+			mapped.version.Store(st.version.Load())
+			st.saving, st.journal = false, nil
+			l.setState(mapped)
+			l.mu.Unlock()
+			return mapped
+		}
+		l.mu.Unlock()
+		for _, c := range rest {
+			ix.Apply(c.docs, c.gone)
+		}
+		applied += len(rest)
+	}
 }

@@ -80,7 +80,7 @@ func (ix *Index) filters(q Query) (sets []*roaring.Bitmap, ok bool) {
 		return true
 	}
 	f := ix.facets
-	if q.Group != nil && !add(ix.groups[*q.Group]) {
+	if q.Group != nil && !add(ix.groups.get(*q.Group)) {
 		return nil, false
 	}
 	if len(q.IDs) > 0 && !add(ix.present(q.IDs)) {

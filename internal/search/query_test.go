@@ -148,9 +148,7 @@ func TestFindMatchesReference(t *testing.T) {
 			docs[id] = d
 			changed = append(changed, d)
 		}
-		if !ix.Apply(changed, gone) {
-			t.Fatal("Apply refused an id in range")
-		}
+		ix.Apply(changed, gone)
 		check(round)
 	}
 }

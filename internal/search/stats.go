@@ -1,5 +1,7 @@
 package search
 
+import "github.com/RoaringBitmap/roaring/v2"
+
 // Stats is what an operator watches of one index (contract 7): its size
 // and how far it trails the database.
 type Stats struct {
@@ -14,6 +16,9 @@ type Stats struct {
 	// FromFile is set when the index started from its file instead.
 	Builds   int64
 	FromFile bool
+	// LeftOut counts the records in no list or search because their id
+	// is above 2^32-1 (rows stored before catalog.MaxID was enforced).
+	LeftOut int
 }
 
 // Stats reports the index's size and lag; it takes the index's read
@@ -29,6 +34,7 @@ func (l *Live) Stats() Stats {
 	}
 	out := Stats{Ready: true, Version: st.version.Load(), Builds: l.builds.Load(), FromFile: fromFile}
 	out.Documents, out.Bytes = st.ix.size()
+	out.LeftOut, _ = st.ix.LeftOut()
 	out.Behind = max(0, l.seen.Load()-out.Version)
 	return out
 }
@@ -38,8 +44,6 @@ func (ix *Index) size() (docs int, bytes int64) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	bytes = int64(ix.arena.len()) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes() + ix.grams.bytes() + ix.facets.bytes()
-	for _, b := range ix.groups {
-		bytes += int64(b.GetSizeInBytes())
-	}
+	ix.groups.each(func(_ string, b *roaring.Bitmap) { bytes += int64(b.GetSizeInBytes()) })
 	return int(ix.all.GetCardinality()), bytes
 }

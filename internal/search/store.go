@@ -2,7 +2,6 @@ package search
 
 import (
 	"container/list"
-	"slices"
 	"strings"
 	"sync"
 	"unsafe"
@@ -22,44 +21,13 @@ type span struct {
 // pageBits sizes the pages of a docTable: 4,096 spans (48 KiB) each.
 const pageBits = 12
 
-// docTable maps an id to its span in pages allocated on first use, so
-// that memory follows the ids actually used (a few sparse high ids cost
-// a page each, not a slot for every smaller id). A page read from an
-// index file views the mapped bytes (mapped[p] is set) and is copied to
-// the heap before its first change.
-type docTable struct {
-	pages  [][]span
-	mapped []bool
-}
+// docTable maps an id to its span. A page read from an index file views
+// the mapped bytes and is copied to the heap before its first change.
+type docTable struct{ pageTable[span] }
 
 func (t *docTable) get(id uint32) (span, bool) {
-	p := int(id >> pageBits)
-	if p >= len(t.pages) || t.pages[p] == nil {
-		return span{}, false
-	}
-	sp := t.pages[p][id&(1<<pageBits-1)]
+	sp := t.at(id)
 	return sp, sp.group != 0
-}
-
-func (t *docTable) set(id uint32, sp span) {
-	p := int(id >> pageBits)
-	if p >= len(t.pages) {
-		if sp.group == 0 {
-			return
-		}
-		t.pages = append(t.pages, make([][]span, p+1-len(t.pages))...)
-	}
-	if t.pages[p] == nil {
-		if sp.group == 0 {
-			return
-		}
-		t.pages[p] = make([]span, 1<<pageBits)
-	}
-	if p < len(t.mapped) && t.mapped[p] {
-		t.pages[p] = slices.Clone(t.pages[p])
-		t.mapped[p] = false
-	}
-	t.pages[p][id&(1<<pageBits-1)] = sp
 }
 
 // unsafeString views b as a string without copying; the arena bytes it
@@ -68,8 +36,13 @@ func (t *docTable) set(id uint32, sp span) {
 func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // wordCacheBytes bounds the memory of the cached match sets of long
-// terms (a set of a term in half of a million titles is about 128 KiB).
-const wordCacheBytes = 8 << 20
+// terms for an index of records records: 8 bytes a record, and never
+// less than 8 MiB. A set's size grows with the catalog (a term in half
+// of a million titles is about 128 KiB, in half of ten million about
+// 1.2 MiB), so a fixed bound would hold ten times fewer terms at ten
+// times the size, and every search of a term it dropped verifies its
+// candidates again.
+func wordCacheBytes(records int) int64 { return max(8<<20, 8*int64(records)) }
 
 // wordCache keeps the verified match sets of recent terms longer than a
 // trigram, least recently used first out. Changes to the index update
@@ -77,7 +50,6 @@ const wordCacheBytes = 8 << 20
 // a stream of writes does not turn every search back into a scan. Its
 // own lock lets searches, which hold only the index's read lock, fill it.
 type wordCache struct {
-	max   int64
 	size  int64
 	order *list.List // of *wordEntry, front = most recent
 	byKey map[string]*list.Element
@@ -90,8 +62,8 @@ type wordEntry struct {
 	size int64
 }
 
-func newWordCache(maxBytes int64) *wordCache {
-	return &wordCache{max: maxBytes, order: list.New(), byKey: map[string]*list.Element{}}
+func newWordCache() *wordCache {
+	return &wordCache{order: list.New(), byKey: map[string]*list.Element{}}
 }
 
 func (c *wordCache) get(term string) *roaring.Bitmap {
@@ -104,9 +76,11 @@ func (c *wordCache) get(term string) *roaring.Bitmap {
 	return nil
 }
 
-func (c *wordCache) put(term string, set *roaring.Bitmap) {
+// put keeps set as term's, within maxBytes in all: a set larger than a
+// quarter of that is not kept.
+func (c *wordCache) put(term string, set *roaring.Bitmap, maxBytes int64) {
 	size := int64(set.GetSizeInBytes()) + int64(len(term)) + 64
-	if size > c.max/4 {
+	if size > maxBytes/4 {
 		return
 	}
 	c.mu.Lock()
@@ -116,7 +90,7 @@ func (c *wordCache) put(term string, set *roaring.Bitmap) {
 	}
 	c.byKey[term] = c.order.PushFront(&wordEntry{term: strings.Clone(term), set: set, size: size})
 	c.size += size
-	for c.size > c.max {
+	for c.size > maxBytes {
 		e := c.order.Back()
 		w := e.Value.(*wordEntry)
 		c.order.Remove(e)

@@ -39,11 +39,11 @@ const (
 // changed under the index's write lock and read under its read lock.
 type vocabulary struct {
 	max   int
-	words map[string]*roaring.Bitmap
+	words setMap[string]
 }
 
 func newVocabulary(max int) *vocabulary {
-	return &vocabulary{max: max, words: map[string]*roaring.Bitmap{}}
+	return &vocabulary{max: max, words: newSetMap[string]()}
 }
 
 // eachWord calls fn with every word of fold of at least minVocabRunes
@@ -71,13 +71,12 @@ func eachWord(fold string, fn func(string)) {
 // add notes id's title fold; a new word is kept while there is room.
 func (v *vocabulary) add(id uint32, fold string) {
 	eachWord(fold, func(w string) {
-		b := v.words[w]
-		if b == nil {
-			if len(v.words) >= v.max {
+		b, ok := v.words.top[w]
+		if !ok {
+			if v.words.get(w) == nil && v.words.size() >= v.max {
 				return
 			}
-			b = roaring.New()
-			v.words[strings.Clone(w)] = b
+			b = v.words.forWrite(strings.Clone(w), nil)
 		}
 		b.Add(id)
 	})
@@ -86,20 +85,23 @@ func (v *vocabulary) add(id uint32, fold string) {
 // remove forgets id, whose title was fold.
 func (v *vocabulary) remove(id uint32, fold string) {
 	eachWord(fold, func(w string) {
-		if b := v.words[w]; b != nil {
-			b.Remove(id)
-			if b.IsEmpty() {
-				delete(v.words, w)
-			}
+		if v.words.get(w) == nil {
+			return
 		}
+		if _, ok := v.words.top[w]; !ok {
+			w = strings.Clone(w)
+		}
+		v.words.forWrite(w, nil).Remove(id)
+		v.words.dropEmpty(w, false)
 	})
 }
 
-// settle drops the rare words after a build and compresses the rest.
+// settle drops the rare words after a build and compresses the rest
+// (a build's sets are all on top).
 func (v *vocabulary) settle() {
-	for w, b := range v.words {
+	for w, b := range v.words.top {
 		if b.GetCardinality() < minWordTitles {
-			delete(v.words, w)
+			delete(v.words.top, w)
 			continue
 		}
 		b.RunOptimize()
@@ -111,11 +113,11 @@ func (v *vocabulary) settle() {
 // in it.
 func (v *vocabulary) containing(term string) *roaring.Bitmap {
 	var sets []*roaring.Bitmap
-	for w, b := range v.words {
-		if strings.Contains(w, term) {
+	v.words.each(func(w string, b *roaring.Bitmap) {
+		if !b.IsEmpty() && strings.Contains(w, term) {
 			sets = append(sets, b)
 		}
-	}
+	})
 	switch len(sets) {
 	case 0:
 		return roaring.New()
@@ -128,8 +130,6 @@ func (v *vocabulary) containing(term string) *roaring.Bitmap {
 // bytes is roughly the memory the vocabulary holds.
 func (v *vocabulary) bytes() int64 {
 	var n int64
-	for w, b := range v.words {
-		n += int64(len(w)) + int64(b.GetSizeInBytes()) + 64
-	}
+	v.words.each(func(w string, b *roaring.Bitmap) { n += int64(len(w)) + int64(b.GetSizeInBytes()) + 64 })
 	return n
 }

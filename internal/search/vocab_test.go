@@ -59,10 +59,10 @@ func TestVocabularyMatchesBruteForce(t *testing.T) {
 		ix.Build(next)
 		stop()
 		for round := range 8 {
-			if max == maxVocabulary && len(ix.vocab.words) == 0 {
+			if max == maxVocabulary && ix.vocab.words.size() == 0 {
 				t.Fatal("the vocabulary kept no word")
 			}
-			ix.words = newWordCache(wordCacheBytes) // every term read afresh
+			ix.words = newWordCache() // every term read afresh
 			for _, term := range terms {
 				want := brute(docs, []string{term}, nil)
 				got := ix.Search([]string{term}, nil, 0, int64(len(want)+1))
