@@ -9,6 +9,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/search"
+	"catalog/internal/search/searchtest"
 )
 
 // TestOldHugeIDsLeftOut: a database written before ids were capped
@@ -41,7 +42,7 @@ func TestOldHugeIDsLeftOut(t *testing.T) {
 			l := search.NewLive(a, catalog.SearchClips, logs.logger())
 			l.UseFile(filepath.Join(t.TempDir(), "clips.index"))
 			l.Start(t.Context())
-			waitReady(t, l)
+			searchtest.WaitReady(t, l)
 			check := func(what string, want int) {
 				t.Helper()
 				page, total, err := l.Clips(t.Context(), 0, catalog.ClipFilter{Paging: catalog.Paging{Page: 1, Limit: 100}})
