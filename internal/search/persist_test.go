@@ -111,7 +111,9 @@ func TestRestartServesFromTheFile(t *testing.T) {
 			held := searchtest.Hold(b) // never released: no build can finish; another handle
 			l := search.NewLive(held, catalog.SearchClips, nil)
 			l.UseFile(path)
-			l.Start(t.Context())
+			ctx, stop := context.WithCancel(t.Context())
+			defer stop()
+			l.Start(ctx)
 			searchtest.WaitReady(t, l)
 			if got, want := ids(t, l, a, "omega"), []int64{c.ID, 2}; !slices.Equal(got, want) {
 				t.Fatalf("omega: %v, want %v", got, want)
@@ -120,6 +122,10 @@ func TestRestartServesFromTheFile(t *testing.T) {
 			if len(got) != 48 || slices.Contains(got, 2) || slices.Contains(got, 3) {
 				t.Fatalf("alpha: %d ids %v, want the 48 not edited or deleted", len(got), got)
 			}
+			// Read once the index has stopped: it is ready a moment before
+			// it records where it started from.
+			stop()
+			l.Wait()
 			if s := l.Stats(); s.Builds != 0 || !s.FromFile {
 				t.Fatalf("restart: %+v, want served from the file with no build", s)
 			}
