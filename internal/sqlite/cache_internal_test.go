@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"path/filepath"
 	"testing"
 
 	"catalog/internal/catalog"
@@ -14,14 +13,7 @@ import (
 // to SQLite's 2 MiB default after it, whether the write commits or not.
 func TestWriterCacheOnlyDuringBulkWrites(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := migratedStore(t)
 	cacheSize := func(q interface {
 		QueryRowContext(context.Context, string, ...any) *sql.Row
 	}) int64 {

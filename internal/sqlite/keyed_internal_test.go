@@ -18,14 +18,7 @@ import (
 // unprepared.
 func TestKeyedReadsShareStatements(t *testing.T) {
 	ctx := context.Background()
-	s, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	if err := s.Migrate(ctx); err != nil {
-		t.Fatal(err)
-	}
+	s := migratedStore(t)
 	movies := make([]catalog.Movie, 30)
 	for i := range movies {
 		movies[i] = catalog.Movie{Name: "m", Slug: "m" + strconv.Itoa(i)}
@@ -91,4 +84,20 @@ func TestKeyedReadsShareStatements(t *testing.T) {
 	if n := s.kept.Load(); n != 256 {
 		t.Fatalf("statements kept past the bound: %d, want 256", n)
 	}
+}
+
+// migratedStore opens a store on a new file in t's temporary folder,
+// migrated, closed when t ends.
+func migratedStore(t *testing.T) *Store {
+	t.Helper()
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "t.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	if err := s.Migrate(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
