@@ -23,27 +23,14 @@ import (
 const attrSize = 12
 
 func (f *facets) writeTo(fw *fileWriter) error {
-	var present []uint32
-	for p, page := range f.byID.pages {
-		if page != nil {
-			present = append(present, uint32(p))
-		}
-	}
-	fw.u64(uint64(len(present)))
-	for _, p := range present {
-		fw.u32(p)
-	}
-	fw.pad()
-	buf := make([]byte, 0, attrSize<<pageBits)
-	for _, p := range present {
-		buf = buf[:0]
-		for _, a := range f.byID.pages[p] {
-			buf = binary.LittleEndian.AppendUint32(buf, a.changed)
-			buf = binary.LittleEndian.AppendUint32(buf, a.typ)
-			buf = binary.LittleEndian.AppendUint16(buf, a.year)
-			buf = append(buf, a.play, boolByte(a.set))
-		}
-		fw.Write(buf)
+	err := writePages(fw, &f.byID.pageTable, attrSize, func(buf []byte, a attrs) []byte {
+		buf = binary.LittleEndian.AppendUint32(buf, a.changed)
+		buf = binary.LittleEndian.AppendUint32(buf, a.typ)
+		buf = binary.LittleEndian.AppendUint16(buf, a.year)
+		return append(buf, a.play, boolByte(a.set))
+	})
+	if err != nil {
+		return err
 	}
 	fw.pad()
 	if err := fw.bitmap(f.timed); err != nil {
@@ -60,7 +47,7 @@ func (f *facets) writeTo(fw *fileWriter) error {
 		return err
 	}
 	fw.u64(uint64(f.order.len()))
-	buf = buf[:0]
+	buf := make([]byte, 0, attrSize<<pageBits)
 	f.order.walk(0, false, func(k uint64) bool {
 		if buf = binary.LittleEndian.AppendUint64(buf, k); len(buf) >= cap(buf)-8 {
 			fw.Write(buf)
@@ -68,7 +55,7 @@ func (f *facets) writeTo(fw *fileWriter) error {
 		}
 		return true
 	})
-	_, err := fw.Write(buf)
+	_, err = fw.Write(buf)
 	return err
 }
 

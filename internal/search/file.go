@@ -301,6 +301,18 @@ func (g *gramTable) writeTo(fw *fileWriter) error {
 }
 
 func (t *docTable) writeTo(fw *fileWriter) error {
+	return writePages(fw, &t.pageTable, 12, func(buf []byte, sp span) []byte {
+		buf = binary.LittleEndian.AppendUint32(buf, sp.off)
+		buf = binary.LittleEndian.AppendUint32(buf, sp.n)
+		buf = binary.LittleEndian.AppendUint16(buf, sp.group)
+		return binary.LittleEndian.AppendUint16(buf, 0)
+	})
+}
+
+// writePages writes the pages of t that exist: their count and numbers,
+// padding, then each page's entries, size bytes each, as put encodes
+// them.
+func writePages[T comparable](fw *fileWriter, t *pageTable[T], size int, put func([]byte, T) []byte) error {
 	var present []uint32
 	for p, page := range t.pages {
 		if page != nil {
@@ -312,14 +324,11 @@ func (t *docTable) writeTo(fw *fileWriter) error {
 		fw.u32(p)
 	}
 	fw.pad()
-	buf := make([]byte, 0, 12<<pageBits)
+	buf := make([]byte, 0, size<<pageBits)
 	for _, p := range present {
 		buf = buf[:0]
-		for _, sp := range t.pages[p] {
-			buf = binary.LittleEndian.AppendUint32(buf, sp.off)
-			buf = binary.LittleEndian.AppendUint32(buf, sp.n)
-			buf = binary.LittleEndian.AppendUint16(buf, sp.group)
-			buf = binary.LittleEndian.AppendUint16(buf, 0)
+		for _, v := range t.pages[p] {
+			buf = put(buf, v)
 		}
 		if _, err := fw.Write(buf); err != nil {
 			return err
