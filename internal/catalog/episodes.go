@@ -377,21 +377,21 @@ type episodesDest struct{ m *Movie }
 
 // Scan implements sql.Scanner.
 func (d episodesDest) Scan(src any) error {
-	var text []byte
+	var text string
 	switch v := src.(type) {
 	case nil:
 	case string:
-		text = []byte(v)
-	case []byte:
 		text = v
+	case []byte:
+		text = string(v) // the driver may reuse v's bytes
 	default:
 		return fmt.Errorf("episodes: cannot scan %T", src)
 	}
-	if string(text) == "[]" {
-		d.m.Episodes = nil
+	if servers, ok := parseStoredEpisodes(text); ok {
+		d.m.Episodes = servers
 		return nil
 	}
-	servers, err := ParseEpisodes(text)
+	servers, err := ParseEpisodes([]byte(text))
 	d.m.Episodes = servers
 	return err
 }

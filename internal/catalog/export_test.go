@@ -1,0 +1,4 @@
+package catalog
+
+// ParseStoredEpisodes is parseStoredEpisodes for the external tests.
+var ParseStoredEpisodes = parseStoredEpisodes
