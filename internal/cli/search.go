@@ -19,7 +19,6 @@ import (
 // else built from the database; each service is "building" (health)
 // until its index is ready.
 func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger, dir string) (clips, movies *search.Live) {
-	memtune.SetGCPercent()
 	clips = search.NewLive(st, catalog.SearchClips, log.With("service", "clips"))
 	movies = search.NewLive(st, catalog.SearchMovies, log.With("service", "movies"))
 	if dir != "" {
@@ -28,7 +27,7 @@ func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger, dir st
 	}
 	clips.Start(ctx)
 	movies.Start(ctx)
-	go memtune.LimitMemory(ctx, memtune.Every, func() bool { return clips.Settled() && movies.Settled() })
+	go memtune.Tune(ctx, memtune.Every, func() bool { return clips.Settled() && movies.Settled() })
 	return clips, movies
 }
 

@@ -1,11 +1,11 @@
-// Package memtune tunes the Go runtime's collector for a serve process,
-// whose search indexes are a large heap that lives as long as the
-// process. What a GC percentage alone leaves on top of such a heap is
-// not only garbage but freed memory the runtime keeps for a while; a
-// soft limit a little above the live heap makes the runtime give that
-// memory back (and collect sooner) only when the process nears it, so
-// the steady state pays little. BENCHMARKS.md has the figures behind
-// the constants.
+// Package memtune tunes the Go runtime's collector for a serve process.
+// While a search index builds, it is a large heap; once settled, it is
+// mapped from its file and the heap is small. What a GC percentage alone
+// leaves on top of a heap is not only garbage but freed memory the
+// runtime keeps for a while; a soft limit a little above the live heap
+// makes the runtime give that memory back (and collect sooner) only when
+// the process nears it, so the steady state pays little. BENCHMARKS.md
+// has the figures behind the constants.
 package memtune
 
 import (
@@ -18,52 +18,64 @@ import (
 )
 
 const (
-	// GCPercent is the collector's target while serving, unless the
-	// operator set GOGC: the indexes have few pointers (a cycle marks
-	// little of them), and the default 100 lets garbage grow to their
-	// size again before a collection.
-	GCPercent = 20
+	// BuildGCPercent is the collector's target while an index builds,
+	// unless the operator set GOGC: a build holds the catalog's titles
+	// and lists in the heap, which the default 100 would let garbage
+	// double before a collection.
+	BuildGCPercent = 20
+	// ServeGCPercent is the target once every index is settled. The
+	// settled indexes are mapped from their files, so the heap holds
+	// little more than the requests' garbage; a low percentage of so
+	// small a heap would collect many times a second (BENCHMARKS.md),
+	// and the soft limit bounds the heap anyway.
+	ServeGCPercent = 100
 	// Every is how often the soft limit follows the live heap.
 	Every = 5 * time.Second
 	// headroom is added to the limit for the bursts of a request mix.
 	headroom = 24 << 20
 )
 
-// SetGCPercent sets GCPercent unless GOGC is set.
-func SetGCPercent() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(GCPercent)
-	}
-}
-
-// LimitMemory keeps the runtime's soft memory limit at 1.4 times the
-// live heap plus 24 MiB, recomputed every interval while settled reports
-// true. While it reports false (an index builds, its new lists and the
-// old ones live side by side) there is no limit, so a build is never
-// slowed by collections. GOMEMLIMIT set by the operator wins. When ctx
-// ends the limit is as it was found: it is the process's, and a test
-// process runs many serves and other work after them.
-func LimitMemory(ctx context.Context, every time.Duration, settled func() bool) {
-	if os.Getenv("GOMEMLIMIT") != "" {
+// Tune sets the collector for serve until ctx ends: BuildGCPercent and
+// no memory limit while settled reports false (an index builds, its new
+// lists and the old ones live side by side, and a build is never slowed
+// by a limit); ServeGCPercent and a soft limit of 1.4 times the live
+// heap plus 24 MiB, recomputed every interval, while it reports true.
+// GOGC and GOMEMLIMIT set by the operator win. When ctx ends both are as
+// they were found: they are the process's, and a test process runs many
+// serves and other work after them.
+func Tune(ctx context.Context, every time.Duration, settled func() bool) {
+	ownPercent, ownLimit := os.Getenv("GOGC") == "", os.Getenv("GOMEMLIMIT") == ""
+	if !ownPercent && !ownLimit {
 		return
+	}
+	if ownPercent {
+		defer debug.SetGCPercent(debug.SetGCPercent(BuildGCPercent))
+	}
+	if ownLimit {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	}
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	t := time.NewTicker(every)
 	defer t.Stop()
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(-1))
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
 		}
-		limit := int64(math.MaxInt64)
+		percent, limit := BuildGCPercent, int64(math.MaxInt64)
 		if settled() {
+			percent = ServeGCPercent
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 {
 				limit = int64(sample[0].Value.Uint64())*7/5 + headroom
 			}
 		}
-		debug.SetMemoryLimit(limit)
+		if ownPercent {
+			debug.SetGCPercent(percent)
+		}
+		if ownLimit {
+			debug.SetMemoryLimit(limit)
+		}
 	}
 }
