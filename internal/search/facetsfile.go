@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/binary"
 	"slices"
+	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
 )
@@ -16,9 +17,10 @@ import (
 //	sets   named bitmaps (writeNamed), a name being kind u8 and value u32
 //	order  n u64, the change order's keys ascending [n]u64
 //
-// The bitmaps are views of the mapped file (copied before a change, as
-// every mapped list); the attributes and the order are copied to the
-// heap, since changes move them in place.
+// The bitmaps, the attribute pages and the order's blocks are views of
+// the mapped file, each copied to the heap before its first change (as
+// every mapped list), so that opening a large catalog's file costs
+// neither the time nor the memory of a copy.
 
 const attrSize = 12
 
@@ -88,7 +90,7 @@ func (f *facets) read(r *reader, present func(id uint32) bool) {
 		f.sets.top[keyOfName(name)] = b
 	})
 	n := r.count(8)
-	keys := r.take(8 * n)
+	keys := u64sAt(r.take(8 * n))
 	if r.err != nil {
 		return
 	}
@@ -96,32 +98,24 @@ func (f *facets) read(r *reader, present func(id uint32) bool) {
 		r.err = badFile("%d keys in the change order for %d records", n, f.timed.GetCardinality())
 		return
 	}
+	for i, k := range keys {
+		if !present(uint32(k)) || (i > 0 && k <= keys[i-1]) {
+			r.err = badFile("change order out of order or of no record")
+			return
+		}
+	}
 	o := &f.order
 	for i := 0; i < n; i += blockMax / 2 {
-		block := make([]uint64, min(blockMax/2, n-i))
-		for j := range block {
-			block[j] = binary.LittleEndian.Uint64(keys[8*(i+j):])
-			if k := block[j]; !present(uint32(k)) || (i+j > 0 && k <= o.lastOr(block, j)) {
-				r.err = badFile("change order out of order or of no record")
-				return
-			}
-		}
-		o.blocks = append(o.blocks, block)
+		end := min(i+blockMax/2, n)
+		o.blocks = append(o.blocks, keys[i:end:end])
 	}
+	o.shared = slices.Repeat([]bool{true}, len(o.blocks))
 	o.n, o.settled = n, true
 }
 
-// lastOr is the key before block[j]: block[j-1], or the last of the
-// blocks before.
-func (o *changeOrder) lastOr(block []uint64, j int) uint64 {
-	if j > 0 {
-		return block[j-1]
-	}
-	b := o.blocks[len(o.blocks)-1]
-	return b[len(b)-1]
-}
-
-// readAttrs copies the attribute pages to the heap.
+// readAttrs maps the attribute pages: the file's record layout is
+// attrs' own (checked below at compile time), little-endian, with set
+// written as 0 or 1.
 func (f *facets) readAttrs(r *reader) {
 	n := r.count(4)
 	nums := r.take(4 * n)
@@ -136,23 +130,18 @@ func (f *facets) readAttrs(r *reader) {
 			r.err = badFile("facet pages out of order")
 			return
 		}
-		raw := r.take(attrSize << pageBits)
-		if raw == nil {
+		page := r.take(attrSize << pageBits)
+		if page == nil {
 			return
 		}
-		page := make([]attrs, 1<<pageBits)
-		for j := range page {
-			rec := raw[attrSize*j:]
-			page[j] = attrs{
-				changed: binary.LittleEndian.Uint32(rec),
-				typ:     binary.LittleEndian.Uint32(rec[4:]),
-				year:    binary.LittleEndian.Uint16(rec[8:]),
-				play:    rec[10],
-				set:     rec[11] == 1,
-			}
-		}
-		t.pages = append(t.pages, make([][]attrs, p+1-len(t.pages))...)
-		t.pages[p] = page // a copy: the heap's own
+		t.mapPage(p, unsafe.Slice((*attrs)(unsafe.Pointer(&page[0])), 1<<pageBits))
 	}
 	r.align()
 }
+
+// attrs is attrSize bytes in memory, as in the file: mapping a page
+// depends on it.
+var (
+	_ [attrSize - unsafe.Sizeof(attrs{})]byte
+	_ [unsafe.Sizeof(attrs{}) - attrSize]byte
+)
