@@ -237,7 +237,9 @@ cpu_ticks() {
   local children=$1; shift
   local pids=("$@")
   if [[ "$children" == 1 ]]; then pids+=($(ps -o pid= --ppid "$1" 2>/dev/null)); fi
-  for p in "${pids[@]}"; do cat "/proc/$p/stat" 2>/dev/null; done |
+  # A process may end between ps and cat (PostgreSQL's backends come
+  # and go): it no longer counts, and must not fail the pipeline.
+  for p in "${pids[@]}"; do cat "/proc/$p/stat" 2>/dev/null || true; done |
     awk -v c="$children" '{ sub(/^.*\) /, ""); t += $12 + $13; if (c == 1 && NR == 1) t += $14 + $15 } END { print t + 0 }'
 }
 tick_ms=$(( 1000 / $(getconf CLK_TCK) ))
