@@ -247,16 +247,7 @@ func TestFileKeepsFacets(t *testing.T) {
 		docs[id] = d
 		bulk = append(bulk, d)
 	}
-	ix := New()
-	ix.Build(func() (Doc, bool) {
-		if len(bulk) == 0 {
-			return Doc{}, false
-		}
-		d := bulk[0]
-		bulk = bulk[1:]
-		return d, true
-	})
-	got := roundTrip(t, ix, filepath.Join(t.TempDir(), "movies.idx"))
+	got := roundTrip(t, build(bulk), filepath.Join(t.TempDir(), "movies.idx"))
 	check := func(when string) {
 		t.Helper()
 		for range 200 {
@@ -359,16 +350,7 @@ func TestFileMapsFacets(t *testing.T) {
 	for id := int64(1); id <= n; id++ {
 		bulk = append(bulk, randomMovie(r, id))
 	}
-	ix := New()
-	ix.Build(func() (Doc, bool) {
-		if len(bulk) == 0 {
-			return Doc{}, false
-		}
-		d := bulk[0]
-		bulk = bulk[1:]
-		return d, true
-	})
-	got := roundTrip(t, ix, filepath.Join(t.TempDir(), "movies.idx"))
+	got := roundTrip(t, build(bulk), filepath.Join(t.TempDir(), "movies.idx"))
 	mapped := func(pages int, shared []bool) int {
 		k := 0
 		for p := range pages {
