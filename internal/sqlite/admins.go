@@ -31,6 +31,10 @@ func (s *Store) CreateAdmin(ctx context.Context, a *catalog.Admin) error {
 
 // AdminByUsername returns ENOTFOUND when there is none.
 func (s *Store) AdminByUsername(ctx context.Context, username string) (catalog.Admin, error) {
+	if err := s.takeReader(ctx, "get admin"); err != nil {
+		return catalog.Admin{}, err
+	}
+	defer s.readSlots.Release()
 	var a catalog.Admin
 	var created int64
 	err := s.reader.QueryRowContext(ctx,
@@ -48,6 +52,10 @@ func (s *Store) AdminByUsername(ctx context.Context, username string) (catalog.A
 
 // ListAdmins returns every administrator, oldest first, without hashes.
 func (s *Store) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
+	if err := s.takeReader(ctx, "list admins"); err != nil {
+		return nil, err
+	}
+	defer s.readSlots.Release()
 	rows, err := s.reader.QueryContext(ctx, `SELECT id, username, created_at FROM admins ORDER BY id`)
 	if err != nil {
 		return nil, translate(err, "list admins")
@@ -116,6 +124,10 @@ func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {
 // SessionByTokenHash returns the session with Username filled, or
 // ENOTFOUND; it does not check expiry.
 func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (catalog.Session, error) {
+	if err := s.takeReader(ctx, "get session"); err != nil {
+		return catalog.Session{}, err
+	}
+	defer s.readSlots.Release()
 	st, err := s.prepared(ctx, `SELECT s.token_hash, s.admin_id, a.username, s.created_at, s.last_seen
 FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?`)
 	if err != nil {
@@ -194,7 +206,12 @@ func (s *Store) ReserveLogin(ctx context.Context, username, addr string, at time
 	// An attempt already over a limit is refused from a reader, so that
 	// a flood of refused guesses does not queue for the one writer that
 	// every write of the service shares.
-	if err := counts(s.reader); err != nil {
+	if err := s.takeReader(ctx, "count login failures"); err != nil {
+		return err
+	}
+	err := counts(s.reader)
+	s.readSlots.Release()
+	if err != nil {
 		return err
 	}
 	return s.writeTx(ctx, "reserve login", func(tx *sql.Tx) error {

@@ -81,6 +81,10 @@ const idBucket = 10
 
 // GetClip returns ENOTFOUND when no clip has the id.
 func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
+	if err := s.takeReader(ctx, "get clip"); err != nil {
+		return catalog.Clip{}, err
+	}
+	defer s.readSlots.Release()
 	ctx = pointRead(ctx)
 	var c catalog.Clip
 	st, err := s.prepared(ctx, `SELECT `+clipColumns+` FROM clips WHERE id = ?`)

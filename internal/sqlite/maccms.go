@@ -16,7 +16,7 @@ func (s *Store) VodsByID(ctx context.Context, ids []int64) ([]catalog.Vod, error
 	if len(ids) == 0 {
 		return []catalog.Vod{}, nil
 	}
-	vods, err := byID(pointRead(ctx), s, "list movies", vodSelect+` FROM movies`+vodTypeJoin, "movies.id", ids,
+	vods, err := byID(ctx, s, "list movies", vodSelect+` FROM movies`+vodTypeJoin, "movies.id", ids,
 		newVodScan(), vodID)
 	if err != nil {
 		return nil, err
@@ -47,6 +47,10 @@ func newVodScan() func(scanner, *catalog.Vod) error {
 
 // VodTypes returns every type, by id.
 func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
+	if err := s.takeReader(ctx, "list types"); err != nil {
+		return nil, err
+	}
+	defer s.readSlots.Release()
 	return queryAll(ctx, s, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil, 16,
 		func(row scanner, t *catalog.VodType) error { return row.Scan(&t.ID, &t.Name) })
 }

@@ -15,6 +15,10 @@ func (s *Store) MovieIDByKey(ctx context.Context, idCode, slug string) (int64, e
 	if idCode != "" {
 		query, key = movieByIDCode, idCode
 	}
+	if err := s.takeReader(ctx, "find movie"); err != nil {
+		return 0, err
+	}
+	defer s.readSlots.Release()
 	var id, updated int64
 	err := s.reader.QueryRowContext(ctx, query, key).Scan(&id, &updated)
 	if err == sql.ErrNoRows {

@@ -74,6 +74,10 @@ func ceilUnix(t time.Time) int64 {
 
 // GetMovie returns ENOTFOUND when no movie has the id.
 func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
+	if err := s.takeReader(ctx, "get movie"); err != nil {
+		return catalog.Movie{}, err
+	}
+	defer s.readSlots.Release()
 	ctx = pointRead(ctx)
 	st, err := s.prepared(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = ?`)
 	if err != nil {
@@ -101,6 +105,10 @@ func (s *Store) CountClips(ctx context.Context) (int64, error) {
 
 // count reads the one number query gives, with a prepared statement.
 func (s *Store) count(ctx context.Context, what, query string) (int64, error) {
+	if err := s.takeReader(ctx, what); err != nil {
+		return 0, err
+	}
+	defer s.readSlots.Release()
 	st, err := s.prepared(ctx, query)
 	if err != nil {
 		return 0, translate(err, what)

@@ -5,8 +5,9 @@ import (
 	"slices"
 )
 
-// queryAll runs a read (see Store.query) and scans every row with scan.
-// The result is never nil, so an empty page encodes as [].
+// queryAll runs a read (see Store.query) and scans every row with scan,
+// in the reader slot its caller holds (takeReader). The result is never
+// nil, so an empty page encodes as [].
 func queryAll[T any](ctx context.Context, s *Store, what, query string, args []any, sizeHint int64,
 	scan func(scanner, *T) error) ([]T, error) {
 	rows, err := s.query(ctx, query, args)
@@ -32,9 +33,15 @@ func queryAll[T any](ctx context.Context, s *Store, what, query string, args []a
 // range (a page of a whole list) are read as one range scan, a single
 // b-tree descent and then the leaves in order, instead of one descent
 // per id (an IN list, inIDs); the rows of the range that were not asked
-// for are dropped. Either way a page costs one prepared statement.
+// for are dropped. Either way a page costs one prepared statement, read
+// as a point read (pointRead) in one reader slot.
 func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []int64,
 	scan func(scanner, *T) error, id func(*T) int64) ([]T, error) {
+	if err := s.takeReader(ctx, what); err != nil {
+		return nil, err
+	}
+	defer s.readSlots.Release()
+	ctx = pointRead(ctx)
 	lo, hi := slices.Min(ids), slices.Max(ids)
 	if hi-lo >= 2*int64(len(ids)) {
 		in, args := inIDs(ids)

@@ -175,6 +175,10 @@ ON CONFLICT (kind) DO UPDATE SET through = max(through, excluded.through)`, kind
 
 // readTx runs fn in one read transaction on a reader connection.
 func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	if err := s.readSlots.Acquire(ctx); err != nil {
+		return err
+	}
+	defer s.readSlots.Release()
 	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err
@@ -189,7 +193,7 @@ func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, err
 	if len(ids) == 0 {
 		return []catalog.Clip{}, nil
 	}
-	return byID(pointRead(ctx), s, "list clips", `SELECT `+clipColumns+` FROM clips`, "id", ids, scanClip,
+	return byID(ctx, s, "list clips", `SELECT `+clipColumns+` FROM clips`, "id", ids, scanClip,
 		func(c *catalog.Clip) int64 { return c.ID })
 }
 
@@ -201,7 +205,7 @@ func (s *Store) MoviesByID(ctx context.Context, ids []int64, fields catalog.Fiel
 		return []catalog.Movie{}, nil
 	}
 	cols := catalog.MovieFieldColumns(fields)
-	return byID(pointRead(ctx), s, "list movies", `SELECT id`+commaColumns(cols)+` FROM movies`, "id", ids,
+	return byID(ctx, s, "list movies", `SELECT id`+commaColumns(cols)+` FROM movies`, "id", ids,
 		func(row scanner, m *catalog.Movie) error {
 			return row.Scan(catalog.AppendDests(append(make([]any, 0, len(cols)+1), &m.ID), m, cols)...)
 		}, movieID)

@@ -55,6 +55,10 @@ func scanSource(row interface{ Scan(...any) error }) (catalog.Source, error) {
 
 // ListSources returns every source by name.
 func (s *Store) ListSources(ctx context.Context) ([]catalog.Source, error) {
+	if err := s.takeReader(ctx, "list sources"); err != nil {
+		return nil, err
+	}
+	defer s.readSlots.Release()
 	rows, err := s.reader.QueryContext(ctx, sourceQuery+` ORDER BY s.name`)
 	if err != nil {
 		return nil, translate(err, "list sources")
@@ -73,6 +77,10 @@ func (s *Store) ListSources(ctx context.Context) ([]catalog.Source, error) {
 
 // SourceByName returns ENOTFOUND when there is none.
 func (s *Store) SourceByName(ctx context.Context, name string) (catalog.Source, error) {
+	if err := s.takeReader(ctx, "get source"); err != nil {
+		return catalog.Source{}, err
+	}
+	defer s.readSlots.Release()
 	src, err := scanSource(s.reader.QueryRowContext(ctx, sourceQuery+` WHERE s.name = ?`, name))
 	if err == sql.ErrNoRows {
 		return src, notFound("source")

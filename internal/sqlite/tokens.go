@@ -48,6 +48,10 @@ func scanToken(row interface{ Scan(...any) error }) (catalog.APIToken, error) {
 
 // ListTokens returns every token, revoked ones included, oldest first.
 func (s *Store) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
+	if err := s.takeReader(ctx, "list tokens"); err != nil {
+		return nil, err
+	}
+	defer s.readSlots.Release()
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`)
 	if err != nil {
 		return nil, translate(err, "list tokens")
@@ -66,6 +70,10 @@ func (s *Store) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
 
 // TokenByHash returns ENOTFOUND for unknown or revoked tokens.
 func (s *Store) TokenByHash(ctx context.Context, tokenHash string) (catalog.APIToken, error) {
+	if err := s.takeReader(ctx, "get token"); err != nil {
+		return catalog.APIToken{}, err
+	}
+	defer s.readSlots.Release()
 	t, err := scanToken(s.reader.QueryRowContext(ctx,
 		`SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = ? AND revoked_at = 0`, tokenHash))
 	if err == sql.ErrNoRows {
