@@ -67,9 +67,12 @@ func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return s.reads.Serve(w, r, detailKey(id), "", func(ctx context.Context, _ int64) ([]byte, error) {
-		c, err := s.store.GetClip(ctx, id)
+		c, ok, err := s.clips.Get(ctx, id)
 		if err != nil {
 			return nil, err
+		}
+		if !ok {
+			return nil, catalog.Errorf(catalog.ENOTFOUND, "clip not found")
 		}
 		return appendClipData(nil, &c), nil
 	})

@@ -203,12 +203,12 @@ func appendListHead(b []byte, p catalog.Paging, total int64) []byte {
 
 // encodeDetail loads one movie and encodes the detail envelope.
 func (s *server) encodeDetail(ctx context.Context, dq detailQuery) ([]byte, error) {
-	m, err := s.store.GetMovie(ctx, dq.id)
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		return nil, errMovieNotFound()
-	}
+	m, ok, err := s.movies.Get(ctx, dq.id)
 	if err != nil {
 		return nil, err
+	}
+	if !ok {
+		return nil, errMovieNotFound()
 	}
 	b := make([]byte, 0, 2048)
 	b = append(b, `{"code":1,"msg":"data detail","data":`...)

@@ -4,6 +4,7 @@
 package movieapi
 
 import (
+	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -40,6 +41,7 @@ type server struct {
 	log       *slog.Logger
 	now       func() time.Time
 	reads     *cache.Reads
+	movies    *cache.Records[catalog.Movie] // the detail's reads, every column
 	search    *search.Live
 }
 
@@ -53,6 +55,9 @@ func New(cfg Config) http.Handler {
 		s.search = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
 	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies)
+	s.movies = cache.NewRecords(func(ctx context.Context, ids []int64) ([]catalog.Movie, error) {
+		return cfg.Store.MoviesByID(ctx, ids, catalog.AllFields(true))
+	}, func(m *catalog.Movie) int64 { return m.ID })
 	s.reads.SetStats(cfg.CacheStats)
 	return httpx.Stack{
 		Log:         s.log,
