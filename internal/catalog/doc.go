@@ -61,4 +61,9 @@
 // and h) and Live.Vods (contract 6: type, year and play group are the
 // index's facets, and the last-change order is its change order,
 // internal/search/facets.go), whose keyed read is Store.VodsByID.
+//
+// A detail (GET /api/movies/{id}, /api/jav/{id}, /api/clips/{id}) skips
+// step 4: its id goes to the same keyed read (MoviesByID with every
+// column, ClipsByID) through cache.Records (internal/cache/records.go),
+// where concurrent details share one read.
 package catalog

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -74,5 +75,54 @@ func BenchmarkSeededReads(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkKeyedReadSizes reads n random records one at a time and in
+// one keyed read: what cache.Records saves the detail endpoints when
+// requests share a read (per op: n records).
+func BenchmarkKeyedReadSizes(b *testing.B) {
+	s, n := benchDB(b)
+	ctx := requestContext(b)
+	all := catalog.AllFields(true)
+	random := func(k int) []int64 {
+		ids := make([]int64, k)
+		for i := range ids {
+			ids[i] = 1 + rand.Int64N(n)
+		}
+		return ids
+	}
+	for _, k := range []int{1, 4, 8, 16} {
+		for _, bm := range []struct {
+			name string
+			read func(ids []int64) error
+		}{
+			{"GetMovie", func(ids []int64) error {
+				for _, id := range ids {
+					if _, err := s.GetMovie(ctx, id); err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
+						return err
+					}
+				}
+				return nil
+			}},
+			{"MoviesByID", func(ids []int64) error { _, err := s.MoviesByID(ctx, ids, all); return err }},
+			{"GetClip", func(ids []int64) error {
+				for _, id := range ids {
+					if _, err := s.GetClip(ctx, id); err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
+						return err
+					}
+				}
+				return nil
+			}},
+			{"ClipsByID", func(ids []int64) error { _, err := s.ClipsByID(ctx, ids); return err }},
+		} {
+			b.Run(fmt.Sprintf("%s/%d", bm.name, k), func(b *testing.B) {
+				for b.Loop() {
+					if err := bm.read(random(k)); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
 	}
 }
