@@ -6,10 +6,6 @@ import (
 	"net/http"
 	"strings"
 	"testing"
-	"time"
-
-	"catalog/internal/catalog"
-	"catalog/internal/demo"
 )
 
 // The field's players get a playable list from the demo catalog, read
@@ -19,14 +15,7 @@ import (
 // title.
 func TestDemoCatalogPlays(t *testing.T) {
 	store := newTestStore(t)
-	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := demo.NewGenerator(1, platforms, time.Now().Add(-time.Hour), time.Second, 0)
-	if err := demo.SeedMovies(context.Background(), store, g, 60); err != nil {
-		t.Fatal(err)
-	}
+	seedDemo(t, store, 1, 60)
 	h := newService(t, store, nil)
 	var env struct {
 		List []struct {

@@ -6,10 +6,8 @@ import (
 	"net/http/httptest"
 	"sync"
 	"testing"
-	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/demo"
 )
 
 // The detail endpoints read their movie in keyed reads that concurrent
@@ -18,18 +16,8 @@ import (
 // series and missing ids included, however the requests were grouped.
 func TestDetailsFromSharedReads(t *testing.T) {
 	store := newTestStore(t)
-	pl, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := demo.NewGenerator(3, pl, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Minute, 0)
-	movies := make([]catalog.Movie, 60)
-	for i := range movies {
-		movies[i] = g.Movie()
-	}
-	if err := store.UpsertMovies(context.Background(), movies); err != nil {
-		t.Fatal(err)
-	}
+	const n = 60
+	seedDemo(t, store, 3, n)
 	h := newService(t, store, nil)
 	want := func(id int64, legacy bool) string {
 		m, err := store.GetMovie(context.Background(), id)
@@ -44,9 +32,9 @@ func TestDetailsFromSharedReads(t *testing.T) {
 	}
 	var wg sync.WaitGroup
 	for round := range 3 {
-		for i := range movies {
+		for i := range n {
 			for _, legacy := range []bool{false, true} {
-				id := movies[i].ID
+				id := int64(i + 1)
 				if i%10 == 9 {
 					id += 1000 // none
 				}

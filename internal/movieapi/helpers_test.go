@@ -13,9 +13,11 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"catalog/internal/apitest"
 	"catalog/internal/catalog"
+	"catalog/internal/demo"
 	"catalog/internal/movieapi"
 	"catalog/internal/search/searchtest"
 	"catalog/internal/snapshot"
@@ -63,6 +65,20 @@ func addNumbered(t testing.TB, store catalog.MovieStore, n int) {
 		in[i].Name = fmt.Sprintf("Movie %d", i+1)
 	}
 	addMovies(t, store, in...)
+}
+
+// seedDemo adds n movies of the demo catalog (seed picks them), ids 1
+// to n in a fresh store.
+func seedDemo(t testing.TB, store catalog.Store, seed uint64, n int) {
+	t.Helper()
+	platforms, err := catalog.NewPlatforms(catalog.DefaultPlatforms())
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := demo.NewGenerator(seed, platforms, time.Now().Add(-time.Hour), time.Second, 0)
+	if err := demo.SeedMovies(context.Background(), store, g, n); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // newService returns the movie service over store, without a snapshot
