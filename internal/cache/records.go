@@ -15,9 +15,9 @@ const maxShared = 60
 
 // Records reads one record at a time for the detail endpoints, in keyed
 // reads that concurrent requests share. A keyed read of n ids costs
-// far less than n reads of one (on SQLite at 1M movies, 8 ids took 30
-// us an id against 53 us alone; every read of one pays the statement,
-// the connection and the read transaction again).
+// far less than n reads of one, each of which pays the statement, the
+// connection and the read transaction again (BenchmarkKeyedReadSizes in
+// internal/sqlite).
 //
 // A request that finds fewer than one read per core running starts one
 // with its own id at once, so an idle server adds no delay. Otherwise

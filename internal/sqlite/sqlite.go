@@ -292,10 +292,10 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 // a nil error must be followed by s.readSlots.Release once the read's
 // rows are closed. Every read of s.reader takes one, so database/sql
 // never has a caller waiting for a connection: it hands a freed one to
-// a waiter drawn at random, and under load some requests then wait many
-// times longer than the rest (p99 38-54 ms against 21-39 ms with the
-// slots, which are taken in arrival order). ctx is the request's, never
-// a pointRead one, so that a request past its deadline stops waiting.
+// a waiter drawn at random, and under load some requests would then
+// wait many times longer than the rest, while the slots go in arrival
+// order. ctx is the request's, never a pointRead one, so that a request
+// past its deadline stops waiting.
 func (s *Store) takeReader(ctx context.Context, what string) error {
 	return translate(s.readSlots.Acquire(ctx), what)
 }
