@@ -390,7 +390,7 @@ func (p *Program) loggerAs(w io.Writer, c logConfig) *slog.Logger {
 	if c.format == "text" || (c.format == "auto" && isTerminal(p.Stderr)) {
 		return slog.New(httpx.LogHandler(slog.NewTextHandler(w, opts)))
 	}
-	return slog.New(httpx.LogHandler(slog.NewJSONHandler(w, opts)))
+	return slog.New(httpx.LogHandler(httpx.NewJSONHandler(w, opts)))
 }
 
 // fillDemo loads the sample catalog and creates the admin "admin" with

@@ -82,7 +82,13 @@ func logRequest(log *slog.Logger, r *http.Request, rec *Response, took time.Dura
 			attrs = append(attrs, slog.Int("sent_status", rec.Status()))
 		}
 	}
-	log.LogAttrs(r.Context(), slog.LevelInfo, "request", attrs...)
+	// Straight to the handler: Logger.LogAttrs would take a stack trace
+	// for a source no handler of ours writes.
+	if h := log.Handler(); h.Enabled(r.Context(), slog.LevelInfo) {
+		line := slog.NewRecord(time.Now(), slog.LevelInfo, "request", 0)
+		line.AddAttrs(attrs...)
+		h.Handle(r.Context(), line)
+	}
 }
 
 // LogError logs err when it is a server-side failure; client errors are
