@@ -267,3 +267,42 @@ func TestTermWithSpace(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkVariedSearches1M is the load kit's varied searches
+// (bench/scenario.lua's {words}) on the index alone: one to three terms
+// per query, each a title word of the newest records or, one time in
+// three, a one- or two-character beginning of one, first page.
+func BenchmarkVariedSearches1M(b *testing.B) {
+	docs := demoDocs(benchDocs)
+	ix := build(docs)
+	var words, short []string
+	for _, d := range docs[len(docs)-100:] {
+		for _, w := range strings.Fields(d.Fold) {
+			rs := []rune(w)
+			short = append(short, string(rs[:1]), string(rs[:min(2, len(rs))]))
+			if len(rs) >= 3 {
+				words = append(words, w)
+			}
+		}
+	}
+	slices.Sort(words)
+	words = slices.Compact(words)
+	short = append(short, words...)
+	rng := rand.New(rand.NewPCG(1, 2))
+	queries := make([][]string, 4096)
+	for i := range queries {
+		for range 1 + rng.IntN(3) {
+			t := words[rng.IntN(len(words))]
+			if rng.IntN(3) == 0 {
+				t = short[rng.IntN(len(short))]
+			}
+			queries[i] = append(queries[i], t)
+		}
+		queries[i] = catalog.SearchTerms(strings.Join(queries[i], " "))
+	}
+	i := 0
+	for b.Loop() {
+		ix.Search(queries[i%len(queries)], nil, 0, 20)
+		i++
+	}
+}

@@ -13,8 +13,10 @@ import (
 
 // benchDB opens the seeded catalog named by CATALOG_BENCH_DB (for
 // example bench/results/.../bench-1000000-1000000.db), read as it is, or
-// skips: the per-request reads are only worth timing at full size.
-func benchDB(b *testing.B) (*sqlite.Store, int64) {
+// skips: the per-request reads are only worth timing at full size. It
+// returns the numbers of movies and of clips (ids from 1 up: a seeded
+// file, with movies imported on top).
+func benchDB(b *testing.B) (s *sqlite.Store, movies, clips int64) {
 	b.Helper()
 	path := os.Getenv("CATALOG_BENCH_DB")
 	if path == "" {
@@ -26,11 +28,13 @@ func benchDB(b *testing.B) (*sqlite.Store, int64) {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { s.Close() })
-	n, err := s.CountMovies(ctx)
-	if err != nil || n == 0 {
-		b.Fatalf("CountMovies: %d, %v", n, err)
+	if movies, err = s.CountMovies(ctx); err != nil || movies == 0 {
+		b.Fatalf("CountMovies: %d, %v", movies, err)
 	}
-	return s, n
+	if clips, err = s.CountClips(ctx); err != nil || clips == 0 {
+		b.Fatalf("CountClips: %d, %v", clips, err)
+	}
+	return s, movies, clips
 }
 
 // The request's context is cancellable, as a server's is.
@@ -41,7 +45,7 @@ func requestContext(b *testing.B) context.Context {
 }
 
 func BenchmarkSeededReads(b *testing.B) {
-	s, n := benchDB(b)
+	s, movies, clips := benchDB(b)
 	ctx := requestContext(b)
 	short, err := catalog.ParseFields("id,title,slug,poster2_url,year", false)
 	if err != nil {
@@ -58,19 +62,20 @@ func BenchmarkSeededReads(b *testing.B) {
 	}
 	for _, bm := range []struct {
 		name string
+		n    int64 // ids are drawn from 21 to n
 		read func(id int64) error
 	}{
-		{"DataVersion", func(int64) error { _, err := s.DataVersion(ctx); return err }},
-		{"GetClip", func(id int64) error { _, err := s.GetClip(ctx, id); return err }},
-		{"GetMovie", func(id int64) error { _, err := s.GetMovie(ctx, id); return err }},
-		{"ClipsByID", func(id int64) error { _, err := s.ClipsByID(ctx, page(id)); return err }},
-		{"MoviesByID/short", func(id int64) error { _, err := s.MoviesByID(ctx, page(id), short); return err }},
-		{"MoviesByID/all", func(id int64) error { _, err := s.MoviesByID(ctx, page(id), all); return err }},
+		{"DataVersion", movies, func(int64) error { _, err := s.DataVersion(ctx); return err }},
+		{"GetClip", clips, func(id int64) error { _, err := s.GetClip(ctx, id); return err }},
+		{"GetMovie", movies, func(id int64) error { _, err := s.GetMovie(ctx, id); return err }},
+		{"ClipsByID", clips, func(id int64) error { _, err := s.ClipsByID(ctx, page(id)); return err }},
+		{"MoviesByID/short", movies, func(id int64) error { _, err := s.MoviesByID(ctx, page(id), short); return err }},
+		{"MoviesByID/all", movies, func(id int64) error { _, err := s.MoviesByID(ctx, page(id), all); return err }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := bm.read(1 + rand.Int64N(n-100) + 20); err != nil {
+				if err := bm.read(21 + rand.Int64N(bm.n-20)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -82,10 +87,10 @@ func BenchmarkSeededReads(b *testing.B) {
 // one keyed read: what cache.Records saves the detail endpoints when
 // requests share a read (per op: n records).
 func BenchmarkKeyedReadSizes(b *testing.B) {
-	s, n := benchDB(b)
+	s, movies, clips := benchDB(b)
 	ctx := requestContext(b)
 	all := catalog.AllFields(true)
-	random := func(k int) []int64 {
+	random := func(k int, n int64) []int64 {
 		ids := make([]int64, k)
 		for i := range ids {
 			ids[i] = 1 + rand.Int64N(n)
@@ -95,9 +100,10 @@ func BenchmarkKeyedReadSizes(b *testing.B) {
 	for _, k := range []int{1, 4, 8, 16} {
 		for _, bm := range []struct {
 			name string
+			n    int64 // ids are drawn from 1 to n
 			read func(ids []int64) error
 		}{
-			{"GetMovie", func(ids []int64) error {
+			{"GetMovie", movies, func(ids []int64) error {
 				for _, id := range ids {
 					if _, err := s.GetMovie(ctx, id); err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
 						return err
@@ -105,8 +111,8 @@ func BenchmarkKeyedReadSizes(b *testing.B) {
 				}
 				return nil
 			}},
-			{"MoviesByID", func(ids []int64) error { _, err := s.MoviesByID(ctx, ids, all); return err }},
-			{"GetClip", func(ids []int64) error {
+			{"MoviesByID", movies, func(ids []int64) error { _, err := s.MoviesByID(ctx, ids, all); return err }},
+			{"GetClip", clips, func(ids []int64) error {
 				for _, id := range ids {
 					if _, err := s.GetClip(ctx, id); err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
 						return err
@@ -114,11 +120,11 @@ func BenchmarkKeyedReadSizes(b *testing.B) {
 				}
 				return nil
 			}},
-			{"ClipsByID", func(ids []int64) error { _, err := s.ClipsByID(ctx, ids); return err }},
+			{"ClipsByID", clips, func(ids []int64) error { _, err := s.ClipsByID(ctx, ids); return err }},
 		} {
 			b.Run(fmt.Sprintf("%s/%d", bm.name, k), func(b *testing.B) {
 				for b.Loop() {
-					if err := bm.read(random(k)); err != nil {
+					if err := bm.read(random(k, bm.n)); err != nil {
 						b.Fatal(err)
 					}
 				}
