@@ -8,7 +8,8 @@ import (
 	"strconv"
 	"sync"
 	"time"
-	"unicode/utf8"
+
+	"catalog/internal/catalog"
 )
 
 // NewJSONHandler is slog.NewJSONHandler(w, opts), byte for byte, at a
@@ -144,7 +145,7 @@ func (h *jsonHandler) appendBuiltin(b []byte, a slog.Attr, kind slog.Kind) ([]by
 		if !ok {
 			return b, false
 		}
-		return appendJSONString(b, l.String()), true
+		return catalog.AppendJSONString(b, l.String()), true
 	}
 	return appendPlainValue(b, a.Value)
 }
@@ -178,8 +179,11 @@ func (h *jsonHandler) appendAttr(b []byte, a slog.Attr) ([]byte, bool) {
 	return appendPlainValue(b, a.Value)
 }
 
+// appendJSONKey quotes key as slog does: catalog.AppendJSONString's
+// rules are slog's (HTML left alone, U+2028 and U+2029 escaped), which
+// TestJSONHandlerMatchesSlog and FuzzJSONHandlerString hold it to.
 func appendJSONKey(b []byte, key string) []byte {
-	return append(appendJSONString(b, key), ':')
+	return append(catalog.AppendJSONString(b, key), ':')
 }
 
 // appendPlainValue appends v as slog's JSON handler does, for the kinds
@@ -187,7 +191,7 @@ func appendJSONKey(b []byte, key string) []byte {
 func appendPlainValue(b []byte, v slog.Value) ([]byte, bool) {
 	switch v.Kind() {
 	case slog.KindString:
-		return appendJSONString(b, v.String()), true
+		return catalog.AppendJSONString(b, v.String()), true
 	case slog.KindInt64:
 		return strconv.AppendInt(b, v.Int64(), 10), true
 	case slog.KindUint64:
@@ -229,51 +233,4 @@ func appendJSONFloat(b []byte, f float64) ([]byte, bool) {
 		}
 	}
 	return b, true
-}
-
-// appendJSONString appends s quoted as slog's JSON handler quotes it:
-// quote, backslash and control bytes escaped, HTML left alone, invalid
-// UTF-8 as U+FFFD, U+2028 and U+2029 escaped.
-func appendJSONString(b []byte, s string) []byte {
-	const hex = "0123456789abcdef"
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= ' ' && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
-		}
-		if c < utf8.RuneSelf {
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, `\n`...)
-			case '\r':
-				b = append(b, `\r`...)
-			case '\t':
-				b = append(b, `\t`...)
-			default:
-				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b = append(append(b, s[start:i]...), `\ufffd`...)
-		case r == '\u2028' || r == '\u2029':
-			b = append(append(b, s[start:i]...), '\\', 'u', '2', '0', '2', hex[r&0xF])
-		default:
-			i += size
-			continue
-		}
-		i += size
-		start = i
-	}
-	return append(append(b, s[start:]...), '"')
 }
