@@ -16,16 +16,15 @@ import (
 // fraction of its CPU for the lines serve writes on every request.
 //
 // slog's JSON handler sends every float and, once a ReplaceAttr is set,
-// every level through encoding/json, and takes a stack trace for each
-// record: at 10,000 requests a second the request line cost about a
-// twelfth of a detail's CPU. This handler writes a record itself when
-// the record, its handler's attributes and what opts.ReplaceAttr makes
-// of them are all plain values (strings, numbers, booleans, times,
-// durations) outside any group, which is every line serve logs per
-// request. Any other record, and every record of a handler with a
-// group (WithGroup) or AddSource, is written by slog's handler on the
-// same writer, so the output never depends on which of the two wrote
-// it (TestJSONHandlerMatchesSlog).
+// every level through encoding/json, which costs more than the rest of
+// the line. This handler writes a record itself when the record, its
+// handler's attributes and what opts.ReplaceAttr makes of them are all
+// plain values (strings, numbers, booleans, times, durations) outside
+// any group, which is every line serve logs per request. Any other
+// record, and every record of a handler with a group (WithGroup) or
+// AddSource, is written by slog's handler on the same writer, so the
+// output never depends on which of the two wrote it
+// (TestJSONHandlerMatchesSlog).
 func NewJSONHandler(w io.Writer, opts *slog.HandlerOptions) slog.Handler {
 	if opts == nil {
 		opts = &slog.HandlerOptions{}
