@@ -35,9 +35,15 @@ func TestKeyedReadsKeepTheirCachedPlans(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range 12 {
-		ids := make([]int64, 20) // a page
+		ids := make([]int64, 20) // a page of the whole list, then of a search
 		for j := range ids {
 			ids[j] = int64(400 - 20*i - j)
+		}
+		if _, err := s.ClipsByID(ctx, ids); err != nil {
+			t.Fatal(err)
+		}
+		for j := range ids {
+			ids[j] = int64(500 - 3*j - i)
 		}
 		if _, err := s.ClipsByID(ctx, ids); err != nil {
 			t.Fatal(err)
@@ -46,7 +52,7 @@ func TestKeyedReadsKeepTheirCachedPlans(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	for _, statement := range []string{"WHERE id = ANY($1) ORDER BY id DESC", "FROM clips WHERE id = $1"} {
+	for _, statement := range []string{"WHERE id = ANY($1) ORDER BY id DESC", "WHERE id BETWEEN $1 AND $2 ORDER BY id DESC LIMIT", "FROM clips WHERE id = $1"} {
 		generic, custom, err := postgres.PreparedPlans(ctx, s, statement)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,10 @@
 package postgres
 
 import (
+	"context"
+	"slices"
+	"strconv"
+
 	"github.com/jackc/pgx/v5"
 )
 
@@ -13,4 +17,50 @@ func collect[T any](rows pgx.Rows, limit int64, scan func(pgx.Row, *T) error) ([
 		return v, err
 	})
 	return page, err
+}
+
+// byID reads the rows of ids, highest id first: from is "SELECT ...
+// FROM ..." and col the id column, named as from names it. Ids that fill
+// at least half of their range (a page of a whole list) are read as one
+// range of the primary key, a single b-tree descent and then its leaves
+// in order, instead of one descent per id (= ANY), which touches about
+// ten times the buffers for a page of 20; the rows of the range that
+// were not asked for are dropped.
+func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []int64,
+	scan func(pgx.Row, *T) error, id func(*T) int64) ([]T, error) {
+	if len(ids) == 0 {
+		return []T{}, nil
+	}
+	lo, hi := slices.Min(ids), slices.Max(ids)
+	if hi-lo >= 2*int64(len(ids)) {
+		rows, err := s.pool.Query(ctx, from+` WHERE `+col+` = ANY($1) ORDER BY `+col+` DESC`, ids)
+		if err != nil {
+			return nil, translate(err, what)
+		}
+		page, err := collect(rows, int64(len(ids)), scan)
+		return page, translate(err, what)
+	}
+	// The LIMIT (the range's size, rounded up to a power of two so that
+	// few statements are prepared) tells the planner how few rows the
+	// range holds. Without it the generic plan of an unknown range is
+	// costed at a share of the table, so PostgreSQL plans the statement
+	// again on every execution instead of keeping its cached plan.
+	limit := int64(16)
+	for limit < hi-lo+1 {
+		limit *= 2
+	}
+	rows, err := s.pool.Query(ctx, from+` WHERE `+col+` BETWEEN $1 AND $2 ORDER BY `+col+` DESC LIMIT `+
+		strconv.FormatInt(limit, 10), lo, hi)
+	if err != nil {
+		return nil, translate(err, what)
+	}
+	page, err := collect(rows, hi-lo+1, scan)
+	if err != nil {
+		return nil, translate(err, what)
+	}
+	asked := slices.Sorted(slices.Values(ids))
+	return slices.DeleteFunc(page, func(v T) bool {
+		_, ok := slices.BinarySearch(asked, id(&v))
+		return !ok
+	}), nil
 }

@@ -131,12 +131,8 @@ ON CONFLICT (kind) DO UPDATE SET through = greatest(p.through, excluded.through)
 // ClipsByID returns the clips with the given ids, highest first: the
 // page of a search answered by the in-process index.
 func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+clipColumns+` FROM clips WHERE id = ANY($1) ORDER BY id DESC`, ids)
-	if err != nil {
-		return nil, translate(err, "list clips")
-	}
-	clips, err := collect(rows, int64(len(ids)), scanClip)
-	return clips, translate(err, "list clips")
+	return byID(ctx, s, "list clips", `SELECT `+clipColumns+` FROM clips`, "id", ids, scanClip,
+		func(c *catalog.Clip) int64 { return c.ID })
 }
 
 // MoviesByID returns the movies with the given ids, highest first, with
@@ -148,14 +144,10 @@ func (s *Store) MoviesByID(ctx context.Context, ids []int64, fields catalog.Fiel
 	if len(cols) > 0 {
 		query += `, ` + catalog.ColumnNames(cols, "")
 	}
-	rows, err := s.pool.Query(ctx, query+` FROM movies WHERE id = ANY($1) ORDER BY id DESC`, ids)
-	if err != nil {
-		return nil, translate(err, "list movies")
-	}
-	movies, err := collect(rows, int64(len(ids)), func(row pgx.Row, m *catalog.Movie) error {
-		return row.Scan(catalog.AppendDests(append(make([]any, 0, len(cols)+1), &m.ID), m, cols)...)
-	})
-	return movies, translate(err, "list movies")
+	return byID(ctx, s, "list movies", query+` FROM movies`, "id", ids,
+		func(row pgx.Row, m *catalog.Movie) error {
+			return row.Scan(catalog.AppendDests(append(make([]any, 0, len(cols)+1), &m.ID), m, cols)...)
+		}, func(m *catalog.Movie) int64 { return m.ID })
 }
 
 // Identity names the database by its cluster (the system identifier

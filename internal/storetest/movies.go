@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -318,6 +320,60 @@ func runMovies(t *testing.T, open func(t *testing.T) catalog.Store) {
 		if got, err := s.MoviesByID(ctx, nil, catalog.AllFields(false)); err != nil || len(got) != 0 || got == nil {
 			t.Fatalf("MoviesByID of no ids: got %#v, %v, want an empty list", got, err)
 		}
+	})
+
+	// A page's ids may fill their range (a page of a whole list, which an
+	// engine may read as one range of the key) or be spread (a search):
+	// either way exactly the rows asked for, highest first.
+	t.Run("keyed reads whatever the spread", func(t *testing.T) {
+		s := open(t)
+		movies := make([]catalog.Movie, 30)
+		clips := make([]catalog.Clip, 30)
+		for i := range movies {
+			movies[i] = newMovie(t, "Spread", "S-"+strconv.Itoa(i))
+			upsert(t, s, &movies[i])
+			clips[i] = createClip(t, s, "Spread", "JAV")
+		}
+		// pick is every step-th record from the newest, n of them, as
+		// the index gives a page; pick(n, 0) repeats the newest.
+		pick := func(n, step int) (movieIDs, clipIDs []int64) {
+			for i := range n {
+				movieIDs = append(movieIDs, movies[len(movies)-1-step*i].ID)
+				clipIDs = append(clipIDs, clips[len(clips)-1-step*i].ID)
+			}
+			return movieIDs, clipIDs
+		}
+		read := func(askedMovies, askedClips, wantMovies, wantClips []int64) {
+			t.Helper()
+			ms, err := s.MoviesByID(ctx, askedMovies, 1<<catalog.FieldID|1<<catalog.FieldTitle)
+			noErr(t, err, "MoviesByID")
+			cs, err := s.ClipsByID(ctx, askedClips)
+			noErr(t, err, "ClipsByID")
+			var gotMovies, gotClips []int64
+			for _, m := range ms {
+				gotMovies = append(gotMovies, m.ID)
+			}
+			for _, c := range cs {
+				gotClips = append(gotClips, c.ID)
+			}
+			if !slices.Equal(gotMovies, wantMovies) || !slices.Equal(gotClips, wantClips) {
+				t.Fatalf("keyed reads of movies %v, clips %v:\n got %v, %v\nwant %v, %v",
+					askedMovies, askedClips, gotMovies, gotClips, wantMovies, wantClips)
+			}
+		}
+		for _, step := range []int{1, 2, 3} {
+			for _, n := range []int{1, 2, 9, 10} {
+				m, c := pick(n, step)
+				read(m, c, m, c)
+			}
+		}
+		m, c := pick(2, 1) // a repeated id, in range
+		read([]int64{m[0], m[1], m[1]}, []int64{c[0], c[1], c[1]}, m, c)
+		m, c = pick(2, 20) // a repeated id, spread
+		read([]int64{m[0], m[1], m[0]}, []int64{c[0], c[1], c[0]}, m, c)
+		m, c = pick(1, 1) // ids no row has, beside one that has: spread, then in range
+		read([]int64{m[0] + 1000, m[0], 0}, []int64{c[0] + 1000, c[0], 0}, m, c)
+		read([]int64{m[0] + 1, m[0]}, []int64{c[0] + 1, c[0]}, m, c)
 	})
 
 	t.Run("SearchFollowsRename", func(t *testing.T) {
