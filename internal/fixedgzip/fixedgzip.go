@@ -176,9 +176,7 @@ func encode(dst, src []byte, table *[1 << hashBits]int32) []byte {
 			i++
 			continue
 		}
-		n := minMatch
-		for limit := min(maxMatch, len(src)-i); n < limit && src[cand+n] == src[i+n]; n++ {
-		}
+		n := matchLen(src, cand, i, min(maxMatch, len(src)-i))
 		lc := lengthSym[n-3]
 		sym := 257 + int(lc)
 		w.write(uint64(litCode[sym]), uint(litLen[sym]))
@@ -200,4 +198,21 @@ func encode(dst, src []byte, table *[1 << hashBits]int32) []byte {
 	w.flush()
 	dst = binary.LittleEndian.AppendUint32(w.out, crc32.ChecksumIEEE(src))
 	return binary.LittleEndian.AppendUint32(dst, uint32(len(src)))
+}
+
+// matchLen is the length, from minMatch up to limit, of the match at i
+// of the bytes at cand (whose first minMatch bytes are equal), compared
+// eight bytes at a time.
+func matchLen(src []byte, cand, i, limit int) int {
+	n := minMatch
+	for n+8 <= limit {
+		if x := binary.LittleEndian.Uint64(src[i+n:]) ^ binary.LittleEndian.Uint64(src[cand+n:]); x != 0 {
+			return n + bits.TrailingZeros64(x)/8
+		}
+		n += 8
+	}
+	for n < limit && src[cand+n] == src[i+n] {
+		n++
+	}
+	return n
 }

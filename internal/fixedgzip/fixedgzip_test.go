@@ -7,8 +7,12 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	kgzip "github.com/klauspost/compress/gzip"
+
+	"catalog/internal/catalog"
+	"catalog/internal/demo"
 )
 
 // gunzip decodes b with the standard library's reader, which checks the
@@ -145,8 +149,30 @@ func FuzzFixedGzip(f *testing.F) {
 	})
 }
 
+// demoPage is a page of 20 demo clips as the clip API encodes it.
+func demoPage() []byte {
+	p, _ := catalog.NewPlatforms(catalog.DefaultPlatforms())
+	g := demo.NewGenerator(1, p, time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC), time.Minute, 0)
+	page := []byte(`{"items":[`)
+	for i := range 20 {
+		c := g.Clip()
+		c.ID = int64(500000 - i)
+		if i > 0 {
+			page = append(page, ',')
+		}
+		page = c.AppendJSON(page)
+	}
+	return append(page, `],"total":1000000,"page":25001,"limit":20}`...)
+}
+
 func BenchmarkGzipPage(b *testing.B) {
-	page := []byte(`{"items":[` + strings.Repeat(`{"id":123456,"title":"Golden sunset part 7 ตอนที่ 3","iframe_url":"https://www.youtube.com/embed/dQw4w9WgXcQ","platform":"YouTube","created_at":"2026-11-21T13:45:07Z"},`, 30) + `{}],"total":1}`)
+	b.Run("repeated", func(b *testing.B) {
+		benchGzip(b, []byte(`{"items":[`+strings.Repeat(`{"id":123456,"title":"Golden sunset part 7 ตอนที่ 3","iframe_url":"https://www.youtube.com/embed/dQw4w9WgXcQ","platform":"YouTube","created_at":"2026-11-21T13:45:07Z"},`, 30)+`{}],"total":1}`))
+	})
+	b.Run("demo clips", func(b *testing.B) { benchGzip(b, demoPage()) })
+}
+
+func benchGzip(b *testing.B, page []byte) {
 	kp, _ := kgzip.NewWriterLevel(nil, kgzip.BestSpeed)
 	for _, bm := range []struct {
 		name string
