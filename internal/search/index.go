@@ -56,6 +56,7 @@ type Index struct {
 
 	vocab *vocabulary // whole words, to answer long terms without reading titles
 	words *wordCache
+	dense denseSets // bit copies of term sets (intersect.go)
 
 	facets *facets // movie attributes and the change order (facets.go)
 
@@ -224,6 +225,7 @@ func (ix *Index) Apply(docs []Doc, gone []int64) {
 		ix.remove(uint32(d.ID))
 		buf = ix.put(buf[:0], d)
 		ix.words.note(uint32(d.ID), d.Fold)
+		ix.dense.forget(d.Fold)
 	}
 	if ix.dead > ix.arena.len()/2 && ix.dead > 1<<20 && !ix.frozen {
 		ix.compact()
@@ -277,6 +279,7 @@ func (ix *Index) remove(id uint32) {
 	if !ok {
 		return
 	}
+	ix.dense.forget(ix.title(sp))
 	ix.vocab.remove(id, ix.title(sp))
 	for _, k := range appendGrams(nil, ix.title(sp)) {
 		ix.grams.remove(k, id)

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -35,23 +36,28 @@ func sparse(b *roaring.Bitmap) bool {
 
 // intersect returns the ids in every one of sets (at least two, in
 // ascending order of size, none empty, the first two sparse), ascending,
-// in a slice to give back with release.
-func intersect(sets []*roaring.Bitmap) *[]uint32 {
-	small := sets[0]
+// in a slice to give back with release. The bit copy of a term's set is
+// kept in dense for the next query with that term.
+func intersect(dense *denseSets, sets []filterSet) *[]uint32 {
+	small := sets[0].b
 	n := small.GetCardinality()
 	type probe struct {
 		bits []uint64 // a dense copy of set, or nil: ask set
 		set  *roaring.Bitmap
+		own  bool // bits is this query's, to give back
 	}
 	probes := make([]probe, 0, 4)
-	for _, s := range sets[1:] {
-		p := probe{set: s}
+	for _, f := range sets[1:] {
+		p := probe{set: f.b}
 		// A dense set, or one far larger than the smallest, is cheaper
 		// to ask (only for the ids that passed the sets before it) than
 		// to copy.
-		if sparse(s) && s.GetCardinality() <= 64*n {
-			p.bits = getBits(int(s.DenseSize()))
-			s.WriteDenseTo(p.bits)
+		if sparse(f.b) && f.b.GetCardinality() <= 64*n {
+			if p.bits = dense.get(f.term); p.bits == nil {
+				p.bits = getBits(int(f.b.DenseSize()))
+				f.b.WriteDenseTo(p.bits)
+				p.own = !dense.keep(f.term, p.bits)
+			}
 		}
 		probes = append(probes, p)
 	}
@@ -79,11 +85,69 @@ func intersect(sets []*roaring.Bitmap) *[]uint32 {
 		}
 	}
 	for _, p := range probes {
-		if p.bits != nil {
+		if p.own {
 			putBits(p.bits)
 		}
 	}
 	return out
+}
+
+// maxDenseBytes bounds the bit copies an index keeps (a copy is an id
+// range's bits: 128 KiB at a million ids).
+const maxDenseBytes = 32 << 20
+
+// denseSets keeps the bit copies of term sets that intersections made,
+// by term, so that the frequent terms of a search mix are copied once
+// rather than per query. A copy is read-only once kept. The index drops
+// the copy of every term a changed title held or holds (forget), under
+// its write lock, so no query holds a copy then.
+type denseSets struct {
+	mu    sync.Mutex
+	bits  map[string][]uint64
+	bytes int
+}
+
+func (d *denseSets) get(term string) []uint64 {
+	if term == "" {
+		return nil
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.bits[term]
+}
+
+// keep keeps bits as term's copy, unless the bound is reached (then all
+// copies are dropped first, and bits kept if it fits alone); it reports
+// whether bits was kept.
+func (d *denseSets) keep(term string, bits []uint64) bool {
+	size := 8 * len(bits)
+	if term == "" || size > maxDenseBytes {
+		return false
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if _, ok := d.bits[term]; ok {
+		return false // another query kept it first
+	}
+	if d.bytes+size > maxDenseBytes || d.bits == nil {
+		d.bits, d.bytes = map[string][]uint64{}, 0
+	}
+	d.bits[term] = bits
+	d.bytes += size
+	return true
+}
+
+// forget drops the copies of the terms title contains; the caller holds
+// the index's write lock.
+func (d *denseSets) forget(title string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	for term, bits := range d.bits {
+		if strings.Contains(title, term) {
+			delete(d.bits, term)
+			d.bytes -= 8 * len(bits)
+		}
+	}
 }
 
 func getBits(words int) []uint64 {

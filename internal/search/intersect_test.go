@@ -75,3 +75,51 @@ func TestIntersectEmptiedGroup(t *testing.T) {
 		}
 	}
 }
+
+// An intersection keeps the bit copy of a term's set for the next query
+// with that term; every change to a title that holds or held the term
+// drops it, so that no search answers from a copy older than the set.
+func TestIntersectKeepsCopiesCurrent(t *testing.T) {
+	docs := map[int64]Doc{}
+	var initial []Doc
+	for id := int64(1); id <= 4000; id++ {
+		title := "w"
+		if id%20 == 0 {
+			title += " alpha"
+		}
+		if id%25 == 0 {
+			title += " bravo"
+		}
+		docs[id] = Doc{ID: id, Fold: title}
+		initial = append(initial, docs[id])
+	}
+	ix := build(initial)
+	terms := []string{"alpha", "bravo"}
+	check := func(step string) {
+		t.Helper()
+		want := brute(docs, terms, nil)
+		got := ix.Search(terms, nil, 0, int64(len(docs)))
+		if got.Total != int64(len(want)) || !slices.Equal(got.IDs, want) {
+			t.Fatalf("%s: %d ids %v, want %d %v", step, got.Total, got.IDs, len(want), want)
+		}
+	}
+	check("first query")
+	if ix.dense.get("alpha") == nil {
+		t.Fatal("the larger sparse set's copy was not kept")
+	}
+	check("from the kept copy")
+	change := func(step string, d Doc) {
+		docs[d.ID] = d
+		ix.Apply([]Doc{d}, nil)
+		check(step)
+	}
+	change("a new id past the copy's range", Doc{ID: 4001, Fold: "alpha bravo new"})
+	check("again")
+	change("a title that loses both terms", Doc{ID: 100, Fold: "charlie"})
+	change("a title that gains both", Doc{ID: 7, Fold: "alpha bravo"})
+	check("again")
+	delete(docs, 200)
+	ix.Apply(nil, []int64{200})
+	check("a deleted id")
+	change("a title that loses one term", Doc{ID: 300, Fold: "bravo"})
+}

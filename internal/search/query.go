@@ -46,19 +46,23 @@ func (ix *Index) Find(q Query) Result {
 		}
 		m = bitmapSet{ix.all}
 	case 1:
-		m = bitmapSet{sets[0]}
+		m = bitmapSet{sets[0].b}
 	default:
 		// Smallest first: either way the work follows the least data.
-		slices.SortFunc(sets, func(a, b *roaring.Bitmap) int {
-			return int(int64(a.GetCardinality()) - int64(b.GetCardinality()))
+		slices.SortFunc(sets, func(a, b filterSet) int {
+			return int(int64(a.b.GetCardinality()) - int64(b.b.GetCardinality()))
 		})
-		if !sparse(sets[1]) {
+		if !sparse(sets[1].b) {
 			// Roaring's AND of a set with a dense one tests bits
 			// already: as fast as probing, with no copy to make.
-			m = bitmapSet{roaring.FastAnd(sets...)}
+			bs := make([]*roaring.Bitmap, len(sets))
+			for i, f := range sets {
+				bs[i] = f.b
+			}
+			m = bitmapSet{roaring.FastAnd(bs...)}
 			break
 		}
-		ids := intersect(sets)
+		ids := intersect(&ix.dense, sets)
 		defer release(ids)
 		m = sliceSet(*ids)
 	}
@@ -68,15 +72,22 @@ func (ix *Index) Find(q Query) Result {
 	return page(m.len(), q.Offset, q.Limit, m.at)
 }
 
+// filterSet is one of the sets a query intersects: a search term's
+// (term set) or another filter's.
+type filterSet struct {
+	b    *roaring.Bitmap
+	term string
+}
+
 // filters are the sets whose intersection q selects; ok is false when
 // one of them is empty (nothing matches).
-func (ix *Index) filters(q Query) (sets []*roaring.Bitmap, ok bool) {
-	sets = make([]*roaring.Bitmap, 0, len(q.Terms)+4)
+func (ix *Index) filters(q Query) (sets []filterSet, ok bool) {
+	sets = make([]filterSet, 0, len(q.Terms)+4)
 	add := func(b *roaring.Bitmap) bool {
 		if b == nil || b.IsEmpty() {
 			return false
 		}
-		sets = append(sets, b)
+		sets = append(sets, filterSet{b: b})
 		return true
 	}
 	f := ix.facets
@@ -104,6 +115,7 @@ func (ix *Index) filters(q Query) (sets []*roaring.Bitmap, ok bool) {
 		if !add(ix.match(t)) {
 			return nil, false
 		}
+		sets[len(sets)-1].term = t
 	}
 	return sets, true
 }
