@@ -130,6 +130,8 @@ func (d *denseSets) keep(term string, bits []uint64) bool {
 		return false // another query kept it first
 	}
 	if d.bytes+size > maxDenseBytes || d.bits == nil {
+		// Dropped, not pooled: queries under the read lock may be
+		// reading them.
 		d.bits, d.bytes = map[string][]uint64{}, 0
 	}
 	d.bits[term] = bits
@@ -146,6 +148,7 @@ func (d *denseSets) forget(title string) {
 		if strings.Contains(title, term) {
 			delete(d.bits, term)
 			d.bytes -= 8 * len(bits)
+			putBits(bits) // no query reads it: the caller holds the write lock
 		}
 	}
 }
