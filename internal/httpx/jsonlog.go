@@ -102,7 +102,6 @@ func (h *jsonHandler) Handle(ctx context.Context, r slog.Record) error {
 // appendRecord appends r's line, or reports that slog must write it.
 func (h *jsonHandler) appendRecord(b []byte, r slog.Record) ([]byte, bool) {
 	b = append(b, '{')
-	n := len(b)
 	ok := true
 	if !r.Time.IsZero() {
 		b, ok = h.appendBuiltin(b, slog.Time(slog.TimeKey, r.Time.Round(0)), slog.KindTime)
@@ -113,7 +112,7 @@ func (h *jsonHandler) appendRecord(b []byte, r slog.Record) ([]byte, bool) {
 	if ok {
 		b, ok = h.appendBuiltin(b, slog.String(slog.MessageKey, r.Message), slog.KindString)
 	}
-	if !ok || len(b) == n {
+	if !ok {
 		return b, false
 	}
 	b = append(b, h.pre...)

@@ -2,10 +2,11 @@ package postgres
 
 import (
 	"context"
-	"slices"
 	"strconv"
 
 	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
 )
 
 // collect scans every row with scan (pgx.CollectRows closes rows). The
@@ -20,19 +21,16 @@ func collect[T any](rows pgx.Rows, limit int64, scan func(pgx.Row, *T) error) ([
 }
 
 // byID reads the rows of ids, highest id first: from is "SELECT ...
-// FROM ..." and col the id column, named as from names it. Ids that fill
-// at least half of their range (a page of a whole list) are read as one
-// range of the primary key, a single b-tree descent and then its leaves
-// in order, instead of one descent per id (= ANY), which touches about
-// ten times the buffers for a page of 20; the rows of the range that
-// were not asked for are dropped.
+// FROM ..." and col the id column, named as from names it. A page of a
+// whole list (catalog.KeyRange) is one range of the key, other ids
+// "= ANY".
 func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []int64,
 	scan func(pgx.Row, *T) error, id func(*T) int64) ([]T, error) {
 	if len(ids) == 0 {
 		return []T{}, nil
 	}
-	lo, hi := slices.Min(ids), slices.Max(ids)
-	if hi-lo >= 2*int64(len(ids)) {
+	lo, hi, dense := catalog.KeyRange(ids)
+	if !dense {
 		rows, err := s.pool.Query(ctx, from+` WHERE `+col+` = ANY($1) ORDER BY `+col+` DESC`, ids)
 		if err != nil {
 			return nil, translate(err, what)
@@ -58,9 +56,5 @@ func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []in
 	if err != nil {
 		return nil, translate(err, what)
 	}
-	asked := slices.Sorted(slices.Values(ids))
-	return slices.DeleteFunc(page, func(v T) bool {
-		_, ok := slices.BinarySearch(asked, id(&v))
-		return !ok
-	}), nil
+	return catalog.OnlyAsked(page, ids, id), nil
 }

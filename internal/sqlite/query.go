@@ -1,8 +1,8 @@
 package sqlite
 
 import (
+	"catalog/internal/catalog"
 	"context"
-	"slices"
 )
 
 // queryAll runs a read (see Store.query) and scans every row with scan,
@@ -29,11 +29,8 @@ func queryAll[T any](ctx context.Context, s *Store, what, query string, args []a
 }
 
 // byID reads the rows of ids, highest id first: from is "SELECT ...
-// FROM ..." and col the id column. Ids that fill at least half of their
-// range (a page of a whole list) are read as one range scan, a single
-// b-tree descent and then the leaves in order, instead of one descent
-// per id (an IN list, inIDs); the rows of the range that were not asked
-// for are dropped. Either way a page costs one prepared statement, read
+// FROM ..." and col the id column. A page of a whole list
+// (catalog.KeyRange) is one range scan, other ids an IN list (inIDs). Either way a page costs one prepared statement, read
 // as a point read (pointRead) in one reader slot.
 func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []int64,
 	scan func(scanner, *T) error, id func(*T) int64) ([]T, error) {
@@ -42,8 +39,8 @@ func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []in
 	}
 	defer s.readSlots.Release()
 	ctx = pointRead(ctx)
-	lo, hi := slices.Min(ids), slices.Max(ids)
-	if hi-lo >= 2*int64(len(ids)) {
+	lo, hi, dense := catalog.KeyRange(ids)
+	if !dense {
 		in, args := inIDs(ids)
 		return queryAll(ctx, s, what, from+` WHERE `+col+` IN `+in+` ORDER BY `+col+` DESC`, args, int64(len(ids)), scan)
 	}
@@ -52,13 +49,5 @@ func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []in
 	if err != nil {
 		return nil, err
 	}
-	asked := slices.Sorted(slices.Values(ids))
-	kept := rows[:0]
-	for i := range rows {
-		if _, ok := slices.BinarySearch(asked, id(&rows[i])); ok {
-			kept = append(kept, rows[i])
-		}
-	}
-	clear(rows[len(kept):]) // no strings kept alive past the page
-	return kept, nil
+	return catalog.OnlyAsked(rows, ids, id), nil
 }
