@@ -45,32 +45,13 @@ func qualified(table, columns string) string {
 	return strings.Join(cols, ", ")
 }
 
-// query runs a read, through a cached prepared statement when cache is
-// set.
-func (s *Store) query(ctx context.Context, query string, args []any) (*sql.Rows, error) {
-	if _, ok := s.stmts.Load(query); !ok && s.kept.Load() >= maxStatements {
-		return s.reader.QueryContext(ctx, query, args...)
-	}
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		return nil, err
-	}
-	return st.QueryContext(ctx, args...)
-}
-
-// maxStatements bounds the statements kept prepared on every reader
-// connection. A keyed read has one text per column set and id-list size
-// (inIDs), and the column sets are as many as the clients' fields
-// lists: past the bound, a new text is planned on every call instead.
-const maxStatements = 256
-
 // inIDs is the IN list of a keyed read: "(?,?,...)" and its arguments,
 // padded to a multiple of idBucket by repeating the last id (IN is a
 // set, so a repeated id reads its row once), so that pages of 11 to 20
 // ids share one prepared statement. ids is not empty.
-func inIDs(ids []int64) (string, []any) {
+func inIDs(ids []int64) (string, []int64) {
 	n := (len(ids) + idBucket - 1) / idBucket * idBucket
-	args := make([]any, n)
+	args := make([]int64, n)
 	for i := range args {
 		args[i] = ids[min(i, len(ids)-1)]
 	}

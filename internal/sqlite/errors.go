@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"modernc.org/sqlite"
 	sqlite3 "modernc.org/sqlite/lib"
 
 	"catalog/internal/catalog"
@@ -18,7 +17,8 @@ func translate(err error, what string) error {
 	if err == nil {
 		return nil
 	}
-	var se *sqlite.Error
+	// The driver's *sqlite.Error and the keyed reads' *keyedError.
+	var se interface{ Code() int }
 	if catalog.IsContextDone(err) || (errors.As(err, &se) && se.Code() == sqlite3.SQLITE_INTERRUPT) {
 		return catalog.ContextError("sqlite: "+what, err)
 	}

@@ -58,10 +58,11 @@ type Store struct {
 	streams *sql.DB
 	stream  budget.Streams
 
-	// Hot read statements, prepared once on first use: the fixed texts,
-	// and the keyed reads' texts up to maxStatements (see query).
+	// keyed are the connections of the keyed reads (byID).
+	keyed *keyedConns
+
+	// Hot read statements of fixed texts, prepared once on first use.
 	stmts sync.Map // query text -> *sql.Stmt
-	kept  atomic.Int32
 	mu    sync.Mutex
 }
 
@@ -117,6 +118,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, cannotOpen(path, err)
 	}
+	s.keyed = newKeyedConns(path)
 	if s.versionDB, err = openPool(path, base+"&_pragma=query_only(1)", 1); err != nil {
 		s.Close()
 		return nil, err
@@ -230,6 +232,9 @@ func (s *Store) Close() error {
 	if s.reader != nil {
 		errs = append(errs, s.reader.Close())
 	}
+	if s.keyed != nil {
+		s.keyed.close()
+	}
 	if s.streams != nil {
 		errs = append(errs, s.streams.Close())
 	}
@@ -283,7 +288,6 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 		return nil, translate(err, "prepare query")
 	}
 	s.stmts.Store(query, st)
-	s.kept.Add(1)
 	return st, nil
 }
 
