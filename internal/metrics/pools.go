@@ -10,7 +10,7 @@ import (
 // both engines provide (database/sql DBStats for SQLite, pgxpool.Stat
 // for PostgreSQL).
 type Pool struct {
-	Name         string // fixed by the engine: "reader", "writer", "version", "pgx"
+	Name         string // fixed by the engine: "reader", "keyed", "writer", "version", "stream", "pgx"
 	Max          int    // 0: unbounded
 	InUse        int
 	Idle         int

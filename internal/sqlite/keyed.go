@@ -34,6 +34,7 @@ type keyedConns struct {
 
 	mu     sync.Mutex
 	idle   []*keyedConn // last in, first out: the warmest page cache first
+	open   int          // connections open, idle or in use
 	closed bool
 }
 
@@ -83,14 +84,22 @@ func (k *keyedConns) take() (*keyedConn, error) {
 		k.mu.Unlock()
 		return c, nil
 	}
+	k.open++
 	k.mu.Unlock()
-	return openKeyedConn(k.path)
+	c, err := openKeyedConn(k.path)
+	if err != nil {
+		k.mu.Lock()
+		k.open--
+		k.mu.Unlock()
+	}
+	return c, err
 }
 
 // give returns c to the idle connections, or closes it after Close.
 func (k *keyedConns) give(c *keyedConn) {
 	k.mu.Lock()
 	if k.closed {
+		k.open--
 		k.mu.Unlock()
 		c.close()
 		return
@@ -99,11 +108,20 @@ func (k *keyedConns) give(c *keyedConn) {
 	k.mu.Unlock()
 }
 
+// stats reports the connections for metrics, bounded by max (0: no
+// bound).
+func (k *keyedConns) stats(max int) sql.DBStats {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return sql.DBStats{MaxOpenConnections: max, OpenConnections: k.open, InUse: k.open - len(k.idle), Idle: len(k.idle)}
+}
+
 // close closes the idle connections; one in use closes when given back.
 func (k *keyedConns) close() {
 	k.mu.Lock()
 	idle := k.idle
 	k.idle, k.closed = nil, true
+	k.open -= len(idle)
 	k.mu.Unlock()
 	for _, c := range idle {
 		c.close()

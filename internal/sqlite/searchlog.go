@@ -35,22 +35,7 @@ func searchDocDests(d *catalog.SearchDoc) []any {
 // KindVersion reads one kind's data version on the connection kept for
 // version reads (it never queues behind slow searches).
 func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64, error) {
-	ctx = pointRead(ctx)
-	slot := &s.kindStmts[kind]
-	st := slot.Load()
-	if st == nil {
-		var err error
-		if st, err = s.versionDB.PrepareContext(ctx, `SELECT `+searchTables[kind].version+` FROM meta WHERE id = 1`); err != nil {
-			return 0, translate(err, "read data version")
-		}
-		if !slot.CompareAndSwap(nil, st) {
-			st.Close()
-			st = slot.Load()
-		}
-	}
-	var v int64
-	err := st.QueryRowContext(ctx).Scan(&v)
-	return v, translate(err, "read data version")
+	return s.readVersion(ctx, `SELECT `+searchTables[kind].version+` FROM meta WHERE id = 1`)
 }
 
 // SearchDocs walks every record of kind with the version, in one read

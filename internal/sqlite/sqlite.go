@@ -1,8 +1,10 @@
 // Package sqlite is the SQLite engine of the catalog store, on the pure-Go
-// driver modernc.org/sqlite. One file, two connection pools: a single
-// writer connection (SQLite allows one writer at a time; queueing in Go
-// is cheaper than SQLITE_BUSY retries) and a pool of readers that run in
-// parallel thanks to WAL.
+// driver modernc.org/sqlite. One file: a single writer connection
+// (SQLite allows one writer at a time; queueing in Go is cheaper than
+// SQLITE_BUSY retries) and readers that run in parallel thanks to WAL.
+// The hot point reads, the keyed reads of pages and details and the
+// data version, call SQLite's C API on connections of their own
+// (keyed.go); everything else goes through database/sql.
 package sqlite
 
 import (
@@ -17,7 +19,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -45,13 +46,10 @@ type Store struct {
 	// readSlots hands out reader's connections in the order the callers
 	// came: every read of reader takes one first (see takeReader).
 	readSlots *budget.Budget
-	// versionDB is one connection that reads only the data version:
-	// caches check it on every request, and that check must not queue
-	// for a reader behind slow searches.
-	versionDB   *sql.DB
-	versionStmt atomic.Pointer[sql.Stmt] // prepared on first use (after Migrate)
-
-	kindStmts [3]atomic.Pointer[sql.Stmt] // KindVersion's, by catalog.SearchKind (on versionDB)
+	// versions are the connections that read only the data versions:
+	// caches check one on every request, and that check must not queue
+	// for a reader behind slow searches, so it takes no reader slot.
+	versions *keyedConns
 
 	// streams are the connections of whole-table streams, within the
 	// budgets of stream (see streams.go).
@@ -118,11 +116,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, cannotOpen(path, err)
 	}
-	s.keyed = newKeyedConns(path)
-	if s.versionDB, err = openPool(path, base+"&_pragma=query_only(1)", 1); err != nil {
-		s.Close()
-		return nil, err
-	}
+	s.keyed, s.versions = newKeyedConns(path), newKeyedConns(path)
 	if err := s.openStreams(base); err != nil {
 		s.Close()
 		return nil, err
@@ -223,11 +217,8 @@ func (s *Store) Close() error {
 		return true
 	})
 	var errs []error
-	if st := s.versionStmt.Load(); st != nil {
-		st.Close()
-	}
-	if s.versionDB != nil {
-		errs = append(errs, s.versionDB.Close())
+	if s.versions != nil {
+		s.versions.close()
 	}
 	if s.reader != nil {
 		errs = append(errs, s.reader.Close())
@@ -253,23 +244,25 @@ func (s *Store) Ping(ctx context.Context) error {
 // DataVersion is bumped by triggers on every clip or movie write, by any
 // process using the file.
 func (s *Store) DataVersion(ctx context.Context) (int64, error) {
-	ctx = pointRead(ctx)
-	st := s.versionStmt.Load()
-	if st == nil {
-		var err error
-		if st, err = s.versionDB.PrepareContext(ctx, `SELECT data_version FROM meta WHERE id = 1`); err != nil {
-			return 0, translate(err, "read data version")
-		}
-		if !s.versionStmt.CompareAndSwap(nil, st) {
-			st.Close()
-			st = s.versionStmt.Load()
-		}
+	return s.readVersion(ctx, `SELECT data_version FROM meta WHERE id = 1`)
+}
+
+// readVersion reads the one number of query on a version connection.
+func (s *Store) readVersion(ctx context.Context, query string) (int64, error) {
+	const what = "read data version"
+	if err := ctx.Err(); err != nil {
+		return 0, translate(err, what)
 	}
 	var v int64
-	if err := st.QueryRowContext(ctx).Scan(&v); err != nil {
-		return 0, translate(err, "read data version")
+	rows := 0
+	err := s.versions.read(query, nil, func(r *keyedRows) error {
+		rows++
+		return r.Scan(&v)
+	})
+	if err == nil && rows != 1 {
+		err = fmt.Errorf("sqlite: %d rows of meta", rows)
 	}
-	return v, nil
+	return v, translate(err, what)
 }
 
 // prepared returns the reader statement for query, preparing it once.
