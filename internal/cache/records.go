@@ -3,9 +3,9 @@ package cache
 import (
 	"context"
 	"runtime"
-	"sync"
 
 	"catalog/internal/catalog"
+	"catalog/internal/coalesce"
 )
 
 // maxShared bounds the ids of one shared read: the engines' keyed reads
@@ -14,104 +14,60 @@ import (
 const maxShared = 60
 
 // Records reads one record at a time for the detail endpoints, in keyed
-// reads that concurrent requests share. A keyed read of n ids costs
-// far less than n reads of one, each of which pays the statement, the
-// connection and the read transaction again (BenchmarkKeyedReadSizes in
-// internal/sqlite).
-//
-// A request that finds fewer than one read per core running starts one
-// with its own id at once, so an idle server adds no delay. Otherwise
-// it joins the next read, which starts as soon as a running one ends
-// and carries every id that joined before it started. A request never
-// joins a read already running: the read it gets started after it
-// arrived, so it sees every write committed before, as a read of its
-// own would.
+// reads that concurrent requests share (coalesce.Group). A keyed read
+// of n ids costs far less than n reads of one, each of which pays the
+// statement, the connection and the read transaction again
+// (BenchmarkKeyedReadSizes in internal/sqlite). One read runs per core;
+// a request that finds none free joins the next read.
 type Records[V any] struct {
 	read  func(ctx context.Context, ids []int64) ([]V, error)
 	id    func(*V) int64
-	slots int
-
-	mu      sync.Mutex
-	running int
-	waiting []*shared[V] // not started yet, oldest first; only the last may be joined
+	group *coalesce.Group[*wanted[V]]
 }
 
-type shared[V any] struct {
-	ids  []int64
-	done chan struct{}
-	got  []V
-	err  error
+// wanted is one request's record, filled in by the read it joined.
+type wanted[V any] struct {
+	id  int64
+	v   V
+	ok  bool
+	err error
 }
 
 // NewRecords returns Records over read, the store's keyed read (the
 // records of ids that exist, in any order), with id naming a record's
 // id.
 func NewRecords[V any](read func(ctx context.Context, ids []int64) ([]V, error), id func(*V) int64) *Records[V] {
-	return &Records[V]{read: read, id: id, slots: runtime.GOMAXPROCS(0)}
+	r := &Records[V]{read: read, id: id}
+	r.group = coalesce.New(runtime.GOMAXPROCS(0), maxShared, readTimeout, r.readShared)
+	return r
 }
 
 // Get returns the record with the given id; ok is false when there is
 // none. An error is the read's, or ctx's when it ended first.
 func (r *Records[V]) Get(ctx context.Context, id int64) (v V, ok bool, err error) {
-	r.mu.Lock()
-	if r.running < r.slots {
-		r.running++
-		r.mu.Unlock()
-		// Read alone, so the caller's context may cancel it.
-		got, err := r.read(ctx, []int64{id})
-		r.next()
-		return r.find(got, id, err)
+	w := &wanted[V]{id: id}
+	if err := r.group.Do(ctx, w); err != nil {
+		return v, false, catalog.ContextError("record", err)
 	}
-	var s *shared[V]
-	if n := len(r.waiting); n > 0 && len(r.waiting[n-1].ids) < maxShared {
-		s = r.waiting[n-1]
-	} else {
-		s = &shared[V]{done: make(chan struct{})}
-		r.waiting = append(r.waiting, s)
-	}
-	s.ids = append(s.ids, id)
-	r.mu.Unlock()
-	select {
-	case <-s.done:
-		return r.find(s.got, id, s.err)
-	case <-ctx.Done():
-		return v, false, catalog.ContextError("record", ctx.Err())
-	}
+	return w.v, w.ok, w.err
 }
 
-func (r *Records[V]) find(got []V, id int64, err error) (v V, ok bool, _ error) {
-	if err != nil {
-		return v, false, err
+// readShared reads the records of every request in one keyed read.
+func (r *Records[V]) readShared(ctx context.Context, want []*wanted[V]) {
+	ids := make([]int64, len(want))
+	for i, w := range want {
+		ids[i] = w.id
 	}
-	for i := range got {
-		if r.id(&got[i]) == id {
-			return got[i], true, nil
+	got, err := r.read(ctx, ids)
+	for _, w := range want {
+		if w.err = err; err != nil {
+			continue
+		}
+		for i := range got {
+			if r.id(&got[i]) == w.id {
+				w.v, w.ok = got[i], true
+				break
+			}
 		}
 	}
-	return v, false, nil
-}
-
-// next ends a read: its slot goes to the oldest waiting read, if any.
-func (r *Records[V]) next() {
-	r.mu.Lock()
-	if len(r.waiting) == 0 {
-		r.running--
-		r.mu.Unlock()
-		return
-	}
-	s := r.waiting[0]
-	r.waiting[0] = nil
-	r.waiting = r.waiting[1:]
-	r.mu.Unlock()
-	go r.run(s)
-}
-
-// run is one shared read. No one request owns it, so it has a deadline
-// of its own; each waiter still stops at its own.
-func (r *Records[V]) run(s *shared[V]) {
-	ctx, cancel := context.WithTimeout(context.Background(), readTimeout)
-	s.got, s.err = r.read(ctx, s.ids)
-	cancel()
-	close(s.done)
-	r.next()
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/coalesce"
 )
 
 // fakeReads is a keyed read that records the ids of every call and
@@ -59,7 +60,7 @@ type got struct {
 // records returns Records over f with one slot.
 func records(f *fakeReads) *Records[rec] {
 	r := NewRecords(f.read, func(v *rec) int64 { return v.id })
-	r.slots = 1
+	r.group = coalesce.New(1, maxShared, readTimeout, r.readShared)
 	return r
 }
 

@@ -24,28 +24,47 @@ func serverDSN(t *testing.T) string {
 
 // A statement still running at its context's deadline is cancelled on
 // the server and reported as EUNAVAILABLE "request timed out", as on
-// SQLite.
+// SQLite: one run on a connection of the pool, and a keyed read, which
+// runs on its request's context when it is sent alone.
 func TestDeadlineCancelsStatement(t *testing.T) {
-	ctx := context.Background()
-	s, err := Open(ctx, serverDSN(t), Options{MaxConns: 2})
-	if err != nil {
-		t.Fatal(err)
+	tests := []struct {
+		name string
+		run  func(ctx context.Context, s *Store, sql string) error
+	}{
+		{"statement", func(ctx context.Context, s *Store, sql string) error {
+			_, err := s.pool.Exec(ctx, sql)
+			return err
+		}},
+		{"keyed read", func(ctx context.Context, s *Store, sql string) error {
+			return s.keyed.read(ctx, sql, nil, func(rows pgx.Rows) error {
+				rows.Close()
+				return rows.Err()
+			})
+		}},
 	}
-	defer s.Close()
-	qctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
-	defer cancel()
-	start := time.Now()
-	_, err = s.pool.Exec(qctx, `SELECT pg_sleep(30)`)
-	err = translate(err, "sleep")
-	if catalog.ErrorCode(err) != catalog.EUNAVAILABLE || catalog.ErrorMessage(err) != "request timed out" {
-		t.Fatalf("got %v (code %q), want EUNAVAILABLE \"request timed out\"", err, catalog.ErrorCode(err))
-	}
-	if elapsed := time.Since(start); elapsed > 3*time.Second {
-		t.Errorf("statement stopped after %v, want soon after the 100ms deadline", elapsed)
-	}
-	// The pool is still usable: the cancelled statement is gone.
-	if err := s.Ping(ctx); err != nil {
-		t.Errorf("ping after the cancel: %v", err)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx := context.Background()
+			s, err := Open(ctx, serverDSN(t), Options{MaxConns: 2})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			qctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			defer cancel()
+			start := time.Now()
+			err = translate(tt.run(qctx, s, `SELECT pg_sleep(30)`), "sleep")
+			if catalog.ErrorCode(err) != catalog.EUNAVAILABLE || catalog.ErrorMessage(err) != "request timed out" {
+				t.Fatalf("got %v (code %q), want EUNAVAILABLE \"request timed out\"", err, catalog.ErrorCode(err))
+			}
+			if elapsed := time.Since(start); elapsed > 3*time.Second {
+				t.Errorf("statement stopped after %v, want soon after the 100ms deadline", elapsed)
+			}
+			// The pool is still usable: the cancelled statement is gone.
+			if err := tt.run(ctx, s, `SELECT 1`); err != nil {
+				t.Errorf("after the cancel: %v", err)
+			}
+		})
 	}
 }
 

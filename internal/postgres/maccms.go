@@ -19,13 +19,13 @@ var vodPageColumns = "m.id, " + catalog.ColumnNames(movieReadColumns, "m.") +
 // VodsByID returns the movies with the given ids with their types, in
 // the order of ids.
 func (s *Store) VodsByID(ctx context.Context, ids []int64) ([]catalog.Vod, error) {
-	rows, err := s.pool.Query(ctx, `SELECT `+vodPageColumns+`
+	var vods []catalog.Vod
+	err := s.keyed.read(ctx, `SELECT `+vodPageColumns+`
 FROM movies m LEFT JOIN movie_types t ON t.name = m.type_name
-WHERE m.id = ANY($1)`, ids)
-	if err != nil {
-		return nil, translate(err, "list movies")
-	}
-	vods, err := collect(rows, int64(len(ids)), scanVod)
+WHERE m.id = ANY($1)`, []any{ids}, func(rows pgx.Rows) (err error) {
+		vods, err = collect(rows, int64(len(ids)), scanVod)
+		return err
+	})
 	if err != nil {
 		return nil, translate(err, "list movies")
 	}

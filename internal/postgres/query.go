@@ -23,38 +23,39 @@ func collect[T any](rows pgx.Rows, limit int64, scan func(pgx.Row, *T) error) ([
 // byID reads the rows of ids, highest id first: from is "SELECT ...
 // FROM ..." and col the id column, named as from names it. A page of a
 // whole list (catalog.KeyRange) is one range of the key, other ids
-// "= ANY".
+// "= ANY". The statement goes through s.keyed, in a batch with the
+// keyed reads of other requests when the server is busy.
 func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []int64,
 	scan func(pgx.Row, *T) error, id func(*T) int64) ([]T, error) {
 	if len(ids) == 0 {
 		return []T{}, nil
 	}
 	lo, hi, dense := catalog.KeyRange(ids)
-	if !dense {
-		rows, err := s.pool.Query(ctx, from+` WHERE `+col+` = ANY($1) ORDER BY `+col+` DESC`, ids)
-		if err != nil {
-			return nil, translate(err, what)
+	sql, args, size := from+` WHERE `+col+` = ANY($1) ORDER BY `+col+` DESC`, []any{ids}, int64(len(ids))
+	if dense {
+		// The LIMIT (the range's size, rounded up to a power of two so
+		// that few statements are prepared) tells the planner how few
+		// rows the range holds. Without it the generic plan of an
+		// unknown range is costed at a share of the table, so
+		// PostgreSQL plans the statement again on every execution
+		// instead of keeping its cached plan.
+		limit := int64(16)
+		for limit < hi-lo+1 {
+			limit *= 2
 		}
-		page, err := collect(rows, int64(len(ids)), scan)
-		return page, translate(err, what)
+		sql = from + ` WHERE ` + col + ` BETWEEN $1 AND $2 ORDER BY ` + col + ` DESC LIMIT ` + strconv.FormatInt(limit, 10)
+		args, size = []any{lo, hi}, hi-lo+1
 	}
-	// The LIMIT (the range's size, rounded up to a power of two so that
-	// few statements are prepared) tells the planner how few rows the
-	// range holds. Without it the generic plan of an unknown range is
-	// costed at a share of the table, so PostgreSQL plans the statement
-	// again on every execution instead of keeping its cached plan.
-	limit := int64(16)
-	for limit < hi-lo+1 {
-		limit *= 2
-	}
-	rows, err := s.pool.Query(ctx, from+` WHERE `+col+` BETWEEN $1 AND $2 ORDER BY `+col+` DESC LIMIT `+
-		strconv.FormatInt(limit, 10), lo, hi)
+	var page []T
+	err := s.keyed.read(ctx, sql, args, func(rows pgx.Rows) (err error) {
+		page, err = collect(rows, size, scan)
+		return err
+	})
 	if err != nil {
 		return nil, translate(err, what)
 	}
-	page, err := collect(rows, hi-lo+1, scan)
-	if err != nil {
-		return nil, translate(err, what)
+	if dense {
+		page = catalog.OnlyAsked(page, ids, id)
 	}
-	return catalog.OnlyAsked(page, ids, id), nil
+	return page, nil
 }
