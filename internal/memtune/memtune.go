@@ -2,9 +2,9 @@
 // While a search index builds, it is a large heap; once settled, it is
 // mapped from its file and the heap is small. What a GC percentage alone
 // leaves on top of a heap is not only garbage but freed memory the
-// runtime keeps for a while; a soft limit a little above the live heap
-// makes the runtime give that memory back (and collect sooner) only when
-// the process nears it, so the steady state pays little. BENCHMARKS.md
+// runtime keeps for a while; a soft limit above the heap the percentage
+// aims at makes the runtime give that memory back (and collect sooner)
+// only when the process nears it, so the steady state pays little. BENCHMARKS.md
 // has the figures behind the constants.
 package memtune
 
@@ -31,15 +31,20 @@ const (
 	ServeGCPercent = 100
 	// Every is how often the soft limit follows the live heap.
 	Every = 5 * time.Second
-	// headroom is added to the limit for the bursts of a request mix.
-	headroom = 24 << 20
+	// headroom is added to the limit, above the heap ServeGCPercent
+	// aims at (twice the live heap), for the runtime's other memory and
+	// the bursts of a request mix. A limit at or under that aim becomes
+	// the collector's trigger: it then collects several times as often
+	// and hands back memory the next requests fault in again, which cost
+	// a loaded server a third of its CPU (BENCHMARKS.md).
+	headroom = 64 << 20
 )
 
 // Tune sets the collector for serve until ctx ends: BuildGCPercent and
 // no memory limit while settled reports false (an index builds, its new
 // lists and the old ones live side by side, and a build is never slowed
-// by a limit); ServeGCPercent and a soft limit of 1.4 times the live
-// heap plus 24 MiB, recomputed every interval, while it reports true.
+// by a limit); ServeGCPercent and a soft limit of twice the live heap
+// plus 64 MiB, recomputed every interval, while it reports true.
 // GOGC and GOMEMLIMIT set by the operator win. When ctx ends both are as
 // they were found: they are the process's, and a test process runs many
 // serves and other work after them.
@@ -68,7 +73,7 @@ func Tune(ctx context.Context, every time.Duration, settled func() bool) {
 			percent = ServeGCPercent
 			metrics.Read(sample)
 			if sample[0].Value.Kind() == metrics.KindUint64 {
-				limit = int64(sample[0].Value.Uint64())*7/5 + headroom
+				limit = int64(sample[0].Value.Uint64())*(100+ServeGCPercent)/100 + headroom
 			}
 		}
 		if ownPercent {
