@@ -10,7 +10,6 @@ import (
 	"context"
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 )
 
@@ -39,8 +38,6 @@ type Group[T any] struct {
 	mu      sync.Mutex
 	busy    int
 	waiting []*call[T]
-
-	runs, calls atomic.Int64
 }
 
 type call[T any] struct {
@@ -65,7 +62,6 @@ func (g *Group[T]) Do(ctx context.Context, v T) error {
 	if g.busy < g.slots {
 		g.busy++
 		g.mu.Unlock()
-		g.count(1)
 		g.run(ctx, []T{v})
 		g.release()
 		return nil
@@ -79,15 +75,6 @@ func (g *Group[T]) Do(ctx context.Context, v T) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	}
-}
-
-// Counts reports how many runs have started and how many calls they
-// carried.
-func (g *Group[T]) Counts() (runs, calls int64) { return g.runs.Load(), g.calls.Load() }
-
-func (g *Group[T]) count(calls int) {
-	g.runs.Add(1)
-	g.calls.Add(int64(calls))
 }
 
 // release gives up a slot, or hands it to a goroutine that runs what
@@ -141,7 +128,6 @@ func (g *Group[T]) runShared(batch []*call[T]) {
 			last = time.Now().Add(g.timeout)
 		}
 		ctx, cancel := context.WithDeadline(context.Background(), last)
-		g.count(len(live))
 		g.run(ctx, live)
 		cancel()
 	}
