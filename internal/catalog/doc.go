@@ -44,7 +44,7 @@
 //     (internal/search/live.go) brings the index up to that version from
 //     the search log and has it answer the ids of the page and the total
 //     (Index.Find, internal/search/query.go). A request that finds the
-//     index still building waits at most 1 s, then is answered 503
+//     index still building waits at most 0.9 s, then is answered 503
 //     (ErrBuilding).
 //  5. Page loads the ids with Store.MoviesByID, which reads exactly the
 //     columns of fields (MovieFieldColumns, here id and name) by key:

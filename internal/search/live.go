@@ -39,8 +39,10 @@ const (
 	// pruneEvery is the period of the log's pruning.
 	pruneEvery = 30 * time.Second
 	// ReadyWait is the longest a request that needs the index waits for
-	// it to become ready before it is answered 503 (ErrBuilding).
-	ReadyWait = time.Second
+	// it to become ready before it is answered 503 (ErrBuilding). It is
+	// under a second so that the whole request, its own work and the
+	// 503 included, is answered within one.
+	ReadyWait = 900 * time.Millisecond
 	// retryEvery spaces out failed builds.
 	retryEvery = 5 * time.Second
 )
