@@ -113,7 +113,6 @@ func (g *Group[T]) runShared(batch []*call[T]) {
 	last, bounded := time.Time{}, true
 	for _, c := range batch {
 		if c.ctx.Err() != nil {
-			close(c.done)
 			continue
 		}
 		live = append(live, c.v)
@@ -132,10 +131,6 @@ func (g *Group[T]) runShared(batch []*call[T]) {
 		cancel()
 	}
 	for _, c := range batch {
-		select {
-		case <-c.done: // left out above
-		default:
-			close(c.done)
-		}
+		close(c.done)
 	}
 }

@@ -35,8 +35,8 @@ const (
 	// aims at (twice the live heap), for the runtime's other memory and
 	// the bursts of a request mix. A limit at or under that aim becomes
 	// the collector's trigger: it then collects several times as often
-	// and hands back memory the next requests fault in again, which cost
-	// a loaded server a third of its CPU (BENCHMARKS.md).
+	// and hands back memory the next requests fault in again, at a cost
+	// a loaded server feels in every request (BENCHMARKS.md).
 	headroom = 64 << 20
 )
 
