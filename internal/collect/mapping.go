@@ -104,16 +104,35 @@ var (
 	blankRuns = regexp.MustCompile(`\n{3,}`)
 )
 
-// plainText is vod_content with its HTML removed: tags dropped (a line
-// break for <br> and the end of a block), entities decoded, the lines
-// trimmed. A '<' that starts no tag stays.
+// plainTextRounds bounds how often plainText decodes and strips: text
+// that still changes after that many rounds is built to hide markup.
+const plainTextRounds = 8
+
+// plainText is vod_content with its HTML removed: entities decoded,
+// then tags dropped (a line break for <br> and the end of a block), and
+// again until nothing changes, so that markup written as entities
+// (&lt;img&gt;) or split by a tag (<<b>img>) is removed too; the lines
+// trimmed. A '<' that starts no tag stays. Text that is still changing
+// after plainTextRounds rounds loses every '<', '>' and '&', so that
+// no decoding downstream can make markup of it.
 func plainText(s string) string {
 	if !strings.ContainsAny(s, "<&") {
 		return s
 	}
-	s = htmlBreak.ReplaceAllString(s, "\n")
-	s = htmlTag.ReplaceAllString(s, "")
-	s = html.UnescapeString(s)
+	stable := false
+	for range plainTextRounds {
+		next := html.UnescapeString(s)
+		next = htmlBreak.ReplaceAllString(next, "\n")
+		next = htmlTag.ReplaceAllString(next, "")
+		if next == s {
+			stable = true
+			break
+		}
+		s = next
+	}
+	if !stable {
+		s = strings.NewReplacer("<", "", ">", "", "&", "").Replace(s)
+	}
 	s = strings.ReplaceAll(s, "\u00a0", " ")
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
@@ -158,7 +177,8 @@ func servers(from, urls string) []catalog.Server {
 }
 
 // episodes reads one group: pieces joined with '#', each "NAME$URL" or
-// a bare URL, with '$' and '#' percent-encoded inside (contract 9).
+// a bare URL, with '$' and '#' percent-encoded inside (contract 9); the
+// name is decoded, the URL kept as written.
 func episodes(group string) []catalog.Episode {
 	var eps []catalog.Episode
 	for _, piece := range strings.Split(group, "#") {
@@ -170,7 +190,7 @@ func episodes(group string) []catalog.Episode {
 		if !ok {
 			name, link = "", piece
 		}
-		link = unescapePiece(strings.TrimSpace(link))
+		link = strings.TrimSpace(link) // as the source wrote it: %24 and %23 stay
 		name = unescapePiece(strings.TrimSpace(name))
 		u, err := url.Parse(link)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
@@ -191,7 +211,9 @@ func episodes(group string) []catalog.Episode {
 }
 
 // unescapePiece undoes the percent-encoding of '$' and '#' that play
-// lists use; any other escape stays as sent.
+// lists use in episode names; any other escape stays as sent. Links
+// are kept as sent: decoding %23 in an address would turn a path into
+// a fragment, changing where it points.
 func unescapePiece(s string) string {
 	if !strings.Contains(s, "%2") {
 		return s

@@ -3,6 +3,7 @@ package collect
 import (
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 
 	"catalog/internal/catalog"
@@ -129,6 +130,17 @@ func TestPlainText(t *testing.T) {
 		"<div>x</div><div>y</div>": "x\ny",
 		"one<br>two<BR />three":    "one\ntwo\nthree",
 		"Tom &amp; Jerry&#39;s":    "Tom & Jerry's",
+		"x &lt; y":                 "x < y",
+		// Markup written as entities, or split so that stripping one
+		// tag makes another, is removed as markup.
+		"&lt;img src=x onerror=alert(1)&gt;Hi":                  "Hi",
+		"&amp;lt;script&amp;gt;alert(1)&amp;lt;/script&amp;gt;": "alert(1)",
+		"<<b>img src=x onerror=alert(1)>Hi":                     "Hi",
+		"a&lt;br&gt;b":                                          "a\nb",
+		// Nested up to the bound: decoded and removed.
+		"&" + strings.Repeat("amp;", 6) + "lt;img src=x&" + strings.Repeat("amp;", 6) + "gt;Hi": "Hi",
+		// Nested past it: no '<', '>' or '&' survives to be decoded later.
+		"&" + strings.Repeat("amp;", 9) + "lt;img src=x&" + strings.Repeat("amp;", 9) + "gt;Hi": "amp;lt;img src=xamp;gt;Hi",
 	} {
 		if got := plainText(in); got != want {
 			t.Errorf("plainText(%q): got %q, want %q", in, got, want)
@@ -140,10 +152,10 @@ func TestPlayGroups(t *testing.T) {
 	// Pieces that are no http(s) address (a site parser's ids) are left
 	// out, and so is a group left empty; a code seen twice is numbered;
 	// a bare URL is an episode named by its place; $ and # come back.
-	got := servers("youku$$$m3u8$$$m3u8", "Ep1$XMzY4NjA1#Ep2$XMzY4NjA2$$$a%24b$https://cdn.example.com/x.m3u8?t=1#https://cdn.example.com/y/index.m3u8$$$Full$https://e.example.com/p%23q")
+	got := servers("youku$$$m3u8$$$m3u8", "Ep1$XMzY4NjA1#Ep2$XMzY4NjA2$$$a%24b$https://cdn.example.com/x.m3u8?t=1#https://cdn.example.com/y/index.m3u8$$$Full$https://e.example.com/x%24y%23z")
 	want := []catalog.Server{
 		{Name: "m3u8", Episodes: []catalog.Episode{{Name: "a$b", LinkM3U8: "https://cdn.example.com/x.m3u8?t=1"}, {Name: "Ep 2", LinkM3U8: "https://cdn.example.com/y/index.m3u8"}}},
-		{Name: "m3u8 (2)", Episodes: []catalog.Episode{{Name: "Full", LinkEmbed: "https://e.example.com/p#q"}}},
+		{Name: "m3u8 (2)", Episodes: []catalog.Episode{{Name: "Full", LinkEmbed: "https://e.example.com/x%24y%23z"}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("\n got %+v\nwant %+v", got, want)
