@@ -24,7 +24,7 @@ func (m *Registry) SearchIndexes(byService map[string]*search.Live) {
 
 var (
 	indexReady = prometheus.NewDesc("catalog_search_index_ready",
-		"1 when searches are answered from the in-process index, 0 while the database answers them.", []string{"service"}, nil)
+		"1 when lists and searches are answered from the in-process index, 0 while it builds (lists wait for it, then answer 503).", []string{"service"}, nil)
 	indexDocs = prometheus.NewDesc("catalog_search_index_documents",
 		"Titles held by the search index.", []string{"service"}, nil)
 	indexBytes = prometheus.NewDesc("catalog_search_index_bytes",
