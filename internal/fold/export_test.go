@@ -1,0 +1,5 @@
+package fold
+
+// Slow is the fold without its ASCII fast path, for the fuzz target to
+// check that the two agree.
+var Slow = slow
