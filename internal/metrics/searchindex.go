@@ -33,6 +33,8 @@ var (
 		"Changes the database had, when the index last looked, that the index had not applied yet.", []string{"service"}, nil)
 	indexBuilds = prometheus.NewDesc("catalog_search_index_builds_total",
 		"Builds of the search index from the whole database since the start (0 when it started from its file and never fell behind the log).", []string{"service"}, nil)
+	indexFailures = prometheus.NewDesc("catalog_search_index_failures_total",
+		"Faults (recovered panics) in the search index's builds, catch-ups, searches, saves and file loads since the start; each discarded the index, which was rebuilt from the database.", []string{"service"}, nil)
 	indexLeftOut = prometheus.NewDesc("catalog_search_index_left_out",
 		"Records in no list or search because their id is above 2^32-1 (stored before ids were capped); re-import them under ids in range.", []string{"service"}, nil)
 )
@@ -46,6 +48,7 @@ func (c indexCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- indexBehind
 	ch <- indexBuilds
 	ch <- indexLeftOut
+	ch <- indexFailures
 }
 
 func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
@@ -61,5 +64,6 @@ func (c indexCollector) Collect(ch chan<- prometheus.Metric) {
 		ch <- prometheus.MustNewConstMetric(indexBehind, prometheus.GaugeValue, float64(st.Behind), service)
 		ch <- prometheus.MustNewConstMetric(indexBuilds, prometheus.CounterValue, float64(st.Builds), service)
 		ch <- prometheus.MustNewConstMetric(indexLeftOut, prometheus.GaugeValue, float64(st.LeftOut), service)
+		ch <- prometheus.MustNewConstMetric(indexFailures, prometheus.CounterValue, float64(st.Failures), service)
 	}
 }

@@ -205,15 +205,14 @@ func (f *facets) since(t int64) *roaring.Bitmap {
 // blockMax is the most keys one block of a changeOrder holds: small
 // enough that an insert moves little, large enough that a walk over the
 // blocks' lengths (rank, select) stays short at ten million records.
-const blockMax = 4096
+var blockMax = 4096
 
 // changeOrder is the sorted, distinct order keys, in blocks,
 // with rank and select by a walk over the blocks. Writes land anywhere
 // (a record's old key goes, its new one arrives at the top), so one
 // sorted slice would move megabytes per write.
 type changeOrder struct {
-	blocks  [][]uint64 // each sorted and non-empty; block i's keys < block i+1's
-	shared  []bool     // blocks[i] is held by a frozen view too (writable copies it)
+	blocks  []chunk[uint64] // each sorted and non-empty; block i's keys < block i+1's
 	n       int
 	pending []uint64 // keys added before settle, unsorted
 	settled bool
@@ -230,7 +229,7 @@ func (o *changeOrder) settle() {
 	slices.Sort(o.pending)
 	for len(o.pending) > 0 {
 		n := min(len(o.pending), blockMax/2)
-		o.blocks = append(o.blocks, slices.Clone(o.pending[:n]))
+		o.blocks = append(o.blocks, chunk[uint64]{vals: slices.Clone(o.pending[:n])})
 		o.pending = o.pending[n:]
 	}
 	o.pending = nil
@@ -239,7 +238,7 @@ func (o *changeOrder) settle() {
 // block is the block k belongs in: the first whose last key is at or
 // above k, else the last.
 func (o *changeOrder) block(k uint64) int {
-	i := sort.Search(len(o.blocks), func(i int) bool { b := o.blocks[i]; return b[len(b)-1] >= k })
+	i := sort.Search(len(o.blocks), func(i int) bool { b := o.blocks[i].vals; return b[len(b)-1] >= k })
 	return min(i, len(o.blocks)-1)
 }
 
@@ -250,23 +249,20 @@ func (o *changeOrder) add(k uint64) {
 		return
 	}
 	if len(o.blocks) == 0 {
-		o.blocks = [][]uint64{{k}}
+		o.blocks = []chunk[uint64]{{vals: []uint64{k}}}
 		return
 	}
 	bi := o.block(k)
-	b := o.writable(bi)
+	b := o.blocks[bi].writable()
 	i, _ := slices.BinarySearch(b, k)
 	b = slices.Insert(b, i, k)
 	if len(b) <= blockMax {
-		o.blocks[bi] = b
+		o.blocks[bi].vals = b
 		return
 	}
 	half := len(b) / 2
-	o.blocks[bi] = b[:half:half]
-	o.blocks = slices.Insert(o.blocks, bi+1, slices.Clone(b[half:]))
-	if o.shared != nil {
-		o.shared = slices.Insert(o.shared, bi+1, false)
-	}
+	o.blocks[bi].vals = b[:half:half]
+	o.blocks = slices.Insert(o.blocks, bi+1, chunk[uint64]{vals: slices.Clone(b[half:])})
 }
 
 func (o *changeOrder) remove(k uint64) {
@@ -274,28 +270,25 @@ func (o *changeOrder) remove(k uint64) {
 		return
 	}
 	bi := o.block(k)
-	i, found := slices.BinarySearch(o.blocks[bi], k)
+	i, found := slices.BinarySearch(o.blocks[bi].vals, k)
 	if !found {
 		return
 	}
 	o.n--
-	if b := slices.Delete(o.writable(bi), i, i+1); len(b) > 0 {
-		o.blocks[bi] = b
+	if b := slices.Delete(o.blocks[bi].writable(), i, i+1); len(b) > 0 {
+		o.blocks[bi].vals = b
 		return
 	}
 	o.blocks = slices.Delete(o.blocks, bi, bi+1)
-	if o.shared != nil {
-		o.shared = slices.Delete(o.shared, bi, bi+1)
-	}
 }
 
 // at is the key of rank i from the bottom (0 <= i < len).
 func (o *changeOrder) at(i int) uint64 {
-	for _, b := range o.blocks {
-		if i < len(b) {
-			return b[i]
+	for _, c := range o.blocks {
+		if i < len(c.vals) {
+			return c.vals[i]
 		}
-		i -= len(b)
+		i -= len(c.vals)
 	}
 	panic("search: change order rank out of range")
 }
@@ -303,7 +296,8 @@ func (o *changeOrder) at(i int) uint64 {
 // rank is the number of keys below k.
 func (o *changeOrder) rank(k uint64) int {
 	r := 0
-	for _, b := range o.blocks {
+	for _, c := range o.blocks {
+		b := c.vals
 		if b[len(b)-1] < k {
 			r += len(b)
 			continue
@@ -318,7 +312,8 @@ func (o *changeOrder) rank(k uint64) int {
 // from rank from downwards, until fn returns false.
 func (o *changeOrder) walk(from int, down bool, fn func(uint64) bool) {
 	if !down {
-		for _, b := range o.blocks {
+		for _, c := range o.blocks {
+			b := c.vals
 			if from >= len(b) {
 				from -= len(b)
 				continue
@@ -334,7 +329,7 @@ func (o *changeOrder) walk(from int, down bool, fn func(uint64) bool) {
 	}
 	skip := o.n - 1 - from // keys above rank from
 	for bi := len(o.blocks) - 1; bi >= 0; bi-- {
-		b := o.blocks[bi]
+		b := o.blocks[bi].vals
 		if skip >= len(b) {
 			skip -= len(b)
 			continue

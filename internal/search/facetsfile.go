@@ -107,9 +107,8 @@ func (f *facets) read(r *reader, present func(id uint32) bool) {
 	o := &f.order
 	for i := 0; i < n; i += blockMax / 2 {
 		end := min(i+blockMax/2, n)
-		o.blocks = append(o.blocks, keys[i:end:end])
+		o.blocks = append(o.blocks, chunk[uint64]{vals: keys[i:end:end], shared: true})
 	}
-	o.shared = slices.Repeat([]bool{true}, len(o.blocks))
 	o.n, o.settled = n, true
 }
 

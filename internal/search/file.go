@@ -127,17 +127,17 @@ func (ix *Index) writeFile(path string, h FileHeader, after func(string)) (err e
 	if err != nil {
 		return err
 	}
+	// The temporary file goes whenever the new file is not in place: on
+	// an error, and on a panic (which the caller may recover from).
+	renamed := false
 	defer func() {
-		if err != nil {
+		if !renamed {
 			tmp.Close()
 			os.Remove(tmp.Name())
 		}
 	}()
 	fw := &fileWriter{w: bufio.NewWriterSize(tmp, 1<<20), crc: crc32.New(castagnoli), after: after}
-	ix.mu.RLock()
-	err = ix.writeTo(fw, h)
-	ix.mu.RUnlock()
-	if err != nil {
+	if err := ix.lockedWriteTo(fw, h); err != nil {
 		return err
 	}
 	if err := fw.w.Flush(); err != nil {
@@ -152,6 +152,7 @@ func (ix *Index) writeFile(path string, h FileHeader, after func(string)) (err e
 	if err := os.Rename(tmp.Name(), path); err != nil {
 		return err
 	}
+	renamed = true
 	return syncDir(filepath.Dir(path))
 }
 
@@ -167,10 +168,19 @@ func syncDir(dir string) error {
 	return nil
 }
 
+// lockedWriteTo is writeTo under ix's read lock, released however
+// writeTo ends.
+func (ix *Index) lockedWriteTo(fw *fileWriter, h FileHeader) error {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.writeTo(fw, h)
+}
+
 // writeTo writes the whole file; the read lock is held.
 func (ix *Index) writeTo(fw *fileWriter, h FileHeader) error {
 	fw.Write([]byte(fileMagic))
 	fw.u32(fileFormat)
+	fault("save")
 	fw.u32(uint32(h.Kind))
 	fw.u64(uint64(h.Version))
 	fw.u32(uint32(len(h.Identity)))
@@ -315,7 +325,7 @@ func (t *docTable) writeTo(fw *fileWriter) error {
 func writePages[T comparable](fw *fileWriter, t *pageTable[T], size int, put func([]byte, T) []byte) error {
 	var present []uint32
 	for p, page := range t.pages {
-		if page != nil {
+		if page.vals != nil {
 			present = append(present, uint32(p))
 		}
 	}
@@ -327,7 +337,7 @@ func writePages[T comparable](fw *fileWriter, t *pageTable[T], size int, put fun
 	buf := make([]byte, 0, size<<pageBits)
 	for _, p := range present {
 		buf = buf[:0]
-		for _, v := range t.pages[p] {
+		for _, v := range t.pages[p].vals {
 			buf = put(buf, v)
 		}
 		if _, err := fw.Write(buf); err != nil {
@@ -540,6 +550,7 @@ func spans(b []byte) []span {
 
 // decode builds the index over data, the mapped file.
 func decode(data []byte, dirOff int64) (*Index, error) {
+	fault("load")
 	r := &reader{b: data[:len(data)-trailerSize], pos: int(dirOff)}
 	sections := map[string]*reader{}
 	for n := r.u32(); n > 0 && r.err == nil; n-- {

@@ -157,17 +157,16 @@ func (m *setMap[K]) thaw(kept func(K) bool) {
 // mapped file, or one a frozen view holds) is copied before its first
 // change.
 type pageTable[T comparable] struct {
-	pages  [][]T
-	shared []bool
+	pages []chunk[T] // a page with nil vals is not allocated
 }
 
 func (t *pageTable[T]) at(id uint32) T {
 	p := int(id >> pageBits)
-	if p >= len(t.pages) || t.pages[p] == nil {
+	if p >= len(t.pages) || t.pages[p].vals == nil {
 		var zero T
 		return zero
 	}
-	return t.pages[p][id&(1<<pageBits-1)]
+	return t.pages[p].vals[id&(1<<pageBits-1)]
 }
 
 func (t *pageTable[T]) set(id uint32, v T) {
@@ -177,35 +176,27 @@ func (t *pageTable[T]) set(id uint32, v T) {
 		if v == zero {
 			return
 		}
-		t.pages = append(t.pages, make([][]T, p+1-len(t.pages))...)
+		t.pages = append(t.pages, make([]chunk[T], p+1-len(t.pages))...)
 	}
-	switch {
-	case t.pages[p] == nil:
+	page := &t.pages[p]
+	if page.vals == nil {
 		if v == zero {
 			return
 		}
-		t.pages[p] = make([]T, 1<<pageBits)
-		if p < len(t.shared) {
-			t.shared[p] = false
-		}
-	case p < len(t.shared) && t.shared[p]:
-		t.pages[p] = slices.Clone(t.pages[p])
-		t.shared[p] = false
+		*page = chunk[T]{vals: make([]T, 1<<pageBits)}
 	}
-	t.pages[p][id&(1<<pageBits-1)] = v
+	page.writable()[id&(1<<pageBits-1)] = v
 }
 
 // mapPage sets page p to one read from a mapped file: never written in place.
 func (t *pageTable[T]) mapPage(p int, page []T) {
-	t.pages = append(t.pages, make([][]T, p+1-len(t.pages))...)
-	t.shared = append(t.shared, make([]bool, p+1-len(t.shared))...)
-	t.pages[p], t.shared[p] = page, true
+	t.pages = append(t.pages, make([]chunk[T], p+1-len(t.pages))...)
+	t.pages[p] = chunk[T]{vals: page, shared: true}
 }
 
 // freeze gives a view the pages as they are, every one shared from now on.
 func (t *pageTable[T]) freeze() pageTable[T] {
-	t.shared = slices.Repeat([]bool{true}, len(t.pages))
-	return pageTable[T]{pages: slices.Clone(t.pages)}
+	return pageTable[T]{pages: shareChunks(t.pages)}
 }
 
 // freeze returns a view of ix as it is now (see above); thaw, or
@@ -255,15 +246,5 @@ func (f *facets) freeze() *facets {
 
 // freeze gives a view the blocks as they are, every one shared from now on.
 func (o *changeOrder) freeze() changeOrder {
-	o.shared = slices.Repeat([]bool{true}, len(o.blocks))
-	return changeOrder{blocks: slices.Clone(o.blocks), n: o.n, pending: slices.Clone(o.pending), settled: o.settled}
-}
-
-// writable is block bi, copied first when a view shares it.
-func (o *changeOrder) writable(bi int) []uint64 {
-	if bi < len(o.shared) && o.shared[bi] {
-		o.blocks[bi] = slices.Clone(o.blocks[bi])
-		o.shared[bi] = false
-	}
-	return o.blocks[bi]
+	return changeOrder{blocks: shareChunks(o.blocks), n: o.n, pending: slices.Clone(o.pending), settled: o.settled}
 }

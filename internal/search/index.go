@@ -150,6 +150,7 @@ func (ix *Index) Len() int {
 func (ix *Index) Build(next func() (Doc, bool)) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	fault("build")
 	// Ids arrive ascending, so each list gets its ids in order: they
 	// are gathered per gram and added in runs (AddMany), and a gram seen
 	// twice in one title is noticed by its list's last id, not a sort.
@@ -217,6 +218,7 @@ func (ix *Index) Apply(docs []Doc, gone []int64) {
 		ix.remove(uint32(id))
 		ix.words.forget(uint32(id))
 	}
+	fault("apply") // between the deletes and the changes: half-applied
 	for _, d := range docs {
 		if d.ID <= 0 || d.ID > MaxID {
 			ix.leftOut[d.ID] = struct{}{}

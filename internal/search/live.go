@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"runtime/debug"
 	"sync"
@@ -68,6 +69,7 @@ type Live struct {
 	mu       sync.Mutex // one catch-up, rebuild, freeze or adoption at a time
 	building atomic.Bool
 	builds   atomic.Int64 // full builds from the database (for Stats)
+	failures atomic.Int64 // panics recovered in the index's upkeep (for Stats)
 	file     fileState
 	wanted   atomic.Bool  // a rebuild was asked for since the last began
 	seen     atomic.Int64 // the newest database version the index was asked to reach (for Stats)
@@ -143,21 +145,63 @@ func (l *Live) run(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		if l.st.Load() == nil {
-			l.rebuild(ctx)
-			continue
-		}
-		if v, err := l.src.KindVersion(ctx, l.kind); err == nil {
-			l.see(v)
-			l.catchUp(ctx, v)
-		}
-		if time.Since(lastPrune) >= pruneEvery {
-			lastPrune = time.Now()
-			l.prune(ctx)
-		}
-		if l.due() {
-			l.save()
-		}
+		l.tick(ctx, &lastPrune)
+	}
+}
+
+// tick is one round of the run loop: a rebuild when there is no index,
+// else a catch-up, a prune and a save when they are due. A panic in it
+// is recovered (failed): the process must outlive any fault of the
+// index, which can always be built again from the database.
+func (l *Live) tick(ctx context.Context, lastPrune *time.Time) {
+	defer l.recoverIn("the background loop", nil)
+	if l.st.Load() == nil {
+		l.rebuild(ctx)
+		return
+	}
+	if v, err := l.src.KindVersion(ctx, l.kind); err == nil {
+		l.see(v)
+		l.catchUp(ctx, v)
+	}
+	if time.Since(*lastPrune) >= pruneEvery {
+		*lastPrune = time.Now()
+		l.prune(ctx)
+	}
+	if l.due() {
+		l.save()
+	}
+}
+
+// recoverIn, deferred, recovers a panic in the index's upkeep (during
+// what): it is logged at ERROR with its stack and counted, and the
+// index in use is discarded when it is st or st is nil, so that no
+// search is answered from an index left half-changed. Lists then
+// answer as before a first build (ErrBuilding after ReadyWait) until
+// the run loop's rebuild from the database is done.
+func (l *Live) recoverIn(what string, st *state) {
+	p := recover()
+	if p == nil {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.failed(what, p, st)
+}
+
+// failed is recoverIn's work, for callers that recover themselves and
+// hold l.mu.
+func (l *Live) failed(what string, p any, st *state) {
+	l.failures.Add(1)
+	l.log.Error("search index failed: discarded, rebuilding it from the database",
+		"kind", l.kind, "during", what, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	l.discard(st)
+}
+
+// discard drops st (any index when st is nil) if it is still the one
+// in use; l.mu is held, so no build swaps in another meanwhile.
+func (l *Live) discard(st *state) {
+	if st == nil || l.st.Load() == st {
+		l.setState(nil)
 	}
 }
 
@@ -251,19 +295,7 @@ func (l *Live) build(ctx context.Context) {
 	}()
 	for ctx.Err() == nil {
 		start := time.Now()
-		ix := New()
-		docs := make(chan catalog.SearchDoc, 4096)
-		var version int64
-		var err error
-		go func() {
-			defer close(docs)
-			version, err = l.src.SearchDocs(ctx, l.kind, func(d catalog.SearchDoc) { docs <- d })
-		}()
-		// The database read and the indexing overlap on two cores.
-		ix.Build(func() (Doc, bool) {
-			d, more := <-docs
-			return Doc(d), more
-		})
+		ix, version, err := l.buildOnce(ctx)
 		if err != nil {
 			l.log.Warn("search index build failed", "kind", l.kind, "err", err)
 		} else {
@@ -282,6 +314,46 @@ func (l *Live) build(ctx context.Context) {
 		case <-time.After(retryEvery):
 		}
 	}
+}
+
+// errBuildPanicked is buildOnce's error when the build panicked.
+var errBuildPanicked = errors.New("the build panicked")
+
+// buildOnce reads every record from the database into a new index. A
+// panic while indexing is recovered (logged, counted) as an error: the
+// database read is cancelled and drained, so no goroutine is left
+// behind, and the caller retries.
+func (l *Live) buildOnce(ctx context.Context) (ix *Index, version int64, err error) {
+	ctx, cancel := context.WithCancel(ctx)
+	docs := make(chan catalog.SearchDoc, 4096)
+	var readErr error
+	go func() {
+		defer close(docs)
+		version, readErr = l.src.SearchDocs(ctx, l.kind, func(d catalog.SearchDoc) {
+			select {
+			case docs <- d:
+			case <-ctx.Done():
+			}
+		})
+	}()
+	defer func() {
+		if p := recover(); p != nil {
+			cancel()
+			for range docs { // until the reader has stopped
+			}
+			l.failures.Add(1)
+			l.log.Error("search index build failed", "kind", l.kind, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			ix, err = nil, errBuildPanicked
+		}
+	}()
+	defer cancel()
+	ix = New()
+	// The database read and the indexing overlap on two cores.
+	ix.Build(func() (Doc, bool) {
+		d, more := <-docs
+		return Doc(d), more
+	})
+	return ix, version, readErr
 }
 
 // errNotReady is catchUp's answer while there is no index.
@@ -316,12 +388,28 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 		return nil, err
 	}
 	changed := toDocs(docs)
-	st.ix.Apply(changed, gone)
+	if !l.apply(st, changed, gone) {
+		return nil, errNotReady
+	}
 	if st.saving {
 		st.journal = append(st.journal, change{changed, gone})
 	}
 	st.version.Store(v)
 	return st, nil
+}
+
+// apply applies changes to st's index, l.mu held. A panic is recovered:
+// st is discarded (failed), since its index may be half-changed, and
+// apply reports false.
+func (l *Live) apply(st *state, docs []Doc, gone []int64) (ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			l.failed("a catch-up", p, st)
+			ok = false
+		}
+	}()
+	st.ix.Apply(docs, gone)
+	return true
 }
 
 // warnLeftOut tells the operator about the records ix leaves out, if
@@ -387,8 +475,24 @@ func (l *Live) Find(ctx context.Context, version int64, q Query) (Result, error)
 		if err != nil {
 			return Result{}, err
 		}
-		return st.ix.Find(q), nil
+		if r, ok := l.find(st, q); ok {
+			return r, nil
+		}
 	}
+}
+
+// find is st's answer to q. A panic is recovered as in apply: st is
+// discarded, find reports false, and the caller waits for the rebuild.
+func (l *Live) find(st *state, q Query) (r Result, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			l.mu.Lock()
+			defer l.mu.Unlock()
+			l.failed("a search", p, st)
+			ok = false
+		}
+	}()
+	return st.ix.Find(q), true
 }
 
 // errMoving answers a page whose records kept changing between the

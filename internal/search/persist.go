@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"log/slog"
 	"os"
 	"runtime"
 	"sync"
@@ -46,12 +47,24 @@ func startCatchUp(records int) int { return max(maxCatchUp, records/10) }
 // the log; false means a build from the database is needed. Every
 // reason not to use the file is logged (a warning when the file is
 // damaged or belongs elsewhere), never fatal.
-func (l *Live) open(ctx context.Context) bool {
+func (l *Live) open(ctx context.Context) (ok bool) {
 	if l.file.path == "" {
 		return false
 	}
 	start := time.Now()
 	log := l.log.With("kind", l.kind, "file", l.file.path)
+	// A file that makes the index panic as it is read or caught up is
+	// set aside like a damaged one: the next start must not meet it
+	// again (a crash loop).
+	defer func() {
+		if p := recover(); p != nil {
+			l.mu.Lock()
+			l.failed("loading its file", p, nil)
+			l.mu.Unlock()
+			l.setAside(log)
+			ok = false
+		}
+	}()
 	ix, h, err := OpenFile(l.file.path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -59,6 +72,9 @@ func (l *Live) open(ctx context.Context) bool {
 		return false
 	case err != nil:
 		log.Warn("search index file not used: building from the database", "err", err)
+		if IsBadFile(err) {
+			l.setAside(log)
+		}
 		return false
 	}
 	why, err := l.usable(ctx, h)
@@ -92,6 +108,18 @@ func (l *Live) open(ctx context.Context) bool {
 		"took", time.Since(start).Round(time.Millisecond))
 	l.warnLeftOut(ix)
 	return true
+}
+
+// setAside renames the index file to its name with ".bad" added
+// (replacing an earlier one), for the operator to look at, so that it
+// is never read again; the next save writes a new file.
+func (l *Live) setAside(log *slog.Logger) {
+	bad := l.file.path + ".bad"
+	if err := os.Rename(l.file.path, bad); err != nil {
+		log.Error("search index file could not be set aside", "err", err)
+		return
+	}
+	log.Warn("search index file set aside: it is rebuilt from the database", "set_aside_as", bad)
 }
 
 // usable says why the file's header does not fit this index and its
@@ -158,6 +186,7 @@ func (l *Live) save() {
 	if l.file.path == "" {
 		return
 	}
+	defer l.recoverIn("a save", nil)
 	id, err := l.identity(context.Background())
 	if err != nil {
 		l.log.Warn("search index file not written", "kind", l.kind, "err", err)
@@ -247,28 +276,38 @@ func (l *Live) adopt(st *state) *state {
 	}
 	applied := 0
 	for round := 0; ; round++ {
-		l.mu.Lock()
-		if l.st.Load() != st {
-			l.mu.Unlock()
-			l.thaw(st)
-			return st
+		rest, adopted, done := l.adoptRound(st, ix, applied, round)
+		if done {
+			return adopted
 		}
-		rest := st.journal[applied:]
-		if len(rest) == 0 || round == adoptRounds {
-			for _, c := range rest {
-				ix.Apply(c.docs, c.gone)
-			}
-			mapped := &state{ix: ix}
-			mapped.version.Store(st.version.Load())
-			st.saving, st.journal = false, nil
-			l.setState(mapped)
-			l.mu.Unlock()
-			return mapped
-		}
-		l.mu.Unlock()
 		for _, c := range rest {
 			ix.Apply(c.docs, c.gone)
 		}
 		applied += len(rest)
 	}
+}
+
+// adoptRound is one round of adopt under l.mu: the changes st took
+// that ix still lacks, or, in the last round, ix with them applied and
+// swapped in (adopted) or st thawed when it is no longer the index.
+func (l *Live) adoptRound(st *state, ix *Index, applied, round int) (rest []change, adopted *state, done bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.st.Load() != st {
+		st.ix.thaw()
+		st.saving, st.journal = false, nil
+		return nil, st, true
+	}
+	rest = st.journal[applied:]
+	if len(rest) > 0 && round < adoptRounds {
+		return rest, nil, false
+	}
+	for _, c := range rest {
+		ix.Apply(c.docs, c.gone)
+	}
+	mapped := &state{ix: ix}
+	mapped.version.Store(st.version.Load())
+	st.saving, st.journal = false, nil
+	l.setState(mapped)
+	return nil, mapped, true
 }

@@ -34,6 +34,7 @@ func (ix *Index) Search(terms []string, group *string, offset, limit int64) Resu
 func (ix *Index) Find(q Query) Result {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
+	fault("find")
 	sets, ok := ix.filters(q)
 	if !ok {
 		return Result{IDs: []int64{}}
@@ -256,7 +257,8 @@ func (f *facets) walkPage(m matchSet, q Query, lo int) Result {
 	blocks := f.order.blocks
 	if q.Ascending {
 		skip := lo
-		for _, b := range blocks {
+		for _, c := range blocks {
+			b := c.vals
 			if skip >= len(b) {
 				skip -= len(b)
 				continue
@@ -271,7 +273,7 @@ func (f *facets) walkPage(m matchSet, q Query, lo int) Result {
 	} else {
 		left := f.order.len() - lo // the keys of ranks lo and up
 		for bi := len(blocks) - 1; bi >= 0 && left > 0; bi-- {
-			b := blocks[bi]
+			b := blocks[bi].vals
 			for i := len(b) - 1; i >= 0 && left > 0; i-- {
 				left--
 				if !hit(b[i]) {

@@ -345,42 +345,45 @@ func BenchmarkFindMovies(b *testing.B) {
 // copies only the page and the blocks it touches.
 func TestFileMapsFacets(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
-	const n = 3 * blockMax // several order blocks, three attribute pages
+	n := int64(3 * blockMax) // several order blocks, three attribute pages
 	var bulk []Doc
 	for id := int64(1); id <= n; id++ {
 		bulk = append(bulk, randomMovie(r, id))
 	}
 	got := roundTrip(t, build(bulk), filepath.Join(t.TempDir(), "movies.idx"))
-	mapped := func(pages int, shared []bool) int {
-		k := 0
-		for p := range pages {
-			if p < len(shared) && shared[p] {
-				k++
-			}
-		}
-		return k
-	}
 	attrs, order := &got.facets.byID.pageTable, &got.facets.order
 	if len(order.blocks) < 2 || len(attrs.pages) < 2 {
 		t.Fatalf("%d order blocks and %d attribute pages: the test needs several of each", len(order.blocks), len(attrs.pages))
 	}
-	if m := mapped(len(attrs.pages), attrs.shared); m != len(attrs.pages) {
+	if m := sharedChunks(attrs.pages); m != len(attrs.pages) {
 		t.Fatalf("%d of %d attribute pages viewed in the file after opening", m, len(attrs.pages))
 	}
-	if m := mapped(len(order.blocks), order.shared); m != len(order.blocks) {
+	if m := sharedChunks(order.blocks); m != len(order.blocks) {
 		t.Fatalf("%d of %d order blocks viewed in the file after opening", m, len(order.blocks))
 	}
 	// One record changes: its attribute page is copied, and the order's
 	// block it leaves and the one it joins (the newest); the rest stay
 	// views.
 	got.Apply([]Doc{{ID: 5, Fold: "moved", Changed: 1_800_000_000, Type: 2, Year: "2024", Play: 1}}, nil)
-	if m := mapped(len(attrs.pages), attrs.shared); m != len(attrs.pages)-1 {
+	if m := sharedChunks(attrs.pages); m != len(attrs.pages)-1 {
 		t.Errorf("%d of %d attribute pages still views after one change, want all but one", m, len(attrs.pages))
 	}
-	if m := mapped(len(order.blocks), order.shared); m < len(order.blocks)-2 || m == len(order.blocks) {
+	if m := sharedChunks(order.blocks); m < len(order.blocks)-2 || m == len(order.blocks) {
 		t.Errorf("%d of %d order blocks still views after one change, want all but one or two", m, len(order.blocks))
 	}
 	if a := got.facets.byID.get(5); a.changed != 1_800_000_000 || a.typ != 2 || !a.set {
 		t.Errorf("record 5's attributes after the change: %+v", a)
 	}
+}
+
+// sharedChunks is how many of cs are shared (views of the file or of
+// a frozen index).
+func sharedChunks[T any](cs []chunk[T]) int {
+	k := 0
+	for _, c := range cs {
+		if c.shared {
+			k++
+		}
+	}
+	return k
 }

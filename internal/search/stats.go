@@ -16,6 +16,10 @@ type Stats struct {
 	// FromFile is set when the index started from its file instead.
 	Builds   int64
 	FromFile bool
+	// Failures counts the panics recovered in the index's upkeep (a
+	// build, a catch-up, a search, a save, loading its file), each of
+	// which discarded the index and rebuilt it from the database.
+	Failures int64
 	// LeftOut counts the records in no list or search because their id
 	// is above 2^32-1 (rows stored before catalog.MaxID was enforced).
 	LeftOut int
@@ -30,9 +34,9 @@ func (l *Live) Stats() Stats {
 	l.file.mu.Unlock()
 	st := l.st.Load()
 	if st == nil {
-		return Stats{Builds: l.builds.Load(), FromFile: fromFile}
+		return Stats{Builds: l.builds.Load(), FromFile: fromFile, Failures: l.failures.Load()}
 	}
-	out := Stats{Ready: true, Version: st.version.Load(), Builds: l.builds.Load(), FromFile: fromFile}
+	out := Stats{Ready: true, Version: st.version.Load(), Builds: l.builds.Load(), FromFile: fromFile, Failures: l.failures.Load()}
 	out.Documents, out.Bytes = st.ix.size()
 	out.LeftOut, _ = st.ix.LeftOut()
 	out.Behind = max(0, l.seen.Load()-out.Version)
