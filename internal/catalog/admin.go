@@ -25,6 +25,9 @@ type Session struct {
 	TokenHash string // hex SHA-256 of the cookie token
 	AdminID   int64
 	Username  string // filled on read
+	// Language is the administrator's saved console language, "" for
+	// none; filled on read.
+	Language  string
 	CreatedAt time.Time
 	LastSeen  time.Time
 }

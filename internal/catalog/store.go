@@ -89,6 +89,10 @@ type AdminStore interface {
 	// ends every session of theirs in the same transaction, returning
 	// how many it ended; ENOTFOUND when there is none.
 	SetAdminPassword(ctx context.Context, username, passwordHash string) (int64, error)
+	// SetAdminLanguage saves the console language the administrator
+	// chose (a tag of internal/locale, "" for none); sessions read it
+	// (Session.Language). ENOTFOUND when there is none.
+	SetAdminLanguage(ctx context.Context, adminID int64, language string) error
 	CreateSession(ctx context.Context, s Session) error
 	// SessionByTokenHash returns ENOTFOUND for unknown tokens; it does
 	// not check expiry.

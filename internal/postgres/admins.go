@@ -108,15 +108,28 @@ func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {
 func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (catalog.Session, error) {
 	var sess catalog.Session
 	err := s.pool.QueryRow(ctx, `
-		SELECT s.token_hash, s.admin_id, a.username, s.created_at, s.last_seen
+		SELECT s.token_hash, s.admin_id, a.username, a.language, s.created_at, s.last_seen
 		FROM sessions s JOIN admins a ON a.id = s.admin_id
 		WHERE s.token_hash = $1`, tokenHash,
-	).Scan(&sess.TokenHash, &sess.AdminID, &sess.Username, &sess.CreatedAt, &sess.LastSeen)
+	).Scan(&sess.TokenHash, &sess.AdminID, &sess.Username, &sess.Language, &sess.CreatedAt, &sess.LastSeen)
 	if err == pgx.ErrNoRows {
 		return sess, notFound("session")
 	}
 	sess.CreatedAt, sess.LastSeen = sess.CreatedAt.UTC(), sess.LastSeen.UTC()
 	return sess, translate(err, "get session")
+}
+
+// SetAdminLanguage saves the administrator's console language;
+// ENOTFOUND when there is none.
+func (s *Store) SetAdminLanguage(ctx context.Context, adminID int64, language string) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE admins SET language = $2 WHERE id = $1`, adminID, language)
+	if err != nil {
+		return translate(err, "set admin language")
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound("administrator")
+	}
+	return nil
 }
 
 // TouchSession records activity; ENOTFOUND when the session is gone.

@@ -113,6 +113,21 @@ func (s *Store) SetAdminPassword(ctx context.Context, username, passwordHash str
 	return ended, err
 }
 
+// SetAdminLanguage saves the administrator's console language;
+// ENOTFOUND when there is none.
+func (s *Store) SetAdminLanguage(ctx context.Context, adminID int64, language string) error {
+	res, err := s.writer.ExecContext(ctx, `UPDATE admins SET language = ? WHERE id = ?`, language, adminID)
+	if err != nil {
+		return translate(err, "set admin language")
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return translate(err, "set admin language")
+	} else if n == 0 {
+		return notFound("administrator")
+	}
+	return nil
+}
+
 // CreateSession stores s (times in whole seconds).
 func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {
 	_, err := s.writer.ExecContext(ctx,
@@ -128,14 +143,14 @@ func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (catal
 		return catalog.Session{}, err
 	}
 	defer s.readSlots.Release()
-	st, err := s.prepared(ctx, `SELECT s.token_hash, s.admin_id, a.username, s.created_at, s.last_seen
+	st, err := s.prepared(ctx, `SELECT s.token_hash, s.admin_id, a.username, a.language, s.created_at, s.last_seen
 FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?`)
 	if err != nil {
 		return catalog.Session{}, err
 	}
 	var sess catalog.Session
 	var created, seen int64
-	err = st.QueryRowContext(ctx, tokenHash).Scan(&sess.TokenHash, &sess.AdminID, &sess.Username, &created, &seen)
+	err = st.QueryRowContext(ctx, tokenHash).Scan(&sess.TokenHash, &sess.AdminID, &sess.Username, &sess.Language, &created, &seen)
 	if err == sql.ErrNoRows {
 		return sess, notFound("session")
 	}

@@ -107,6 +107,16 @@ func runAdmins(t *testing.T, open func(t *testing.T) catalog.Store) {
 		_, err = s.SessionByTokenHash(ctx, "bb22")
 		wantCode(t, err, catalog.ENOTFOUND)
 
+		// The console language an administrator saves comes back with
+		// every session of theirs.
+		noErr(t, s.SetAdminLanguage(ctx, a.ID, "th"), "SetAdminLanguage")
+		got, err = s.SessionByTokenHash(ctx, "aa11")
+		noErr(t, err, "SessionByTokenHash")
+		if got.Language != "th" {
+			t.Fatalf("after SetAdminLanguage: session language %q, want th", got.Language)
+		}
+		wantCode(t, s.SetAdminLanguage(ctx, a.ID+1000, "th"), catalog.ENOTFOUND)
+
 		later := start.Add(90 * time.Second)
 		noErr(t, s.TouchSession(ctx, "aa11", later), "TouchSession")
 		got, err = s.SessionByTokenHash(ctx, "aa11")
@@ -159,6 +169,6 @@ func runAdmins(t *testing.T, open func(t *testing.T) catalog.Store) {
 }
 
 func sameSession(a, b catalog.Session) bool {
-	return a.TokenHash == b.TokenHash && a.AdminID == b.AdminID && a.Username == b.Username &&
+	return a.TokenHash == b.TokenHash && a.AdminID == b.AdminID && a.Username == b.Username && a.Language == b.Language &&
 		a.CreatedAt.Equal(b.CreatedAt) && a.LastSeen.Equal(b.LastSeen)
 }
