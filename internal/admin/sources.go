@@ -9,6 +9,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/collect"
+	"catalog/internal/fetchguard"
 )
 
 // sourcesPage is the console's Sources page (contract 10).
@@ -73,6 +74,9 @@ func (s *Service) AddSource(w http.ResponseWriter, r *http.Request) {
 	form := sourceForm{Name: r.PostFormValue("name"), URL: r.PostFormValue("url"),
 		Every: strings.TrimSpace(r.PostFormValue("every")), Hours: strings.TrimSpace(r.PostFormValue("hours"))}
 	src, err := parseSourceForm(form)
+	if err == nil && s.collector != nil {
+		err = checkFetchable(src.URL, s.collector.AllowsPrivate())
+	}
 	if err == nil {
 		err = s.store.AddSource(r.Context(), &src)
 	}
@@ -121,6 +125,18 @@ func parseSourceForm(f sourceForm) (catalog.Source, error) {
 		return src, fe.Err()
 	}
 	return src, nil
+}
+
+// checkFetchable refuses a source whose address names a private host
+// that this process's runs would refuse (contract 13), saying which flag
+// allows it.
+func checkFetchable(rawURL string, allowPrivate bool) error {
+	if err := fetchguard.CheckURL(rawURL, allowPrivate); err != nil {
+		fe := catalog.FieldErrors{}
+		fe.Add("url", err.Error()+"; serve's --fetch-allow-private allows it")
+		return fe.Err()
+	}
+	return nil
 }
 
 // RemoveSource answers POST /admin/sources/{name}/remove.

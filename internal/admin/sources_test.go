@@ -15,6 +15,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/clipapi"
 	"catalog/internal/collect"
+	"catalog/internal/fetchguard"
 	"catalog/internal/testdb"
 )
 
@@ -35,7 +36,7 @@ func TestConsoleSources(t *testing.T) {
 	}))
 	defer source.Close()
 	runs := make(chan catalog.SourceRun, 4)
-	runner := collect.NewRunner(collect.RunnerConfig{Store: store, Observe: func(r catalog.SourceRun) { runs <- r }})
+	runner := collect.NewRunner(collect.RunnerConfig{Store: store, Fetch: fetchguard.Options{AllowPrivate: true}, Observe: func(r catalog.SourceRun) { runs <- r }})
 	go runner.Run(ctx)
 	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
 	defer srv.Close()
@@ -99,5 +100,31 @@ func TestConsoleSources(t *testing.T) {
 	}
 	if n, _ := store.CountMovies(ctx); n != 1 {
 		t.Errorf("movies after remove: %d, want the collected one kept", n)
+	}
+}
+
+// A console whose runs refuse private addresses (serve without
+// --fetch-allow-private) refuses a source that names one, beside its
+// URL field, and says which flag allows it.
+func TestConsoleRefusesPrivateSource(t *testing.T) {
+	t.Parallel()
+	store := testdb.Open(t)
+	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
+	if err := store.CreateAdmin(context.Background(), &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
+		t.Fatal(err)
+	}
+	runner := collect.NewRunner(collect.RunnerConfig{Store: store})
+	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
+	defer srv.Close()
+	c := loggedIn(t, store, srv.URL)
+	for _, addr := range []string{"http://127.0.0.1:8081/api.php/provide/vod/", "http://169.254.169.254/latest/", "http://localhost/vod"} {
+		res, body := c.post("/admin/sources", url.Values{"name": {"near"}, "url": {addr}})
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `data-error-for="url"`) ||
+			!strings.Contains(body, "refused: private address") || !strings.Contains(body, "--fetch-allow-private") {
+			t.Errorf("%s: got %d, want 422 naming the flag", addr, res.StatusCode)
+		}
+	}
+	if list, _ := store.ListSources(context.Background()); len(list) != 0 {
+		t.Errorf("sources: %+v, want none", list)
 	}
 }

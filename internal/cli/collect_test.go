@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -115,8 +116,9 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	source := "http://" + startServe(t, srcEnv, serveArgs()...).addrs.Movies.String()
 
 	wantExit(t, run(t, dstEnv, "", "migrate"), 0)
-	wantExit(t, run(t, dstEnv, "", "source", "add", "peer", source+"/api.php/provide/vod/", "--hours", "1"), 0)
-	r := run(t, dstEnv, "", "collect", "peer", "--quiet")
+	// The second instance is on this machine: a private address.
+	wantExit(t, run(t, dstEnv, "", "source", "add", "peer", source+"/api.php/provide/vod/", "--hours", "1", "--fetch-allow-private"), 0)
+	r := run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private")
 	wantExit(t, r, 0)
 	if want := "peer: 3 pages, 250 read, 250 written, 0 rejected\n"; r.stdout != want {
 		t.Errorf("first run: got %q, want %q", r.stdout, want)
@@ -131,7 +133,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	if err := src.UpsertMovies(ctx, edits); err != nil {
 		t.Fatal(err)
 	}
-	r = run(t, dstEnv, "", "collect", "peer", "--quiet")
+	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private")
 	wantExit(t, r, 0)
 	if want := "peer: 1 pages, 2 read, 2 written, 0 rejected\n"; r.stdout != want {
 		t.Errorf("run with h: got %q, want %q", r.stdout, want)
@@ -186,17 +188,50 @@ func TestSourceCommands(t *testing.T) {
 	// A source with one bad record: reported, written others, exit 1.
 	srv := startFixtureSource(t, `{"code":1,"page":1,"pagecount":1,"total":2,"list":[`+
 		`{"vod_id":1,"vod_name":"Good","vod_year":"2001"},{"vod_id":2,"vod_name":"","vod_year":"2002"}]}`)
-	r := run(t, env, "", "collect", srv+"/api.php/provide/vod/", "--quiet")
+	r := run(t, env, "", "collect", srv+"/api.php/provide/vod/", "--quiet", "--fetch-allow-private")
 	wantExit(t, r, 1)
 	if !strings.Contains(r.stderr, `: record 2: vod_id "2": name: is required`) || !strings.Contains(r.stdout, "1 pages, 2 read, 1 written, 1 rejected") {
 		t.Errorf("rejection: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 	// A stopped run: exit 1 with the page and the reason.
 	bad := startFixtureSource(t, `<html><title>Down</title></html>`)
-	r = run(t, env, "", "collect", bad+"/vod", "--quiet")
+	r = run(t, env, "", "collect", bad+"/vod", "--quiet", "--fetch-allow-private")
 	wantExit(t, r, 1)
 	if !strings.Contains(r.err.Error(), `page 1: answer is not the JSON of a provide API`) {
 		t.Errorf("stopped run: %v", r.err)
+	}
+}
+
+// Private addresses (contract 13): refused by source add and collect
+// unless --fetch-allow-private (or CATALOG_FETCH_ALLOW_PRIVATE) says
+// otherwise, with the flag named.
+func TestFetchAllowPrivate(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"CATALOG_DB": testdb.New(t).DSN()}
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		fmt.Fprint(w, `{"code":1,"page":1,"pagecount":1,"total":1,"list":[{"vod_id":1,"vod_name":"Good","vod_year":"2001"}]}`)
+	}))
+	defer srv.Close()
+	addr := srv.URL + "/api.php/provide/vod/"
+	r := run(t, env, "", "source", "add", "near", addr)
+	wantExit(t, r, 2)
+	if want := "source add: URL refused: private address 127.0.0.1 (loopback); --fetch-allow-private allows it"; r.err.Error() != want {
+		t.Errorf("source add: got %q, want %q", r.err, want)
+	}
+	r = run(t, env, "", "source", "add", "near", "http://localhost:1/vod")
+	wantExit(t, r, 2)
+	r = run(t, env, "", "collect", addr, "--quiet")
+	wantExit(t, r, 1)
+	if want := "page 1: refused: private address 127.0.0.1 (loopback); --fetch-allow-private allows it"; !strings.Contains(r.err.Error(), want) || hits.Load() != 0 {
+		t.Errorf("collect: got %q after %d requests, want %q and none", r.err, hits.Load(), want)
+	}
+	wantExit(t, run(t, env, "", "source", "add", "near", addr, "--fetch-allow-private"), 0)
+	env["CATALOG_FETCH_ALLOW_PRIVATE"] = "true"
+	wantExit(t, run(t, env, "", "collect", "near", "--quiet"), 0)
+	if hits.Load() != 1 {
+		t.Errorf("allowed: %d requests, want 1", hits.Load())
 	}
 }
 

@@ -69,7 +69,7 @@ func exportedMetrics(t *testing.T) map[string]bool {
 	}
 	nowhere := "http://" + ln.Addr().String() + "/api.php/provide/vod"
 	ln.Close()
-	wantExit(t, run(t, env, "", "source", "add", "nowhere", nowhere, "--every", "1h"), 0)
+	wantExit(t, run(t, env, "", "source", "add", "nowhere", nowhere, "--every", "1h", "--fetch-allow-private"), 0)
 	srv := startServe(t, env, append(serveArgs(), "--metrics-addr", "127.0.0.1:0", "--snapshot-every", "90m")...)
 	for _, addr := range []string{srv.addrs.Clips.String(), srv.addrs.Movies.String()} {
 		getJSON(t, http.DefaultClient, "http://"+addr+"/api/health", nil)

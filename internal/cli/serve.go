@@ -54,6 +54,7 @@ type serveConfig struct {
 	demo          bool
 	metricsAddr   string
 	purgeURL      string
+	fetchPrivate  bool
 	log           logConfig
 }
 
@@ -144,6 +145,7 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	f.stringVar(&c.metricsAddr, "metrics-addr", "CATALOG_METRICS_ADDR", "",
 		"listen address of the Prometheus metrics at /metrics (empty = off)")
 	f.purgeFlag(&c.purgeURL)
+	f.fetchFlag(&c.fetchPrivate)
 	var logLevel string
 	f.stringVar(&c.log.format, "log-format", "CATALOG_LOG_FORMAT", "auto",
 		"log line format: json, text, or auto (text on a terminal, else JSON)")
@@ -272,7 +274,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log, s.c.indexDir)
 	s.indexes = []*search.Live{clipSearch, movieSearch}
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
-	s.collector = newCollector(s.st, writes, m, log)
+	s.collector = newCollector(s.st, writes, m, log, s.c.fetchPrivate)
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,

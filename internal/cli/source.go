@@ -13,6 +13,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/collect"
 	"catalog/internal/edge"
+	"catalog/internal/fetchguard"
 	"catalog/internal/metrics"
 	"catalog/internal/progress"
 )
@@ -32,6 +33,7 @@ func (p *Program) source(ctx context.Context, args []string) error {
 	var db dbConfig
 	var every time.Duration
 	var hours int
+	var allowPrivate bool
 	var f *flags
 	want := 0
 	switch sub {
@@ -42,6 +44,7 @@ func (p *Program) source(ctx context.Context, args []string) error {
 		f = newFlags(name, "NAME URL", "Adds a MacCMS provide/vod address to collect movies from (JSON, or XML when\nthe address names it: at/xml or at=xml).")
 		f.durationVar(&every, "every", "", 0, "how often serve collects from it (0: only on request; at least 1m)")
 		f.intVar(&hours, "hours", "", 0, "after the first full run, read only what changed in the last N hours (h=N; 0: everything)")
+		f.fetchFlag(&allowPrivate)
 		want = 2
 	case "list":
 		f = newFlags(name, "", "Lists the sources with their last run.")
@@ -66,6 +69,9 @@ func (p *Program) source(ctx context.Context, args []string) error {
 	if sub == "add" {
 		if src, err = catalog.NewSource(positional[0], positional[1], every, hours); err != nil {
 			return usagef("source add: %s", flagErrors(err))
+		}
+		if err := fetchguard.CheckURL(src.URL, allowPrivate); err != nil {
+			return usagef("source add: URL %s", fetchHint(err))
 		}
 	}
 	st, err := openStore(ctx, db)
@@ -149,6 +155,7 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	var pf progressFlags
 	var hours, pages int
 	var purgeURL string
+	var allowPrivate bool
 	f := newFlags("collect", "NAME|URL",
 		"Collects movies now from a source added with \"catalog source add\", or from a provide/vod\n"+
 			"address (remembered under its host:port). Rejected records are reported; the exit status\n"+
@@ -158,6 +165,7 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	f.intVar(&pages, "pages", "", 0, "read at most N pages (0: every page)")
 	f.progressFlags(&pf)
 	f.purgeFlag(&purgeURL)
+	f.fetchFlag(&allowPrivate)
 	positional, err := f.parse(args, p)
 	if err != nil {
 		return err
@@ -189,6 +197,7 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	opts.Pages = pages
+	opts.Fetch.AllowPrivate = allowPrivate
 	st := edge.Announcing(opened, purger)
 	return p.runCollect(ctx, st, opts, p.progress(pf))
 }
@@ -239,7 +248,7 @@ func (p *Program) runCollect(ctx context.Context, st collect.Store, opts collect
 	fmt.Fprintf(p.Stdout, "%s: %d pages, %d read, %d written, %d rejected\n", opts.Source, run.Pages, run.Read, run.Written, run.Rejected)
 	switch {
 	case err != nil:
-		return fmt.Errorf("collect %s: %s", opts.Source, err)
+		return fmt.Errorf("collect %s: %s", opts.Source, fetchHint(err))
 	case sum.Rejected > 0:
 		return &rejectedError{rejected: sum.Rejected}
 	}
@@ -251,8 +260,9 @@ func (p *Program) runCollect(ctx context.Context, st collect.Store, opts collect
 const collectLockKey int64 = 0x636f6c6c656374 // "collect"
 
 // newCollector is serve's background collector: due sources one at a
-// time, writing through writes (which announce purges), counted in m.
-func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger) *collect.Runner {
+// time, writing through writes (which announce purges), counted in m;
+// allowPrivate is --fetch-allow-private.
+func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger, allowPrivate bool) *collect.Runner {
 	return collect.NewRunner(collect.RunnerConfig{Store: writes, Lock: advisoryLock(st, collectLockKey),
-		Logger: log.With("component", "collect"), Observe: m.Collect})
+		Logger: log.With("component", "collect"), Observe: m.Collect, Fetch: fetchguard.Options{AllowPrivate: allowPrivate}})
 }

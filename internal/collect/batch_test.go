@@ -66,7 +66,7 @@ func aheadSource(t *testing.T, st *heldStore, pages, bad int) *httptest.Server {
 func TestPagesReadAheadAreWrittenTogether(t *testing.T) {
 	st := &heldStore{Store: testdb.Open(t), release: make(chan struct{})}
 	srv := aheadSource(t, st, 8, 250)
-	run, sum, err := collect.Run(context.Background(), st, collect.Options{Source: "ahead", URL: srv.URL + "/vod", Limits: shortLimits})
+	run, sum, err := collect.Run(context.Background(), st, collect.Options{Source: "ahead", URL: srv.URL + "/vod", Limits: shortLimits, Fetch: local})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestFailedBatchKeepsTheEarlierPages(t *testing.T) {
 	st := &heldStore{Store: db.Open(t), release: make(chan struct{})}
 	refuse(t, db, "Movie 350") // on page 4
 	srv := aheadSource(t, st, 8, 0)
-	run, _, err := collect.Run(context.Background(), st, collect.Options{Source: "ahead", URL: srv.URL + "/vod", Limits: shortLimits})
+	run, _, err := collect.Run(context.Background(), st, collect.Options{Source: "ahead", URL: srv.URL + "/vod", Limits: shortLimits, Fetch: local})
 	if err == nil || !strings.HasPrefix(err.Error(), "page 4: writing: ") {
 		t.Fatalf("run error: got %v, want page 4's write", err)
 	}

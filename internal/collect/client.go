@@ -23,6 +23,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"catalog/internal/fetchguard"
 )
 
 // The limits of contract 10.
@@ -67,36 +69,21 @@ type client struct {
 	base   *url.URL
 }
 
-// newClient checks the source's address and builds its HTTP client.
-func newClient(rawURL string, limits Limits) (*client, error) {
+// newClient checks the source's address and builds its HTTP client,
+// which fetches through the guard of contract 13: fetch gives whether
+// private addresses are allowed (and, in tests, which are exempt); the
+// timeouts, size and redirects are the run's.
+func newClient(rawURL string, limits Limits, fetch fetchguard.Options) (*client, error) {
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("source address %q is not an http:// or https:// URL", rawURL)
 	}
 	limits = limits.withDefaults()
-	dialer := &net.Dialer{Timeout: limits.ConnectTimeout, KeepAlive: 30 * time.Second}
-	transport := &http.Transport{
-		Proxy:               http.ProxyFromEnvironment,
-		DialContext:         dialer.DialContext,
-		TLSHandshakeTimeout: limits.ConnectTimeout,
-		MaxIdleConnsPerHost: 2,
-		IdleConnTimeout:     90 * time.Second,
-		ForceAttemptHTTP2:   true,
-	}
-	hc := &http.Client{Transport: transport, CheckRedirect: checkRedirect}
-	return &client{http: hc, limits: limits, xml: namesXML(u), base: u}, nil
-}
-
-// checkRedirect follows at most MaxRedirects redirects, and only to
-// http(s).
-func checkRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) > MaxRedirects {
-		return fmt.Errorf("more than %d redirects", MaxRedirects)
-	}
-	if req.URL.Scheme != "http" && req.URL.Scheme != "https" {
-		return fmt.Errorf("redirected to a %q address; only http and https are followed", req.URL.Scheme)
-	}
-	return nil
+	fetch.ConnectTimeout = limits.ConnectTimeout
+	fetch.MaxBody = limits.MaxPageBytes
+	fetch.MaxRedirects = MaxRedirects
+	fetch.UserAgent = "catalog-collect (MacCMS provide API)"
+	return &client{http: fetchguard.NewClient(fetch), limits: limits, xml: namesXML(u), base: u}, nil
 }
 
 // namesXML reports whether a provide/vod address asks for XML: at=xml,
@@ -140,15 +127,15 @@ func (c *client) pageURL(page, hours int) string {
 }
 
 // fetch reads one page whole, within the page timeout and size limit,
-// and checks that it is what the format promises.
+// and checks that it is what the format promises. Its errors are in our
+// words (fetchguard.Describe): nothing the source sent is repeated.
 func (c *client) fetch(ctx context.Context, page, hours int) ([]byte, error) {
-	ctx, cancel := context.WithTimeout(ctx, c.limits.PageTimeout)
+	ctx, cancel := context.WithTimeoutCause(ctx, c.limits.PageTimeout, fmt.Errorf("no whole answer within %s", c.limits.PageTimeout))
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.pageURL(page, hours), nil)
 	if err != nil {
 		return nil, err
 	}
-	req.Header.Set("User-Agent", "catalog-collect (MacCMS provide API)")
 	req.Header.Set("Accept", "application/json, text/xml;q=0.9, */*;q=0.1")
 	res, err := c.http.Do(req)
 	if err != nil {
@@ -156,42 +143,34 @@ func (c *client) fetch(ctx context.Context, page, hours int) ([]byte, error) {
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("answered %s", res.Status)
-	}
-	if res.ContentLength > c.limits.MaxPageBytes {
-		return nil, c.tooLarge()
+		return nil, &fetchguard.StatusError{Code: res.StatusCode}
 	}
 	if err := c.checkType(res.Header.Get("Content-Type")); err != nil {
 		return nil, err
 	}
-	body, err := io.ReadAll(io.LimitReader(res.Body, c.limits.MaxPageBytes+1))
+	body, err := io.ReadAll(res.Body)
 	if err != nil {
 		return nil, c.netError(ctx, err)
-	}
-	if int64(len(body)) > c.limits.MaxPageBytes {
-		return nil, c.tooLarge()
 	}
 	return body, nil
 }
 
-func (c *client) tooLarge() error {
-	return fmt.Errorf("answer is larger than %s", sizeText(c.limits.MaxPageBytes))
-}
-
-// netError words a failed request: a timeout names the limit it hit.
+// netError words a failed request: why its context ended (the page
+// timeout, or the run's end), a connect timeout with its limit, else
+// fetchguard's words for it.
 func (c *client) netError(ctx context.Context, err error) error {
-	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-		return fmt.Errorf("no whole answer within %s", c.limits.PageTimeout)
-	}
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		err = ue.Err
+	if cause := context.Cause(ctx); cause != nil {
+		return cause
 	}
 	var ne net.Error
 	if errors.As(err, &ne) && ne.Timeout() {
 		return fmt.Errorf("could not connect within %s", c.limits.ConnectTimeout)
 	}
-	return err
+	var refused *fetchguard.RefusedError
+	if errors.As(err, &refused) {
+		return refused // in our words, and callers tell the flag that allows it
+	}
+	return errors.New(fetchguard.Describe(err))
 }
 
 // checkType refuses an answer whose Content-Type cannot hold the format.
@@ -204,7 +183,7 @@ func (c *client) checkType(header string) error {
 	}
 	mt, _, err := mime.ParseMediaType(header)
 	if err != nil {
-		return fmt.Errorf("unreadable Content-Type %q", header)
+		return errors.New("answer has an unreadable Content-Type")
 	}
 	switch {
 	case mt == "text/html", mt == "text/plain":
@@ -214,20 +193,8 @@ func (c *client) checkType(header string) error {
 	case !c.xml && (mt == "application/json" || mt == "text/json" || mt == "text/javascript" || mt == "application/javascript"):
 		return nil
 	}
-	want := "JSON"
 	if c.xml {
-		want = "XML"
+		return errors.New("answer's Content-Type is not an XML type")
 	}
-	return fmt.Errorf("answer is %s, not %s", mt, want)
-}
-
-// sizeText writes a byte count the way people read limits: 16 MiB.
-func sizeText(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
+	return errors.New("answer's Content-Type is not a JSON type")
 }

@@ -77,7 +77,6 @@ type jsonVod struct {
 func decodeJSON(body []byte) (sourcePage, error) {
 	var env struct {
 		Code      *text     `json:"code"`
-		Msg       text      `json:"msg"`
 		Page      text      `json:"page"`
 		PageCount text      `json:"pagecount"`
 		Total     text      `json:"total"`
@@ -90,7 +89,12 @@ func decodeJSON(body []byte) (sourcePage, error) {
 		return sourcePage{}, fmt.Errorf("answer has no code: not the JSON of a provide API%s", looksLike(body))
 	}
 	if *env.Code != "1" {
-		return sourcePage{}, fmt.Errorf("answered code %s: %s", clip(string(*env.Code)), clip(string(env.Msg)))
+		// The code when it is a number; never msg, which is the
+		// source's text (contract 13: errors are in our words).
+		if n, err := strconv.Atoi(strings.TrimSpace(string(*env.Code))); err == nil {
+			return sourcePage{}, fmt.Errorf("answered code %d, not 1", n)
+		}
+		return sourcePage{}, errors.New("answered a code that is not 1")
 	}
 	p := sourcePage{Records: make([]vod, len(env.List))}
 	var err error
@@ -152,10 +156,10 @@ func decodeXML(body []byte) (sourcePage, error) {
 	dec := xml.NewDecoder(bytes.NewReader(body))
 	dec.Strict = true
 	if err := dec.Decode(&doc); err != nil {
-		return sourcePage{}, fmt.Errorf("answer is not the XML of a provide API (%s)%s", strings.TrimPrefix(err.Error(), "XML syntax error on "), looksLike(body))
+		return sourcePage{}, fmt.Errorf("answer is not the XML of a provide API (%s)%s", xmlProblem(err), looksLike(body))
 	}
 	if doc.XMLName.Local != "rss" || doc.List == nil {
-		return sourcePage{}, fmt.Errorf("answer is <%s>, not <rss><list> of a provide API%s", clip(doc.XMLName.Local), looksLike(body))
+		return sourcePage{}, fmt.Errorf("answer is not <rss><list> of a provide API%s", looksLike(body))
 	}
 	p := sourcePage{Records: make([]vod, len(doc.List.Videos))}
 	var err error
@@ -176,6 +180,16 @@ func decodeXML(body []byte) (sourcePage, error) {
 	return p, nil
 }
 
+// xmlProblem words an XML decoding error by where it is: the decoder's
+// message can name the source's elements.
+func xmlProblem(err error) string {
+	var se *xml.SyntaxError
+	if errors.As(err, &se) {
+		return fmt.Sprintf("broken XML at line %d", se.Line)
+	}
+	return "unreadable XML"
+}
+
 // pageNumbers reads page, pagecount and the total; a missing one is 0
 // (without a pagecount the run stops after this page).
 func pageNumbers(page, count, total string) (p, c, t int, err error) {
@@ -190,7 +204,7 @@ func pageNumbers(page, count, total string) (p, c, t int, err error) {
 		}
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 0 {
-			return 0, 0, 0, fmt.Errorf("%s is %q, not a count", f.what, clip(s))
+			return 0, 0, 0, fmt.Errorf("%s is not a count", f.what)
 		}
 		*f.n = n
 	}
@@ -198,7 +212,8 @@ func pageNumbers(page, count, total string) (p, c, t int, err error) {
 }
 
 // looksLike names what an answer that is not the expected format is,
-// when it says: an HTML page, often a proxy's or a PHP error.
+// when it says: an HTML page, often a proxy's or a PHP error. Only the
+// kind is named, never the page's text or title.
 func looksLike(body []byte) string {
 	head := bytes.TrimSpace(bytes.TrimPrefix(body, []byte("\xef\xbb\xbf")))
 	if len(head) > 512 {
@@ -206,29 +221,14 @@ func looksLike(body []byte) string {
 	}
 	lower := bytes.ToLower(head)
 	if bytes.HasPrefix(lower, []byte("<!doctype html")) || bytes.HasPrefix(lower, []byte("<html")) {
-		if t := between(string(head), "<title>", "</title>"); t != "" {
-			return fmt.Sprintf(": an HTML page titled %q", clip(t))
-		}
 		return ": an HTML page"
 	}
 	return ""
 }
 
-func between(s, open, close string) string {
-	i := strings.Index(strings.ToLower(s), open)
-	if i < 0 {
-		return ""
-	}
-	s = s[i+len(open):]
-	j := strings.Index(strings.ToLower(s), close)
-	if j < 0 {
-		return ""
-	}
-	return strings.TrimSpace(s[:j])
-}
-
-// clip shortens a stranger's text for an error message: at most 80
-// characters, valid UTF-8, one line.
+// clip shortens a stranger's text for a record's rejection: at most 80
+// characters, valid UTF-8, one line. Callers quote it (strconv.Quote),
+// which escapes control and format characters.
 func clip(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	s = strings.Join(strings.Fields(s), " ")

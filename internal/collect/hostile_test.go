@@ -5,14 +5,17 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"runtime"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/collect"
+	"catalog/internal/fetchguard"
 	"catalog/internal/testdb"
 )
 
@@ -24,6 +27,10 @@ import (
 // shortLimits keep the tests fast; the defaults are pinned by value in
 // TestDefaultLimits.
 var shortLimits = collect.Limits{ConnectTimeout: time.Second, PageTimeout: 300 * time.Millisecond}
+
+// local lets runs reach the test servers, which listen on 127.0.0.1
+// (--fetch-allow-private).
+var local = fetchguard.Options{AllowPrivate: true}
 
 // vodPage is a JSON detail page of n records numbered from first.
 func vodPage(page, pageCount, first, n int) string {
@@ -67,7 +74,7 @@ func newHostile(t *testing.T, h http.HandlerFunc) *hostile {
 func (h *hostile) run(t *testing.T, limits collect.Limits, want string, pages, movies int) catalog.SourceRun {
 	t.Helper()
 	ctx := context.Background()
-	run, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/api.php/provide/vod/", Limits: limits})
+	run, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/api.php/provide/vod/", Limits: limits, Fetch: local})
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Fatalf("run error: got %v, want one holding %q", err, want)
 	}
@@ -182,13 +189,16 @@ func TestMalformed(t *testing.T) {
 	}{
 		{"JSON cut short", "", "application/json", `{"code":1,"page":1,"pagecount":1,"list":[{"vod_id":1,"vod_na`, "page 1: answer is not the JSON of a provide API (broken JSON"},
 		{"JSON of something else", "", "application/json", `{"status":"ok"}`, "page 1: answer has no code"},
-		{"code 0", "", "application/json", `{"code":0,"msg":"key expired"}`, "page 1: answered code 0: key expired"},
+		{"code 0", "", "application/json", `{"code":0,"msg":"key expired"}`, "page 1: answered code 0, not 1"},
+		{"code text", "", "application/json", `{"code":"S3CR3T","msg":"key expired"}`, "page 1: answered a code that is not 1"},
 		{"XML cut short", "at/xml", "text/xml", `<?xml version="1.0"?><rss version="5.1"><list page="1" pagecount="1"><video><id>1</id>`, "page 1: answer is not the XML of a provide API"},
-		{"XML of something else", "at/xml", "text/xml", `<feed><entry/></feed>`, "page 1: answer is <feed>, not <rss><list>"},
-		{"wrong Content-Type", "", "image/png", vodPage(1, 1, 1, 1), "page 1: answer is image/png, not JSON"},
-		{"XML served for JSON", "", "application/xml", `<rss><list/></rss>`, "page 1: answer is application/xml, not JSON"},
+		{"XML of something else", "at/xml", "text/xml", `<feed><entry/></feed>`, "page 1: answer is not <rss><list> of a provide API"},
+		{"XML broken", "at/xml", "text/xml", "<rss>\n<list><S3CR3T></list></rss>", "page 1: answer is not the XML of a provide API (broken XML at line 2)"},
+		{"wrong Content-Type", "", "image/png", vodPage(1, 1, 1, 1), "page 1: answer's Content-Type is not a JSON type"},
+		{"XML served for JSON", "", "application/xml", `<rss><list/></rss>`, "page 1: answer's Content-Type is not a JSON type"},
 		{"HTML error page", "", "text/html; charset=utf-8", "<!DOCTYPE html>\n<html><head><title>Site under maintenance</title></head><body>back soon</body></html>",
-			`page 1: answer is not the JSON of a provide API (broken JSON at byte 1): an HTML page titled "Site under maintenance"`},
+			`page 1: answer is not the JSON of a provide API (broken JSON at byte 1): an HTML page`},
+		{"pagecount text", "", "application/json", `{"code":1,"page":1,"pagecount":"S3CR3T","list":[]}`, "page 1: pagecount is not a count"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHostile(t, func(w http.ResponseWriter, r *http.Request) {
@@ -197,9 +207,9 @@ func TestMalformed(t *testing.T) {
 			})
 			ctx := context.Background()
 			url := h.srv.URL + "/api.php/provide/vod/" + tc.path
-			_, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: url, Limits: shortLimits})
-			if err == nil || !strings.Contains(err.Error(), tc.want) {
-				t.Fatalf("got %v, want an error holding %q", err, tc.want)
+			_, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: url, Limits: shortLimits, Fetch: local})
+			if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "S3CR3T") || strings.Contains(err.Error(), "maintenance") {
+				t.Fatalf("got %v, want an error holding %q and nothing the source wrote", err, tc.want)
 			}
 			if src, _ := h.st.SourceByName(ctx, "bad"); src.LastRun.Err != err.Error() {
 				t.Errorf("recorded error: got %q, want %q", src.LastRun.Err, err.Error())
@@ -238,7 +248,7 @@ func TestRedirects(t *testing.T) {
 	}
 	t.Run("five", func(t *testing.T) {
 		h := newHostile(t, redirector(5, ""))
-		run, _, err := collect.Run(context.Background(), h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/vod", Limits: shortLimits})
+		run, _, err := collect.Run(context.Background(), h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/vod", Limits: shortLimits, Fetch: local})
 		if err != nil || run.Written != 2 {
 			t.Fatalf("got %+v, %v; want 2 written", run, err)
 		}
@@ -253,7 +263,7 @@ func TestRedirects(t *testing.T) {
 	})
 	t.Run("other scheme", func(t *testing.T) {
 		h := newHostile(t, redirector(1, "file:///etc/passwd"))
-		h.run(t, shortLimits, `page 1: redirected to a "file" address; only http and https are followed`, 0, 0)
+		h.run(t, shortLimits, `page 1: redirected to an address that is not http or https`, 0, 0)
 	})
 }
 
@@ -262,7 +272,7 @@ func TestUnreachable(t *testing.T) {
 	addr := srv.URL
 	srv.Close()
 	st := testdb.Open(t)
-	_, _, err := collect.Run(context.Background(), st, collect.Options{Source: "gone", URL: addr + "/vod", Limits: shortLimits})
+	_, _, err := collect.Run(context.Background(), st, collect.Options{Source: "gone", URL: addr + "/vod", Limits: shortLimits, Fetch: local})
 	if err == nil || !strings.Contains(err.Error(), "page 1: ") || !strings.Contains(err.Error(), "connection refused") {
 		t.Fatalf("got %v, want page 1 refused", err)
 	}
@@ -281,12 +291,50 @@ func TestCancelledRun(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	limits := collect.Limits{PageTimeout: time.Minute}
-	run, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/vod", Limits: limits,
+	run, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/vod", Limits: limits, Fetch: local,
 		Progress: func(collect.Progress) { cancel() }})
 	if err == nil || !strings.Contains(err.Error(), "context canceled") || run.Pages != 1 || run.Written != 2 {
 		t.Fatalf("got %+v, %v; want 1 page written, then cancelled", run, err)
 	}
 	if src, _ := h.st.SourceByName(context.Background(), "bad"); src.LastRun.Err != err.Error() {
 		t.Errorf("recorded: %q, want %q", src.LastRun.Err, err.Error())
+	}
+}
+
+// Finding 1 of issue 35: a source that redirects to an internal address
+// (here another server on 127.0.0.1, holding a secret) is refused at the
+// redirect's dial, and the run's error, the recorded one shown on the
+// Sources page, holds our words and none of the internal answer. The
+// source itself is exempt: it stands for a public host.
+func TestRedirectToInternalRefused(t *testing.T) {
+	internal := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"code":0,"msg":"S3CR3T-internal-token"}`)
+	}))
+	defer internal.Close()
+	h := newHostile(t, func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, internal.URL+"/internal", http.StatusFound)
+	})
+	sourceAddr := netip.MustParseAddrPort(strings.TrimPrefix(h.srv.URL, "http://"))
+	guard := fetchguard.Options{Exempt: func(ap netip.AddrPort) bool { return ap == sourceAddr }}
+	ctx := context.Background()
+	_, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/vod", Limits: shortLimits, Fetch: guard})
+	want := "page 1: refused: private address 127.0.0.1 (loopback)"
+	if err == nil || err.Error() != want {
+		t.Fatalf("got %v, want %q", err, want)
+	}
+	if src, _ := h.st.SourceByName(ctx, "bad"); src.LastRun.Err != want {
+		t.Errorf("recorded: got %q, want %q", src.LastRun.Err, want)
+	}
+}
+
+// Without --fetch-allow-private, a source on a private address is
+// refused before anything is sent.
+func TestPrivateSourceRefused(t *testing.T) {
+	var hits atomic.Int64
+	h := newHostile(t, func(w http.ResponseWriter, r *http.Request) { hits.Add(1) })
+	_, _, err := collect.Run(context.Background(), h.st, collect.Options{Source: "bad", URL: h.srv.URL + "/vod", Limits: shortLimits})
+	if err == nil || err.Error() != "page 1: refused: private address 127.0.0.1 (loopback)" || hits.Load() != 0 {
+		t.Fatalf("got %v and %d requests, want the refusal and none", err, hits.Load())
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
+	"catalog/internal/fetchguard"
 )
 
 // The fixtures are MacCMS answers unlike this service's own: string and
@@ -171,7 +172,7 @@ func TestNamesXML(t *testing.T) {
 		"https://s.example/api.php/provide/vod/":                  false,
 		"https://s.example/api.php/provide/vod/at/json":           false,
 	} {
-		c, err := newClient(raw, Limits{})
+		c, err := newClient(raw, Limits{}, fetchguard.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/fetchguard"
 	"catalog/internal/importer"
 )
 
@@ -23,6 +24,10 @@ type Options struct {
 	// (--pages); the limit of Limits.MaxPages still holds.
 	Pages  int
 	Limits Limits
+	// Fetch is how pages are fetched (contract 13): AllowPrivate for
+	// --fetch-allow-private; tests also set Exempt or Resolver. Its
+	// timeouts, size and redirects are set from Limits.
+	Fetch fetchguard.Options
 	// Progress, when set, hears of every page written, on the run's
 	// goroutine.
 	Progress func(Progress)
@@ -72,7 +77,7 @@ func Run(ctx context.Context, st Store, opts Options) (catalog.SourceRun, import
 
 // collectPages reads and writes the pages of one run.
 func collectPages(ctx context.Context, st Store, opts Options, run *catalog.SourceRun, sum *importer.Summary) error {
-	c, err := newClient(opts.URL, opts.Limits)
+	c, err := newClient(opts.URL, opts.Limits, opts.Fetch)
 	if err != nil {
 		return err
 	}

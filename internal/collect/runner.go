@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/fetchguard"
 )
 
 // DefaultCheckEvery is how often a Runner looks for due sources.
@@ -27,6 +28,9 @@ type RunnerConfig struct {
 	// is skipped (the instance holding it runs that source).
 	Lock   func(ctx context.Context) (unlock func(), ok bool, err error)
 	Limits Limits
+	// Fetch is how pages are fetched: AllowPrivate for
+	// --fetch-allow-private (contract 13).
+	Fetch  fetchguard.Options
 	Logger *slog.Logger
 	// Observe, when set, hears of every finished run (metrics).
 	Observe func(catalog.SourceRun)
@@ -82,6 +86,10 @@ func (r *Runner) Request(name string) bool {
 		return false
 	}
 }
+
+// AllowsPrivate reports whether the runs may reach private addresses
+// (--fetch-allow-private), for the console's check of a new source.
+func (r *Runner) AllowsPrivate() bool { return r.cfg.Fetch.AllowPrivate }
 
 // Current returns the run in progress; ok is false when there is none.
 func (r *Runner) Current() (c Current, ok bool) {
@@ -147,7 +155,7 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 	r.mu.Lock()
 	r.current = Current{Source: src.Name, Started: time.Now()}
 	r.mu.Unlock()
-	opts := Options{Source: src.Name, URL: src.URL, Hours: src.RunHours(), Limits: r.cfg.Limits,
+	opts := Options{Source: src.Name, URL: src.URL, Hours: src.RunHours(), Limits: r.cfg.Limits, Fetch: r.cfg.Fetch,
 		Progress: func(p Progress) {
 			r.mu.Lock()
 			r.current.Progress = p

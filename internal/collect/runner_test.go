@@ -42,7 +42,7 @@ func TestRunnerDueThenRequested(t *testing.T) {
 		t.Fatal(err)
 	}
 	runs := make(chan catalog.SourceRun, 4)
-	r := collect.NewRunner(collect.RunnerConfig{Store: st, Limits: shortLimits, Observe: func(run catalog.SourceRun) { runs <- run }})
+	r := collect.NewRunner(collect.RunnerConfig{Store: st, Limits: shortLimits, Fetch: local, Observe: func(run catalog.SourceRun) { runs <- run }})
 	done := make(chan struct{})
 	go func() { r.Run(ctx); close(done) }()
 	next := func() catalog.SourceRun {
