@@ -51,7 +51,11 @@ type MovieStore interface {
 	GetMovie(ctx context.Context, id int64) (Movie, error)
 	// UpsertMovies writes normalised movies in one transaction. The key
 	// is ID when non-zero, else IDCode when non-empty, else Slug; the
-	// matched (or newly assigned) id is written back to each movie.
+	// matched (or newly assigned) id is written back to each movie. A
+	// movie inserted or changed gets m.UpdatedAt when set, else now; an
+	// unchanged one keeps its stored time. A caller that read the movie
+	// first clears UpdatedAt, or the change keeps the old time and
+	// never reaches h= (contract 6).
 	UpsertMovies(ctx context.Context, movies []Movie) error
 	// EachMovie streams every movie, highest id first, without holding
 	// the catalog in memory. fn must not keep m after it returns.
@@ -67,8 +71,9 @@ type MovieStore interface {
 	// DeleteMovie returns ENOTFOUND when no movie has the id.
 	DeleteMovie(ctx context.Context, id int64) error
 	// UpdateMovie writes the normalised m over the stored movie m.ID and
-	// sets m.UpdatedAt (kept when nothing changed); ENOTFOUND when no
-	// movie has the id. It never inserts.
+	// sets m.UpdatedAt: now when anything changed (the m.UpdatedAt given
+	// is ignored), else the stored time; ENOTFOUND when no movie has the
+	// id. It never inserts.
 	UpdateMovie(ctx context.Context, m *Movie) error
 }
 

@@ -64,6 +64,9 @@ func mergedMovie(ctx context.Context, store catalog.MovieStore, rec record) (cat
 		fe.Add("id", "the stored movie could not be read: "+catalog.ErrorMessage(err))
 		return mv, fe
 	}
+	// The stored time is not the record's: given to UpsertMovies it would
+	// be kept, and the change would never reach h= (contract 6).
+	mv.UpdatedAt = time.Time{}
 	return mv, applyMovie(&mv, rec)
 }
 

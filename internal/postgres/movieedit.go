@@ -41,9 +41,10 @@ var updateMovieSQL = func() string {
 
 // UpdateMovie writes m over the stored movie m.ID, never inserting:
 // ENOTFOUND when there is none, so an edit never brings a deleted movie
-// back.
+// back. A change is stamped now, whatever m.UpdatedAt holds (the time
+// the editor read).
 func (s *Store) UpdateMovie(ctx context.Context, m *catalog.Movie) error {
-	updated := catalog.StoredTimeOr(m.UpdatedAt, catalog.StoredNow())
+	updated := catalog.StoredNow()
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
 		args := catalog.AppendValues(append(make([]any, 0, len(movieWriteColumns)+2), m.ID, updated), m, movieWriteColumns)
 		err := tx.QueryRow(ctx, updateMovieSQL, args...).Scan(&m.UpdatedAt)

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"time"
 
 	"catalog/internal/catalog"
 )
@@ -29,8 +30,10 @@ func (s *Store) MovieIDByKey(ctx context.Context, idCode, slug string) (int64, e
 
 // UpdateMovie writes m over the stored movie m.ID, in a transaction of
 // its own (not the bulk writer's): ENOTFOUND when there is none, so an
-// edit never brings a deleted movie back.
+// edit never brings a deleted movie back. A change is stamped now,
+// whatever m.UpdatedAt holds (the time the editor read).
 func (s *Store) UpdateMovie(ctx context.Context, m *catalog.Movie) error {
+	m.UpdatedAt = time.Time{}
 	return s.writeTx(ctx, "update movie", func(tx *sql.Tx) error {
 		w := &movieWriter{txStmts: txStmts{tx: tx, what: "update movie"}, stamp: now()}
 		defer w.close()

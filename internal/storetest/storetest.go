@@ -28,6 +28,7 @@ func Run(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("Search", func(t *testing.T) { runSearch(t, open) })
 	t.Run("Movies", func(t *testing.T) { runMovies(t, open) })
 	t.Run("MovieEdits", func(t *testing.T) { runMovieEdits(t, open) })
+	t.Run("Writes", func(t *testing.T) { runWrites(t, open) })
 	t.Run("Vods", func(t *testing.T) { runVods(t, open) })
 	t.Run("Admins", func(t *testing.T) { runAdmins(t, open) })
 	t.Run("Tokens", func(t *testing.T) { runTokens(t, open) })
