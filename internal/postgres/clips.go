@@ -61,7 +61,13 @@ func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
 func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
 	created := catalog.StoredNow()
 	var id int64
-	err := s.pool.QueryRow(ctx, insertClip, append(catalog.AppendValues(nil, c, clipDataColumns), created)...).Scan(&id)
+	args := append(catalog.AppendValues(nil, c, clipDataColumns), created)
+	err := s.pool.QueryRow(ctx, insertClip, args...).Scan(&id)
+	if pgCode(err) == "2200H" { // sequence_generator_limit_exceeded
+		if err = s.renumber(ctx, "clips"); err == nil {
+			err = s.pool.QueryRow(ctx, insertClip, args...).Scan(&id)
+		}
+	}
 	if err != nil {
 		return translate(err, "create clip")
 	}
@@ -130,7 +136,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 		if _, err := tx.Exec(ctx, `LOCK TABLE clips IN SHARE ROW EXCLUSIVE MODE`); err != nil {
 			return err
 		}
-		seq, err := readSequence(ctx, tx, "clips_id_seq")
+		seq, err := readSequence(ctx, tx, "clips", len(clips))
 		if err != nil {
 			return err
 		}
@@ -178,7 +184,14 @@ type idSequence struct {
 	start, next int64
 }
 
-func readSequence(ctx context.Context, tx pgx.Tx, name string) (*idSequence, error) {
+// readSequence reads the sequence of table (movies or clips), for a
+// batch that numbers at most n new records. When those would pass
+// catalog.MaxID, the batch is numbered after the highest id present
+// instead, and save moves the sequence back there: a catalog whose
+// record at the very top was deleted gets ids again (the rule of the
+// SQLite engine's nextIDs).
+func readSequence(ctx context.Context, tx pgx.Tx, table string, n int) (*idSequence, error) {
+	name := table + "_id_seq"
 	var last int64
 	var called bool
 	if err := tx.QueryRow(ctx, `SELECT last_value, is_called FROM `+name).Scan(&last, &called); err != nil {
@@ -186,6 +199,13 @@ func readSequence(ctx context.Context, tx pgx.Tx, name string) (*idSequence, err
 	}
 	if called {
 		last++
+	}
+	if last-1 > catalog.MaxID-int64(n) {
+		var present int64
+		if err := tx.QueryRow(ctx, `SELECT coalesce(max(id), 0) FROM `+table).Scan(&present); err != nil {
+			return nil, err
+		}
+		last = min(last, present+1)
 	}
 	return &idSequence{name: name, start: last, next: last}, nil
 }
@@ -197,8 +217,8 @@ func (q *idSequence) take() int64 {
 
 func (q *idSequence) skipPast(id int64) { q.next = max(q.next, id+1) }
 
-// save moves the sequence past every id handed out or skipped, or fails
-// when one handed out is past catalog.MaxID.
+// save moves the sequence to the last id handed out or skipped, or
+// fails when one handed out is past catalog.MaxID.
 func (q *idSequence) save(ctx context.Context, tx pgx.Tx) error {
 	if q.next == q.start {
 		return nil
@@ -208,4 +228,26 @@ func (q *idSequence) save(ctx context.Context, tx pgx.Tx) error {
 	}
 	_, err := tx.Exec(ctx, `SELECT setval($1::regclass, $2)`, q.name, q.next-1)
 	return err
+}
+
+// renumber is CreateClip's way back from the sequence's limit (2200H):
+// under the import's lock, the sequence moves back to the highest id
+// present, or fails with EUNAVAILABLE when that is the limit itself.
+func (s *Store) renumber(ctx context.Context, table string) error {
+	return s.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `LOCK TABLE `+table+` IN SHARE ROW EXCLUSIVE MODE`); err != nil {
+			return err
+		}
+		seq, err := readSequence(ctx, tx, table, 1)
+		if err != nil {
+			return err
+		}
+		seq.take()
+		if err := seq.save(ctx, tx); err != nil {
+			return err
+		}
+		// The id taken is given back: the insert's nextval hands it out.
+		_, err = tx.Exec(ctx, `SELECT setval($1::regclass, $2, false)`, seq.name, seq.next-1)
+		return err
+	})
 }

@@ -173,7 +173,13 @@ func assignIDs(ctx context.Context, tx pgx.Tx, movies []catalog.Movie) error {
 	if err != nil {
 		return err
 	}
-	seq, err := readSequence(ctx, tx, "movies_id_seq")
+	fresh := 0
+	for i := range movies {
+		if movies[i].ID == 0 {
+			fresh++
+		}
+	}
+	seq, err := readSequence(ctx, tx, "movies", fresh)
 	if err != nil {
 		return err
 	}

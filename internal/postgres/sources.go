@@ -118,7 +118,13 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 		if err != nil {
 			return err
 		}
-		seq, err := readSequence(ctx, tx, "movies_id_seq")
+		fresh := 0
+		for i := range writes {
+			if writes[i].Movie.ID == 0 {
+				fresh++
+			}
+		}
+		seq, err := readSequence(ctx, tx, "movies", fresh)
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"math"
 	"strings"
 	"time"
 
@@ -81,22 +80,18 @@ func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
 	return c, nil
 }
 
-var insertClip = `INSERT INTO clips (` + catalog.ColumnNames(clipDataColumns, "") + `, created_at)
-VALUES (?` + strings.Repeat(`, ?`, len(clipDataColumns)) + `)`
-
-// CreateClip assigns c.ID and c.CreatedAt.
+// CreateClip assigns c.ID (nextIDs) and c.CreatedAt.
 func (s *Store) CreateClip(ctx context.Context, c *catalog.Clip) error {
 	created := now()
 	var id int64
 	err := s.writeTx(ctx, "create clip", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, insertClip, appendClipValues(nil, c, created)...)
+		last, err := nextIDs(ctx, tx, "clips", "clip", 1)
 		if err != nil {
-			return translate(err, "create clip")
+			return err
 		}
-		if id, err = res.LastInsertId(); err != nil {
-			return translate(err, "create clip")
-		}
-		return catalog.CheckAssignedID("clip", id)
+		id = last + 1
+		_, err = tx.ExecContext(ctx, insertClipHead+insertClipRow, appendClipValues([]any{id}, c, created)...)
+		return translate(err, "create clip")
 	})
 	if err != nil {
 		return err
@@ -148,8 +143,7 @@ func (s *Store) DeleteClip(ctx context.Context, id int64) error {
 // replaces the clip with that id (an upsert, so the triggers keep the
 // index and counts right); a zero CreatedAt means now. The assigned ID
 // and CreatedAt are written back into the slice. Runs of clips without
-// an ID go in with multi-row INSERTs, given the ids SQLite would have
-// assigned them one at a time.
+// an ID go in with multi-row INSERTs, numbered by nextIDs.
 func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 	if len(clips) == 0 {
 		return nil
@@ -218,41 +212,14 @@ func (w *clipWriter) replace(ctx context.Context, c *catalog.Clip) error {
 	return translate(err, "import clips")
 }
 
-// insertNew inserts clips that have no ID. A lone clip lets SQLite
-// assign its id; more get the ids SQLite would have assigned them, in
-// order, so that they can share statements.
+// insertNew inserts clips that have no ID, numbered by nextIDs, with
+// multi-row INSERTs.
 func (w *clipWriter) insertNew(ctx context.Context, clips []catalog.Clip) error {
 	if len(clips) == 0 {
 		return nil
 	}
-	var last int64
-	if len(clips) > 1 {
-		var err error
-		if last, err = lastID(ctx, w.tx, "clips"); err != nil {
-			return translate(err, "import clips")
-		}
-	}
-	if len(clips) == 1 || last > math.MaxInt64-int64(len(clips)) {
-		st, err := w.stmt(ctx, insertClip)
-		if err != nil {
-			return err
-		}
-		for i := range clips {
-			c := &clips[i]
-			res, err := st.ExecContext(ctx, appendClipValues(nil, c, c.CreatedAt)...)
-			if err != nil {
-				return translate(err, "import clips")
-			}
-			if c.ID, err = res.LastInsertId(); err != nil {
-				return translate(err, "import clips")
-			}
-			if err := catalog.CheckAssignedID("clip", c.ID); err != nil {
-				return err
-			}
-		}
-		return nil
-	}
-	if err := catalog.CheckAssignedID("clip", last+int64(len(clips))); err != nil {
+	last, err := nextIDs(ctx, w.tx, "clips", "clip", len(clips))
+	if err != nil {
 		return err
 	}
 	for len(clips) > 0 {

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -224,6 +223,26 @@ type movieWriter struct {
 	txStmts
 	stamp time.Time
 	args  []any // reused bulk INSERT arguments
+	// last is the highest id the transaction used so far, once
+	// numbered (newIDs asked the database).
+	last     int64
+	numbered bool
+}
+
+// newIDs is the id after which n new movies are numbered (nextIDs). The
+// database is asked once per transaction, which is the only writer;
+// after that the ids are counted on.
+func (w *movieWriter) newIDs(ctx context.Context, n int) (int64, error) {
+	if !w.numbered || w.last > catalog.MaxID-int64(n) {
+		last, err := nextIDs(ctx, w.tx, "movies", "movie", n)
+		if err != nil {
+			return 0, err
+		}
+		w.last, w.numbered = last, true
+	}
+	first := w.last
+	w.last += int64(n)
+	return first, nil
 }
 
 // updatedAt is the time m gets if it is inserted or changed.
@@ -260,21 +279,19 @@ func (w *movieWriter) upsertOne(ctx context.Context, m *catalog.Movie) error {
 	if err != nil {
 		return err
 	}
-	var idArg any // NULL: let SQLite assign the next id
-	if m.ID > 0 {
-		idArg = m.ID
+	id = m.ID
+	if id <= 0 {
+		last, err := w.newIDs(ctx, 1)
+		if err != nil {
+			return err
+		}
+		id = last + 1
 	}
-	res, err := insert.ExecContext(ctx, append([]any{idArg}, movieValues(m, updated.Unix())...)...)
-	if err != nil {
+	w.last = max(w.last, id)
+	if _, err := insert.ExecContext(ctx, append([]any{id}, movieValues(m, updated.Unix())...)...); err != nil {
 		return translate(err, "upsert movies")
 	}
-	if m.ID, err = res.LastInsertId(); err != nil {
-		return translate(err, "upsert movies")
-	}
-	if err := catalog.CheckAssignedID("movie", m.ID); err != nil {
-		return err
-	}
-	m.UpdatedAt = updated
+	m.ID, m.UpdatedAt = id, updated
 	return nil
 }
 
@@ -316,10 +333,6 @@ func (w *movieWriter) upsertByIDCode(ctx context.Context, movies []catalog.Movie
 	if err != nil {
 		return err
 	}
-	last, err := lastID(ctx, w.tx, "movies")
-	if err != nil {
-		return translate(err, "upsert movies")
-	}
 	fresh := make([]*catalog.Movie, 0, len(movies)-len(found))
 	for i := range movies {
 		m := &movies[i]
@@ -331,14 +344,12 @@ func (w *movieWriter) upsertByIDCode(ctx context.Context, movies []catalog.Movie
 		}
 		fresh = append(fresh, m)
 	}
-	if last > math.MaxInt64-int64(len(fresh)) {
-		// SQLite itself would fail with SQLITE_FULL; let it say so.
-		for _, m := range fresh {
-			if err := w.upsertOne(ctx, m); err != nil {
-				return err
-			}
-		}
+	if len(fresh) == 0 {
 		return nil
+	}
+	last, err := w.newIDs(ctx, len(fresh))
+	if err != nil {
+		return err
 	}
 	for len(fresh) > 0 {
 		n := min(len(fresh), movieInsertRows)
@@ -385,8 +396,7 @@ func (w *movieWriter) storedByIDCode(ctx context.Context, movies []catalog.Movie
 	return found, nil
 }
 
-// insertMany inserts movies with ids after last, in order, which are the
-// ids SQLite would have assigned them one at a time.
+// insertMany inserts movies with ids after last, in order.
 func (w *movieWriter) insertMany(ctx context.Context, movies []*catalog.Movie, last int64) error {
 	insert, err := w.stmt(ctx, insertMovieHead+strings.Repeat(insertMovieRow+",", len(movies)-1)+insertMovieRow)
 	if err != nil {

@@ -111,8 +111,8 @@ func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
 }
 
 // CollectMovies writes one page of source's records in one transaction
-// (catalog.PlanCollect decides what): new movies are numbered after the
-// last id, as SQLite would number them, so that every write goes by id.
+// (catalog.PlanCollect decides what): new movies are numbered by
+// nextIDs, so that every write goes by id.
 func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog.CollectedMovie) error {
 	if len(page) == 0 {
 		return nil
@@ -125,9 +125,17 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 		if err != nil {
 			return err
 		}
-		last, err := lastID(ctx, tx, "movies")
-		if err != nil {
-			return translate(err, "collect movies")
+		fresh := 0
+		for i := range writes {
+			if writes[i].Movie.ID == 0 {
+				fresh++
+			}
+		}
+		var last int64
+		if fresh > 0 {
+			if last, err = nextIDs(ctx, tx, "movies", "movie", fresh); err != nil {
+				return err
+			}
 		}
 		movies := make([]catalog.Movie, len(writes))
 		for i := range writes {

@@ -357,14 +357,31 @@ func (s *Store) bulkTx(ctx context.Context, what string, fn func(tx *sql.Tx) err
 	return s.writeTx(ctx, what, fn)
 }
 
-// lastID is the id after which SQLite would number the next row inserted
-// into table without one: with AUTOINCREMENT, above both the highest id
-// ever used and the highest id present.
-func lastID(ctx context.Context, tx *sql.Tx, table string) (int64, error) {
-	var last int64
-	err := tx.QueryRowContext(ctx, `SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '`+table+`'), 0),
-coalesce((SELECT max(id) FROM `+table+`), 0))`).Scan(&last)
-	return last, err
+// nextIDs is the id after which n new records of table (kind names them
+// in errors) are numbered, inside the write transaction tx. The rule of
+// AUTOINCREMENT, after the highest id ever used, holds while it leaves
+// room for n within catalog.MaxID. Past that, the records are numbered
+// after the highest id present, and the table's sequence is moved back
+// there, so that a catalog whose record at the very top was deleted
+// gets ids again. EUNAVAILABLE when not even that leaves room. A
+// record inserted with its id moves the sequence past it by itself.
+func nextIDs(ctx context.Context, tx *sql.Tx, table, kind string, n int) (int64, error) {
+	var used, present int64
+	err := tx.QueryRowContext(ctx, `SELECT coalesce((SELECT seq FROM sqlite_sequence WHERE name = ?1), 0),
+coalesce((SELECT max(id) FROM `+table+`), 0)`, table).Scan(&used, &present)
+	if err != nil {
+		return 0, translate(err, "number new "+table)
+	}
+	if last := max(used, present); last <= catalog.MaxID-int64(n) {
+		return last, nil
+	}
+	if err := catalog.CheckAssignedID(kind, present+int64(n)); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE sqlite_sequence SET seq = ? WHERE name = ?`, present, table); err != nil {
+		return 0, translate(err, "number new "+table)
+	}
+	return present, nil
 }
 
 // txStmts prepares each statement of one write transaction once, on
