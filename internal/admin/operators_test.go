@@ -189,6 +189,45 @@ func TestConsoleTokens(t *testing.T) {
 	}
 }
 
+// A token belongs to the administrator who made it in the console:
+// deleting that administrator revokes it at once, and it no longer
+// imports.
+func TestConsoleTokenDiesWithItsAdmin(t *testing.T) {
+	t.Parallel()
+	c := newConsole(t)
+	ctx := context.Background()
+	res, body := c.post("/admin/tokens", url.Values{"name": {"ann's script"}, "scope": {"movies:write"}})
+	m := secretInPage.FindStringSubmatch(body)
+	if res.StatusCode != http.StatusCreated || m == nil {
+		t.Fatalf("create: got %d", res.StatusCode)
+	}
+	importWith := func() int {
+		req, _ := http.NewRequest("POST", c.url+"/api/import/movies", strings.NewReader(`{"name": "Scripted"}`))
+		req.Header.Set("Authorization", "Bearer "+m[1])
+		req.Header.Set("Content-Type", "application/x-ndjson")
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res.Body.Close()
+		return res.StatusCode
+	}
+	if code := importWith(); code != http.StatusOK {
+		t.Fatalf("import with ann's token: got %d, want 200", code)
+	}
+	ann, _ := c.store.AdminByUsername(ctx, "ann")
+	if list, _ := c.store.ListTokens(ctx); len(list) != 1 || list[0].AdminID != ann.ID {
+		t.Fatalf("stored token: %+v, want it owned by ann (%d)", list, ann.ID)
+	}
+	revoked, err := c.store.DeleteAdmin(ctx, "ann")
+	if err != nil || revoked != 1 {
+		t.Fatalf("DeleteAdmin: got %d, %v; want 1 token revoked", revoked, err)
+	}
+	if code := importWith(); code != http.StatusUnauthorized {
+		t.Errorf("import with the token of a deleted administrator: got %d, want 401", code)
+	}
+}
+
 // upload posts a file to the console's import form.
 func (c *console) upload(kind, name, content string) (*http.Response, string) {
 	c.t.Helper()

@@ -86,7 +86,7 @@ func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request) {
 	tok, err := catalog.NewAPIToken(name, joined)
 	if err == nil {
 		secret, hash := auth.NewSecret()
-		tok.TokenHash = hash
+		tok.TokenHash, tok.AdminID = hash, sess.AdminID
 		if err = s.store.CreateToken(r.Context(), &tok); err == nil {
 			s.log.Info("api token created", "id", tok.ID, "name", tok.Name, "admin", sess.Username)
 			s.tokensPage(w, r, sess, http.StatusCreated, tokensPage{Created: &createdToken{Token: tok, Secret: secret}})

@@ -89,7 +89,7 @@ type AdminStore interface {
 	ListAdmins(ctx context.Context) ([]Admin, error)
 	// DeleteAdmin removes the administrator and ends every session of
 	// theirs, at once on every instance; ENOTFOUND when there is none.
-	DeleteAdmin(ctx context.Context, username string) error
+	DeleteAdmin(ctx context.Context, username string) (revokedTokens int64, err error)
 	// SetAdminPassword replaces the administrator's password hash and
 	// ends every session of theirs in the same transaction, returning
 	// how many it ended; ENOTFOUND when there is none.

@@ -31,6 +31,10 @@ type APIToken struct {
 	CreatedAt time.Time
 	LastUsed  time.Time // zero: never used
 	RevokedAt time.Time // zero: live; a revoked token stays listed
+	// AdminID is the administrator who made the token in the console,
+	// whose deletion revokes it; 0 for a token made by the operator
+	// (catalog token create).
+	AdminID int64
 }
 
 // Allows reports whether the token carries scope.

@@ -25,7 +25,7 @@ const bcryptMaxBytes = 72
 const adminUsage = `Usage: catalog admin create --username NAME     (password on standard input)
        catalog admin password --username NAME   (new password on standard input; ends their sessions)
        catalog admin list
-       catalog admin delete --username NAME     (ends their sessions)
+       catalog admin delete --username NAME     (ends their sessions, revokes their tokens)
        catalog admin unlock --username NAME     (clear failed-login counts)`
 
 func (p *Program) admin(ctx context.Context, args []string) error {
@@ -238,7 +238,7 @@ func (p *Program) adminList(ctx context.Context, args []string) error {
 func (p *Program) adminDelete(ctx context.Context, args []string) error {
 	var db dbConfig
 	var username string
-	f := newFlags("admin delete", "", "Deletes an administrator and ends every session of theirs.")
+	f := newFlags("admin delete", "", "Deletes an administrator, ends every session of theirs and revokes the API tokens they made.")
 	f.dbFlags(&db)
 	f.stringVar(&username, "username", "CATALOG_ADMIN_USERNAME", "", "the administrator's login name (required)")
 	if _, err := f.parse(args, p); err != nil {
@@ -255,13 +255,13 @@ func (p *Program) adminDelete(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	err = st.DeleteAdmin(ctx, username)
+	revoked, err := st.DeleteAdmin(ctx, username)
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
 		return fmt.Errorf("admin delete: there is no administrator %q (catalog admin list shows them)", username)
 	}
 	if err != nil {
 		return fmt.Errorf("admin delete: %s", message(err))
 	}
-	_, err = fmt.Fprintf(p.Stdout, "administrator %q deleted; their sessions ended\n", username)
+	_, err = fmt.Fprintf(p.Stdout, "administrator %q deleted; their sessions ended and %d API token(s) they made revoked\n", username, revoked)
 	return err
 }

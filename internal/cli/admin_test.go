@@ -168,7 +168,24 @@ func TestAdminManage(t *testing.T) {
 		t.Errorf("password for a stranger: %v", r.err)
 	}
 
-	wantExit(t, run(t, env, "", "admin", "delete", "--username", "bob"), 0)
+	// bob's console tokens go with him, and the delete says how many.
+	bob, err := st.AdminByUsername(ctx, "bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"bob-1", "bob-2"} {
+		if err := st.CreateToken(ctx, &catalog.APIToken{Name: h, Scopes: []string{catalog.ScopeMoviesWrite}, TokenHash: h, AdminID: bob.ID}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r = run(t, env, "", "admin", "delete", "--username", "bob")
+	wantExit(t, r, 0)
+	if !strings.Contains(r.stdout, "2 API token(s) they made revoked") {
+		t.Errorf("admin delete: stdout %q, want it to say 2 tokens were revoked", r.stdout)
+	}
+	if _, err := st.TokenByHash(ctx, "bob-1"); catalog.ErrorCode(err) != catalog.ENOTFOUND {
+		t.Errorf("bob's token after his deletion: %v, want it revoked", err)
+	}
 	r = run(t, env, "", "admin", "delete", "--username", "bob")
 	wantExit(t, r, 1)
 	wantExit(t, run(t, env, "", "admin", "delete"), 2)

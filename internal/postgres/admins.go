@@ -61,17 +61,22 @@ func (s *Store) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
 	return out, translate(rows.Err(), "list admins")
 }
 
-// DeleteAdmin removes the administrator; the sessions go with it (ON
-// DELETE CASCADE). ENOTFOUND when there is none.
-func (s *Store) DeleteAdmin(ctx context.Context, username string) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM admins WHERE username = $1`, username)
+// DeleteAdmin removes the administrator and revokes the live tokens
+// they made, in one statement, and returns how many; the sessions go
+// with it (ON DELETE CASCADE). ENOTFOUND when there is none.
+func (s *Store) DeleteAdmin(ctx context.Context, username string) (int64, error) {
+	var deleted bool
+	var revoked int64
+	err := s.pool.QueryRow(ctx, `WITH gone AS (DELETE FROM admins WHERE username = $1 RETURNING id),
+revoked AS (UPDATE api_tokens SET revoked_at = $2 WHERE admin_id IN (SELECT id FROM gone) AND revoked_at IS NULL RETURNING id)
+SELECT EXISTS (SELECT 1 FROM gone), (SELECT count(*) FROM revoked)`, username, catalog.StoredNow()).Scan(&deleted, &revoked)
 	if err != nil {
-		return translate(err, "delete admin")
+		return 0, translate(err, "delete admin")
 	}
-	if tag.RowsAffected() == 0 {
-		return notFound("administrator")
+	if !deleted {
+		return 0, notFound("administrator")
 	}
-	return nil
+	return revoked, nil
 }
 
 // SetAdminPassword replaces the hash and ends the administrator's

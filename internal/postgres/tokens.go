@@ -14,8 +14,8 @@ import (
 func (s *Store) CreateToken(ctx context.Context, t *catalog.APIToken) error {
 	created := catalog.StoredNow()
 	err := s.pool.QueryRow(ctx,
-		`INSERT INTO api_tokens (name, scopes, token_hash, created_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-		t.Name, strings.Join(t.Scopes, ","), t.TokenHash, created).Scan(&t.ID)
+		`INSERT INTO api_tokens (name, scopes, token_hash, created_at, admin_id) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
+		t.Name, strings.Join(t.Scopes, ","), t.TokenHash, created, t.AdminID).Scan(&t.ID)
 	if err != nil {
 		return translate(err, "create token")
 	}
@@ -23,13 +23,13 @@ func (s *Store) CreateToken(ctx context.Context, t *catalog.APIToken) error {
 	return nil
 }
 
-const tokenColumns = `id, name, scopes, token_hash, created_at, last_used, revoked_at`
+const tokenColumns = `id, name, scopes, token_hash, created_at, last_used, revoked_at, admin_id`
 
 func scanToken(row pgx.Row) (catalog.APIToken, error) {
 	var t catalog.APIToken
 	var scopes string
 	var used, revoked *time.Time
-	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &t.CreatedAt, &used, &revoked); err != nil {
+	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &t.CreatedAt, &used, &revoked, &t.AdminID); err != nil {
 		return t, err
 	}
 	t.Scopes = strings.Split(scopes, ",")

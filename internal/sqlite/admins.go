@@ -74,19 +74,28 @@ func (s *Store) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
 	return out, translate(rows.Err(), "list admins")
 }
 
-// DeleteAdmin removes the administrator; the sessions go with it (ON
-// DELETE CASCADE). ENOTFOUND when there is none.
-func (s *Store) DeleteAdmin(ctx context.Context, username string) error {
-	res, err := s.writer.ExecContext(ctx, `DELETE FROM admins WHERE username = ?`, username)
-	if err != nil {
+// DeleteAdmin removes the administrator and revokes the live tokens
+// they made, in one transaction, and returns how many; the sessions go
+// with it (ON DELETE CASCADE). ENOTFOUND when there is none.
+func (s *Store) DeleteAdmin(ctx context.Context, username string) (int64, error) {
+	var revoked int64
+	err := s.writeTx(ctx, "delete admin", func(tx *sql.Tx) error {
+		var id int64
+		err := tx.QueryRowContext(ctx, `DELETE FROM admins WHERE username = ? RETURNING id`, username).Scan(&id)
+		if err == sql.ErrNoRows {
+			return notFound("administrator")
+		}
+		if err != nil {
+			return translate(err, "delete admin")
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ? WHERE admin_id = ? AND revoked_at = 0`, now().Unix(), id)
+		if err != nil {
+			return translate(err, "delete admin")
+		}
+		revoked, err = res.RowsAffected()
 		return translate(err, "delete admin")
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return translate(err, "delete admin")
-	} else if n == 0 {
-		return notFound("administrator")
-	}
-	return nil
+	})
+	return revoked, err
 }
 
 // SetAdminPassword replaces the hash and ends the administrator's

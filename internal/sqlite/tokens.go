@@ -13,8 +13,8 @@ import (
 func (s *Store) CreateToken(ctx context.Context, t *catalog.APIToken) error {
 	created := now()
 	res, err := s.writer.ExecContext(ctx,
-		`INSERT INTO api_tokens (name, scopes, token_hash, created_at) VALUES (?, ?, ?, ?)`,
-		t.Name, strings.Join(t.Scopes, ","), t.TokenHash, created.Unix())
+		`INSERT INTO api_tokens (name, scopes, token_hash, created_at, admin_id) VALUES (?, ?, ?, ?, ?)`,
+		t.Name, strings.Join(t.Scopes, ","), t.TokenHash, created.Unix(), t.AdminID)
 	if err != nil {
 		return translate(err, "create token")
 	}
@@ -26,13 +26,13 @@ func (s *Store) CreateToken(ctx context.Context, t *catalog.APIToken) error {
 	return nil
 }
 
-const tokenColumns = `id, name, scopes, token_hash, created_at, last_used, revoked_at`
+const tokenColumns = `id, name, scopes, token_hash, created_at, last_used, revoked_at, admin_id`
 
 func scanToken(row interface{ Scan(...any) error }) (catalog.APIToken, error) {
 	var t catalog.APIToken
 	var scopes string
 	var created, used, revoked int64
-	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &created, &used, &revoked); err != nil {
+	if err := row.Scan(&t.ID, &t.Name, &scopes, &t.TokenHash, &created, &used, &revoked, &t.AdminID); err != nil {
 		return t, err
 	}
 	t.Scopes = strings.Split(scopes, ",")

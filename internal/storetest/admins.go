@@ -80,12 +80,67 @@ func runAdmins(t *testing.T, open func(t *testing.T) catalog.Store) {
 		_, err = s.SetAdminPassword(ctx, "carol", "x")
 		wantCode(t, err, catalog.ENOTFOUND)
 
-		noErr(t, s.DeleteAdmin(ctx, "bob"), "DeleteAdmin")
+		// Tokens belong to the administrator who made them: deleting
+		// bob revokes bob's live ones, and only those.
+		tokens := map[string]*catalog.APIToken{}
+		for _, tok := range []struct {
+			hash  string
+			admin int64
+		}{{"tb1", b.ID}, {"tb2", b.ID}, {"tb3", b.ID}, {"ta1", a.ID}, {"cli", 0}} {
+			tokens[tok.hash] = &catalog.APIToken{Name: tok.hash, Scopes: []string{catalog.ScopeMoviesWrite}, TokenHash: tok.hash, AdminID: tok.admin}
+			noErr(t, s.CreateToken(ctx, tokens[tok.hash]), "CreateToken")
+		}
+		if got, _ := s.TokenByHash(ctx, "tb1"); got.AdminID != b.ID {
+			t.Errorf("token's admin: got %d, want %d", got.AdminID, b.ID)
+		}
+		noErr(t, s.RevokeToken(ctx, tokens["tb3"].ID), "RevokeToken")
+		byHash := func() map[string]catalog.APIToken {
+			list, err := s.ListTokens(ctx)
+			noErr(t, err, "ListTokens")
+			m := map[string]catalog.APIToken{}
+			for _, tok := range list {
+				m[tok.Name] = tok
+			}
+			return m
+		}
+		revokedBefore := byHash()["tb3"]
+
+		before := nowSecond()
+		revoked, err := s.DeleteAdmin(ctx, "bob")
+		noErr(t, err, "DeleteAdmin")
+		if revoked != 2 {
+			t.Errorf("DeleteAdmin: revoked %d tokens, want bob's 2 live ones", revoked)
+		}
+		after := byHash()
+		for hash, wantRevoked := range map[string]bool{"tb1": true, "tb2": true, "ta1": false, "cli": false} {
+			got := after[hash]
+			if _, err := s.TokenByHash(ctx, hash); (err == nil) == wantRevoked {
+				t.Errorf("token %s after bob's deletion: TokenByHash gave %v, want it usable %v", hash, err, !wantRevoked)
+			}
+			if got.RevokedAt.IsZero() == wantRevoked {
+				t.Errorf("token %s after bob's deletion: revoked at %v, want revoked %v", hash, got.RevokedAt, wantRevoked)
+			}
+			if wantRevoked {
+				wantTimeBetween(t, "RevokedAt", got.RevokedAt, before, nowSecond())
+			}
+		}
+		if got := after["tb3"]; !got.RevokedAt.Equal(revokedBefore.RevokedAt) {
+			t.Errorf("a token revoked before: RevokedAt got %v, want %v kept", got.RevokedAt, revokedBefore.RevokedAt)
+		}
 		_, err = s.SessionByTokenHash(ctx, "b1")
 		wantCode(t, err, catalog.ENOTFOUND)
 		_, err = s.AdminByUsername(ctx, "bob")
 		wantCode(t, err, catalog.ENOTFOUND)
-		wantCode(t, s.DeleteAdmin(ctx, "bob"), catalog.ENOTFOUND)
+		_, err = s.DeleteAdmin(ctx, "bob")
+		wantCode(t, err, catalog.ENOTFOUND)
+		// A new administrator of the same name owns none of them.
+		bob2 := createAdmin(t, s, "bob")
+		if bob2.ID == b.ID {
+			t.Errorf("a new bob got the deleted one's id %d", b.ID)
+		}
+		if revoked, err := s.DeleteAdmin(ctx, "bob"); err != nil || revoked != 0 {
+			t.Errorf("DeleteAdmin of the new bob: got %d, %v; want 0 tokens", revoked, err)
+		}
 		if list, _ := s.ListAdmins(ctx); len(list) != 1 || list[0].Username != "alice" {
 			t.Errorf("ListAdmins after delete: got %+v, want only alice", list)
 		}
