@@ -2,6 +2,7 @@ package postgres_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"net"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
 
 	"catalog/internal/catalog"
 	"catalog/internal/postgres"
@@ -529,4 +532,65 @@ func TestStreamsKeepOffRequestReads(t *testing.T) {
 		t.Fatal(err)
 	}
 	storetest.RunStreams(t, s)
+}
+
+// A new database gets no pg_trgm extension and no trigram index: the
+// database does no search (the in-process index does), so installing
+// catalog must not need the right to create extensions. A database that
+// has the indexes from before (simulated here) loses them in 00011 and
+// keeps the extension.
+func TestNoTrigramSearch(t *testing.T) {
+	ctx := context.Background()
+	count := func(dsn, sql string) int {
+		t.Helper()
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			t.Fatalf("connect: %v", err)
+		}
+		defer conn.Close(ctx)
+		var n int
+		if err := conn.QueryRow(ctx, sql).Scan(&n); err != nil {
+			t.Fatalf("%s: %v", sql, err)
+		}
+		return n
+	}
+	const (
+		extension = `SELECT count(*) FROM pg_extension WHERE extname = 'pg_trgm'`
+		indexes   = `SELECT count(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexdef LIKE '%gin_trgm_ops%'`
+	)
+
+	dsn := pgtest.DSN(t)
+	openStore(t, dsn)
+	if n := count(dsn, extension); n != 0 {
+		t.Errorf("new database: pg_trgm installed %d times, want not at all", n)
+	}
+	if n := count(dsn, indexes); n != 0 {
+		t.Errorf("new database: %d trigram indexes, want none", n)
+	}
+
+	// An install from before: the extension and the indexes exist when
+	// 00011 runs, which drops the indexes and keeps the extension.
+	old := pgtest.DSN(t)
+	db, err := sql.Open("pgx", old)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	provider, err := goose.NewProvider(goose.DialectPostgres, db, os.DirFS("migrations"), goose.WithDisableGlobalRegistry(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := provider.UpTo(ctx, 10); err != nil {
+		t.Fatalf("migrate to 10: %v", err)
+	}
+	execSQL(t, old, `CREATE EXTENSION IF NOT EXISTS pg_trgm;
+		CREATE INDEX IF NOT EXISTS clips_title_fold_trgm ON clips USING gin (title_fold gin_trgm_ops);
+		CREATE INDEX IF NOT EXISTS movies_name_fold_trgm ON movies USING gin (name_fold gin_trgm_ops)`)
+	openStore(t, old)
+	if n := count(old, extension); n != 1 {
+		t.Errorf("old database: pg_trgm installed %d times after the migrations, want 1 (kept)", n)
+	}
+	if n := count(old, indexes); n != 0 {
+		t.Errorf("old database: %d trigram indexes after the migrations, want none", n)
+	}
 }

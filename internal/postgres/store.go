@@ -184,8 +184,8 @@ func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 	}
 	if err != nil {
 		// goose's own message quotes whole SQL statements; the server's
-		// message is the useful line (e.g. permission denied to create
-		// extension "pg_trgm").
+		// message is the useful line (e.g. permission denied for
+		// schema public).
 		return nil, catalog.Reworded("postgres: migrate: "+connectReason(err, ConnectTimeout), err)
 	}
 	return applied, nil

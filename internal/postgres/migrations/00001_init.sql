@@ -5,8 +5,13 @@
 -- changes once per writing statement, in the same transaction as the
 -- data, so that every instance's caches see a change exactly when it
 -- becomes visible.
-
-CREATE EXTENSION IF NOT EXISTS pg_trgm;
+--
+-- Databases made before issue 37 also got the pg_trgm extension and a
+-- trigram index on clips.title_fold and movies.name_fold here, for a
+-- search the database no longer does: 00011 drops the indexes and
+-- leaves the extension where it is. A new database gets neither (goose
+-- records only this file's number, so editing it changes nothing for
+-- a database that already ran it).
 
 CREATE TABLE meta (
     singleton    boolean PRIMARY KEY DEFAULT true CHECK (singleton),
@@ -27,7 +32,6 @@ CREATE TABLE clips (
     created_at timestamptz NOT NULL
 );
 CREATE INDEX clips_platform_id ON clips (platform, id DESC);
-CREATE INDEX clips_title_fold_trgm ON clips USING gin (title_fold gin_trgm_ops);
 
 -- Exact number of clips per platform ('' = none); the total is the sum
 -- of a handful of rows.
@@ -66,7 +70,6 @@ CREATE TABLE movies (
 CREATE INDEX movies_id_code ON movies (id_code) WHERE id_code <> '';
 CREATE INDEX movies_slug ON movies (slug);
 CREATE INDEX movies_updated_at ON movies (updated_at);
-CREATE INDEX movies_name_fold_trgm ON movies USING gin (name_fold gin_trgm_ops);
 
 CREATE TABLE movie_count (
     singleton boolean PRIMARY KEY DEFAULT true CHECK (singleton),
