@@ -109,8 +109,8 @@ func firstDay(t *testing.T, dsn string) {
 
 	// A collect run from a second instance.
 	peer := d.peer("first", 600, nil)
-	wantExit(t, run(t, d.env, "", "source", "add", "peer", peer+"/api.php/provide/vod/"), 0)
-	wantExit(t, run(t, d.env, "", "collect", "peer", "--quiet"), 0)
+	wantExit(t, run(t, d.env, "", "source", "add", "peer", peer+"/api.php/provide/vod/", "--fetch-allow-private"), 0)
+	wantExit(t, run(t, d.env, "", "collect", "peer", "--quiet", "--fetch-allow-private"), 0)
 	d.movies += 600
 	d.check("a collect run")
 
@@ -154,8 +154,8 @@ func firstDay(t *testing.T, dsn string) {
 			next.ServeHTTP(w, r)
 		})
 	})
-	wantExit(t, run(t, d.env, "", "source", "add", "peer2", peer2+"/api.php/provide/vod/"), 0)
-	cmd := exec.Command(os.Args[0], "collect", "peer2", "--quiet")
+	wantExit(t, run(t, d.env, "", "source", "add", "peer2", peer2+"/api.php/provide/vod/", "--fetch-allow-private"), 0)
+	cmd := exec.Command(os.Args[0], "collect", "peer2", "--quiet", "--fetch-allow-private")
 	cmd.Env = append(os.Environ(), asCatalog+"=1", "CATALOG_DB="+dsn)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
@@ -177,7 +177,7 @@ func firstDay(t *testing.T, dsn string) {
 	if err := cmd.Wait(); err == nil {
 		t.Fatalf("the collect run ended by itself before it was killed\n%s", out.String())
 	}
-	wantExit(t, run(t, d.env, "", "collect", "peer2", "--quiet"), 0)
+	wantExit(t, run(t, d.env, "", "collect", "peer2", "--quiet", "--fetch-allow-private"), 0)
 	d.movies += 1500
 	d.check("a collect run killed and run again")
 	if err := d.srv.stop(t); err != nil {
