@@ -107,14 +107,14 @@ func namesXML(u *url.URL) bool {
 const PageSize = 100
 
 // pageURL is the address of one detail page: the source's address with
-// ac=detail, pg, pagesize unless the address sets it and, when
-// hours > 0, h.
+// ac=detail, pg, pagesize unless the address sets one a page may hold
+// (at most MaxPageRecords) and, when hours > 0, h.
 func (c *client) pageURL(page, hours int) string {
 	u := *c.base
 	q := u.Query()
 	q.Set("ac", "detail")
 	q.Set("pg", strconv.Itoa(page))
-	if q.Get("pagesize") == "" {
+	if n, err := strconv.Atoi(q.Get("pagesize")); err != nil || n <= 0 || n > MaxPageRecords {
 		q.Set("pagesize", strconv.Itoa(PageSize))
 	}
 	if hours > 0 {

@@ -76,13 +76,15 @@ type jsonVod struct {
 // decodeJSON reads the list envelope of a JSON answer.
 func decodeJSON(body []byte) (sourcePage, error) {
 	var env struct {
-		Code      *text     `json:"code"`
-		Page      text      `json:"page"`
-		PageCount text      `json:"pagecount"`
-		Total     text      `json:"total"`
-		List      []jsonVod `json:"list"`
+		Code      *text    `json:"code"`
+		Page      text     `json:"page"`
+		PageCount text     `json:"pagecount"`
+		Total     text     `json:"total"`
+		List      jsonList `json:"list"`
 	}
-	if err := json.Unmarshal(body, &env); err != nil {
+	if err := json.Unmarshal(body, &env); errors.Is(err, errTooManyRecords) {
+		return sourcePage{}, err
+	} else if err != nil {
 		return sourcePage{}, fmt.Errorf("answer is not the JSON of a provide API (%s)%s", jsonProblem(err), looksLike(body))
 	}
 	if env.Code == nil {
@@ -147,15 +149,17 @@ func decodeXML(body []byte) (sourcePage, error) {
 	var doc struct {
 		XMLName xml.Name
 		List    *struct {
-			Page      string     `xml:"page,attr"`
-			PageCount string     `xml:"pagecount,attr"`
-			Total     string     `xml:"recordcount,attr"`
-			Videos    []xmlVideo `xml:"video"`
+			Page      string    `xml:"page,attr"`
+			PageCount string    `xml:"pagecount,attr"`
+			Total     string    `xml:"recordcount,attr"`
+			Videos    xmlVideos `xml:"video"`
 		} `xml:"list"`
 	}
 	dec := xml.NewDecoder(bytes.NewReader(body))
 	dec.Strict = true
-	if err := dec.Decode(&doc); err != nil {
+	if err := dec.Decode(&doc); errors.Is(err, errTooManyRecords) {
+		return sourcePage{}, err
+	} else if err != nil {
 		return sourcePage{}, fmt.Errorf("answer is not the XML of a provide API (%s)%s", xmlProblem(err), looksLike(body))
 	}
 	if doc.XMLName.Local != "rss" || doc.List == nil {
@@ -178,6 +182,60 @@ func decodeXML(body []byte) (sourcePage, error) {
 		p.Records[i] = r
 	}
 	return p, nil
+}
+
+// MaxPageRecords is the most records a page may hold, whatever its
+// bytes: a run asks for PageSize, and a page of more stops the run, so
+// that a run's memory is bounded by records as well as by bytes.
+const MaxPageRecords = 1000
+
+var errTooManyRecords = fmt.Errorf("page holds more than %d records", MaxPageRecords)
+
+// jsonList is the list member, read record by record so that a page of
+// more than MaxPageRecords records stops before it takes their memory.
+type jsonList []jsonVod
+
+func (l *jsonList) UnmarshalJSON(b []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	if tok == nil { // null
+		*l = nil
+		return nil
+	}
+	if tok != json.Delim('[') {
+		return errors.New("list is not an array")
+	}
+	for dec.More() {
+		if len(*l) == MaxPageRecords {
+			return errTooManyRecords
+		}
+		var v jsonVod
+		if err := dec.Decode(&v); err != nil {
+			return err
+		}
+		*l = append(*l, v)
+	}
+	return nil
+}
+
+// xmlVideos is the <video> elements of a list, read one by one so that
+// a page of more than MaxPageRecords records stops before it takes their
+// memory.
+type xmlVideos []xmlVideo
+
+func (l *xmlVideos) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+	if len(*l) == MaxPageRecords {
+		return errTooManyRecords
+	}
+	var v xmlVideo
+	if err := d.DecodeElement(&v, &start); err != nil {
+		return err
+	}
+	*l = append(*l, v)
+	return nil
 }
 
 // xmlProblem words an XML decoding error by where it is: the decoder's

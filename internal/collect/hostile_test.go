@@ -338,3 +338,77 @@ func TestPrivateSourceRefused(t *testing.T) {
 		t.Fatalf("got %v and %d requests, want the refusal and none", err, hits.Load())
 	}
 }
+
+// Finding 2 of issue 35: a page holds at most collect.MaxPageRecords
+// records whatever its bytes. A page of a million tiny records, in JSON
+// or XML, stops the run before they take memory; a page of exactly the
+// limit is read.
+func TestManyRecordsInOnePage(t *testing.T) {
+	many := func(format string, n int) string {
+		var b strings.Builder
+		if format == "xml" {
+			b.WriteString(`<?xml version="1.0"?><rss><list page="1" pagecount="1">`)
+			for range n {
+				b.WriteString("<video/>")
+			}
+			b.WriteString("</list></rss>")
+			return b.String()
+		}
+		b.WriteString(`{"code":1,"page":1,"pagecount":1,"list":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("{}")
+		}
+		b.WriteString("]}")
+		return b.String()
+	}
+	for _, format := range []string{"json", "xml"} {
+		t.Run(format, func(t *testing.T) {
+			path := "/vod"
+			if format == "xml" {
+				path = "/vod/at/xml"
+			}
+			body := many(format, 1_000_000)
+			h := newHostile(t, func(w http.ResponseWriter, r *http.Request) { fmt.Fprint(w, body) })
+			ctx := context.Background()
+			var err error
+			alloc := measure(func() {
+				_, _, err = collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: h.srv.URL + path, Limits: shortLimits, Fetch: local})
+			})
+			if want := "page 1: page holds more than 1000 records"; err == nil || err.Error() != want {
+				t.Fatalf("got %v, want %q", err, want)
+			}
+			t.Logf("allocated %d MiB refusing a page of a million records (%d bytes)", alloc>>20, len(body))
+			if alloc > 64<<20 {
+				t.Errorf("allocated %d MiB, want at most 64 MiB", alloc>>20)
+			}
+			// The limit itself is read: every record rejected (no name),
+			// none stops the run.
+			body = many(format, collect.MaxPageRecords)
+			run, _, err := collect.Run(ctx, h.st, collect.Options{Source: "bad", URL: h.srv.URL + path, Limits: shortLimits, Fetch: local})
+			if err != nil || run.Read != collect.MaxPageRecords {
+				t.Fatalf("a page of %d: got %+v, %v", collect.MaxPageRecords, run, err)
+			}
+		})
+	}
+}
+
+// A run asks for pages of collect.PageSize records unless its address
+// asks for a size a page may hold.
+func TestPageSizeAsked(t *testing.T) {
+	for addr, want := range map[string]string{"/vod": "100", "/vod?pagesize=50": "50", "/vod?pagesize=5000": "100", "/vod?pagesize=x": "100"} {
+		var asked atomic.Value
+		h := newHostile(t, func(w http.ResponseWriter, r *http.Request) {
+			asked.Store(r.URL.Query().Get("pagesize"))
+			fmt.Fprint(w, vodPage(1, 1, 1, 1))
+		})
+		if _, _, err := collect.Run(context.Background(), h.st, collect.Options{Source: "bad", URL: h.srv.URL + addr, Limits: shortLimits, Fetch: local}); err != nil {
+			t.Fatal(err)
+		}
+		if got := asked.Load(); got != want {
+			t.Errorf("%s: asked pagesize %v, want %s", addr, got, want)
+		}
+	}
+}
