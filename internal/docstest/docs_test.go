@@ -413,32 +413,45 @@ curl() { command curl -sS --fail-with-body "$@"; }
 
 var exitStatusRe = regexp.MustCompile(`#\s*exit status (\d+)\s*$`)
 
+// command is one command line of a block, with its continuation lines.
+type command struct {
+	line int // of its first line in the document
+	text string
+}
+
+// commands are b's command lines: comments and blank lines left out, a
+// line ending in a backslash joined with the next.
+func commands(b block) []command {
+	var out []command
+	lines := strings.Split(strings.TrimRight(b.text, "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		c := command{line: b.line + 1 + i, text: lines[i]}
+		for strings.HasSuffix(c.text, "\\") && i+1 < len(lines) {
+			i++
+			c.text += "\n" + lines[i]
+		}
+		if trimmed := strings.TrimSpace(c.text); trimmed != "" && !strings.HasPrefix(trimmed, "#") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 // script is b's text with the addresses and folders of this run, each
 // command followed by the check of its exit status.
 func script(t *testing.T, b block, subst *strings.Replacer) string {
 	t.Helper()
 	var out strings.Builder
 	out.WriteString(prelude)
-	lines := strings.Split(strings.TrimRight(b.text, "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		first := b.line + 1 + i
-		cmd := lines[i]
-		for strings.HasSuffix(cmd, "\\") && i+1 < len(lines) {
-			i++
-			cmd += "\n" + lines[i]
-		}
-		trimmed := strings.TrimSpace(cmd)
-		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
-			continue
-		}
-		if strings.HasSuffix(trimmed, "&") {
-			t.Errorf("%s:%d: a command in the background; the docs test cannot wait for it", b.doc, first)
+	for _, c := range commands(b) {
+		if strings.HasSuffix(strings.TrimSpace(c.text), "&") {
+			t.Errorf("%s:%d: a command in the background; the docs test cannot wait for it", b.doc, c.line)
 		}
 		want := "0"
-		if m := exitStatusRe.FindStringSubmatch(cmd); m != nil {
+		if m := exitStatusRe.FindStringSubmatch(c.text); m != nil {
 			want = m[1]
 		}
-		fmt.Fprintf(&out, "%s\n__docs_check $? %d %s\n", subst.Replace(cmd), first, want)
+		fmt.Fprintf(&out, "%s\n__docs_check $? %d %s\n", subst.Replace(c.text), c.line, want)
 	}
 	return out.String()
 }
@@ -517,25 +530,19 @@ func checkNoRunFlags(t *testing.T, bash, bin string) {
 			if b.lang != noRun {
 				continue
 			}
-			lines := strings.Split(strings.TrimRight(b.text, "\n"), "\n")
-			for i := 0; i < len(lines); i++ {
-				first := b.line + 1 + i
-				cmd := lines[i]
-				for strings.HasSuffix(cmd, "\\") && i+1 < len(lines) {
-					i++
-					cmd = strings.TrimSuffix(cmd, "\\") + " " + lines[i]
-				}
+			for _, c := range commands(b) {
+				cmd := c.text
 				if !assignRe.MatchString(cmd) {
 					continue
 				}
 				if loc := commandEnd.FindStringIndex(cmd + " "); loc != nil {
 					cmd = cmd[:loc[0]]
 				}
-				c := exec.Command(bash, "--noprofile", "--norc", "-c", cmd+" -h")
-				c.Dir = t.TempDir()
-				c.Env = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}
-				if out, err := c.CombinedOutput(); err != nil {
-					t.Errorf("%s:%d: %s -h: %v\n%s", doc, first, cmd, err, tail(out))
+				sh := exec.Command(bash, "--noprofile", "--norc", "-c", cmd+" -h")
+				sh.Dir = t.TempDir()
+				sh.Env = []string{"PATH=" + bin + string(os.PathListSeparator) + os.Getenv("PATH")}
+				if out, err := sh.CombinedOutput(); err != nil {
+					t.Errorf("%s:%d: %s -h: %v\n%s", doc, c.line, cmd, err, tail(out))
 				}
 			}
 		}
