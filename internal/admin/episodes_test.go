@@ -9,7 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"golang.org/x/net/html"
+
 	"catalog/internal/catalog"
+	"catalog/internal/importer"
 	"catalog/internal/testdb"
 )
 
@@ -203,5 +206,110 @@ func TestConsoleEditKeepsEpisodeSlugs(t *testing.T) {
 	want := []string{"Main/e01", "Main/trailer-a", "Main/trailer-b", "Main/episode-2", "Main/ep-3", "Backup/b01"}
 	if !reflect.DeepEqual(slugs, want) {
 		t.Errorf("slugs after the edit: got %q, want %q", slugs, want)
+	}
+}
+
+// formOf reads the values a browser would post from the first form of
+// page whose action is action: every named input and textarea.
+func formOf(t *testing.T, page, action string) url.Values {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	attr := func(n *html.Node, key string) string {
+		for _, a := range n.Attr {
+			if a.Key == key {
+				return a.Val
+			}
+		}
+		return ""
+	}
+	var form *html.Node
+	for n := range doc.Descendants() {
+		if n.Type == html.ElementNode && n.Data == "form" && attr(n, "action") == action {
+			form = n
+			break
+		}
+	}
+	if form == nil {
+		t.Fatalf("no form posting to %s", action)
+	}
+	values := url.Values{}
+	for n := range form.Descendants() {
+		if n.Type != html.ElementNode || attr(n, "name") == "" {
+			continue
+		}
+		switch n.Data {
+		case "input":
+			values.Add(attr(n, "name"), attr(n, "value"))
+		case "textarea":
+			var text strings.Builder
+			for c := range n.ChildNodes() {
+				text.WriteString(c.Data)
+			}
+			values.Add(attr(n, "name"), text.String())
+		}
+	}
+	return values
+}
+
+// Everything an import accepts in an episode line can be edited and
+// saved: a movie imported with "|" and "\" in its episodes' names (and a
+// "|" in a URL) is saved unchanged through the console's form, and a
+// name typed with an escaped "|" is stored with it.
+func TestConsoleEpisodeNamesWithBars(t *testing.T) {
+	t.Parallel()
+	c := newConsole(t)
+	ctx := context.Background()
+	record := `{"name": "Bars", "id_code": "BAR-1", "episodes": [{"server_name": "Main | HD", "server_data": [` +
+		`{"name": "Ep 1 | Pilot", "link_embed": "https://p.example/e/1|a", "link_m3u8": "https://cdn.example/1.m3u8"},` +
+		`{"name": "A\\|B \\\\ C\\", "link_m3u8": "https://cdn.example/2.m3u8?x=a|b"},` +
+		`{"name": "| leading and trailing |", "link_embed": "https://p.example/e/3"},` +
+		`{"name": "back\\slash", "link_embed": "https://p.example/e/4"}]}]}`
+	sum, err := importer.Movies(ctx, c.store, "bars.jsonl", strings.NewReader(record), importer.Options{})
+	if err != nil || sum.Imported != 1 {
+		t.Fatalf("import: %+v, %v", sum, err)
+	}
+	id, err := c.store.MovieIDByKey(ctx, "BAR-1", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	stored, err := c.store.GetMovie(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := stored.Episodes[0].Episodes[1].Name; got != `A\|B \\ C\` {
+		t.Fatalf("imported name: got %q", got)
+	}
+
+	path := fmt.Sprintf("/admin/movies/%d", id)
+	_, page := c.get(path + "/edit")
+	form := formOf(t, page, path)
+	res, body := c.post(path, form)
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving the form unchanged: got %d\n%s", res.StatusCode, body)
+	}
+	saved, err := c.store.GetMovie(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(saved, stored) {
+		t.Fatalf("saved unchanged:\n got %+v\nwant %+v", saved, stored)
+	}
+
+	// A name typed with \| keeps its bar; a line without escapes reads
+	// as before.
+	form.Set("server_data.0", `New \| name | https://p.example/n | https://cdn.example/n.m3u8`+"\n"+`Plain | | https://cdn.example/p.m3u8|q`)
+	if res, body := c.post(path, form); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("saving typed lines: got %d\n%s", res.StatusCode, body)
+	}
+	saved, _ = c.store.GetMovie(ctx, id)
+	want := []catalog.Episode{
+		{Name: "New | name", Slug: catalog.Slugify("New | name"), LinkEmbed: "https://p.example/n", LinkM3U8: "https://cdn.example/n.m3u8"},
+		{Name: "Plain", Slug: "plain", LinkM3U8: "https://cdn.example/p.m3u8|q"},
+	}
+	if !reflect.DeepEqual(saved.Episodes[0].Episodes, want) {
+		t.Errorf("typed lines:\n got %+v\nwant %+v", saved.Episodes[0].Episodes, want)
 	}
 }

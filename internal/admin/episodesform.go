@@ -10,24 +10,60 @@ import (
 
 // The console edits a movie's episodes (contract 9) as one block per
 // server: its name, and its episodes one a line as
-// "NAME | EMBED URL | M3U8 URL". The form shows every server plus one
-// empty block, so a server is added by filling that block and saving,
-// and removed by emptying its block: no JavaScript needed.
+// "NAME | EMBED URL | M3U8 URL". A "|" or "\" inside a value is written
+// "\|" or "\\", so that every name an import accepts is shown and
+// saved unchanged; any other backslash stands for itself. The form shows
+// every server plus one empty block, so a server is added by filling
+// that block and saving, and removed by emptying its block: no
+// JavaScript needed.
 
 // Form names of a server block: serverNameField+N and serverDataField+N.
 const (
 	serverNameField = "server_name."
 	serverDataField = "server_data."
-	episodeSep      = "|"
+	episodeSep      = '|'
+	episodeEscape   = '\\'
 )
 
 // episodeLines is the text of a server's episodes in the form.
 func episodeLines(s catalog.Server) string {
 	lines := make([]string, len(s.Episodes))
 	for i, e := range s.Episodes {
-		lines[i] = e.Name + " " + episodeSep + " " + e.LinkEmbed + " " + episodeSep + " " + e.LinkM3U8
+		lines[i] = escapeEpisode(e.Name) + " | " + escapeEpisode(e.LinkEmbed) + " | " + escapeEpisode(e.LinkM3U8)
 	}
 	return strings.Join(lines, "\n")
+}
+
+var episodeEscaper = strings.NewReplacer(string(episodeEscape), string(episodeEscape)+string(episodeEscape),
+	string(episodeSep), string(episodeEscape)+string(episodeSep))
+
+// escapeEpisode writes a value of an episode line.
+func escapeEpisode(v string) string { return episodeEscaper.Replace(v) }
+
+// splitEpisodeLine reads an episode line into its name, embed URL and
+// m3u8 URL: split at the first two "|" not escaped, with "\|" and "\\"
+// read as "|" and "\". A "|" after the second one belongs to the m3u8
+// URL, as a URL may hold one.
+func splitEpisodeLine(line string) [3]string {
+	var parts [3]string
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		switch {
+		case c == episodeEscape && i+1 < len(line) && (line[i+1] == episodeSep || line[i+1] == episodeEscape):
+			i++
+			b.WriteByte(line[i])
+		case c == episodeSep && n < 2:
+			parts[n] = b.String()
+			b.Reset()
+			n++
+		default:
+			b.WriteByte(c)
+		}
+	}
+	parts[n] = b.String()
+	return parts
 }
 
 // episodesValues puts the form values of servers into v.
@@ -61,7 +97,7 @@ func episodesForm(values, fieldErrors map[string]string) []formField {
 			formField{Name: serverNameField + k, Label: label + " name", Type: "text", Max: catalog.MaxServerNameRunes,
 				Hint: "e.g. Main. Empty this block to remove the server.", Value: values[serverNameField+k], Error: fieldErrors[serverNameField+k]},
 			formField{Name: serverDataField + k, Label: label + " episodes", Type: "textarea", Max: catalog.MaxEpisodesBytes,
-				Hint:  "One episode a line: NAME | EMBED URL | M3U8 URL (either URL may be empty).",
+				Hint:  "One episode a line: NAME | EMBED URL | M3U8 URL (either URL may be empty; write | inside a name as \\|).",
 				Value: values[serverDataField+k], Error: fieldErrors[serverDataField+k]})
 	}
 	return fields
@@ -87,10 +123,7 @@ func readEpisodesForm(r *http.Request, values map[string]string) ([]catalog.Serv
 			if strings.TrimSpace(line) == "" {
 				continue
 			}
-			parts := strings.SplitN(line, episodeSep, 3)
-			for len(parts) < 3 {
-				parts = append(parts, "")
-			}
+			parts := splitEpisodeLine(line)
 			s.Episodes = append(s.Episodes, catalog.Episode{Name: parts[0], LinkEmbed: parts[1], LinkM3U8: parts[2]})
 			where.lines = append(where.lines, n+1)
 		}
