@@ -11,6 +11,7 @@ package admin
 import (
 	"embed"
 	"log/slog"
+	"time"
 
 	"golang.org/x/crypto/bcrypt"
 
@@ -58,6 +59,9 @@ type Config struct {
 	// Imports is shared with the import API, so that one upload runs at
 	// a time in the process; nil gives the console a slot of its own.
 	Imports *importer.Slot
+	// UploadMax bounds one upload of the import form (0:
+	// httpx.DefaultUploadMaxDuration), as it does the import API's.
+	UploadMax time.Duration
 	// Snapshots, when set, is the movie snapshot the console's panel
 	// shows and rebuilds.
 	Snapshots *snapshot.Service
@@ -83,6 +87,7 @@ type Service struct {
 	// checks that guesses reach.
 	checkPassword func(hash, password []byte) error
 	imports       *importer.Slot
+	uploadMax     time.Duration
 	snapshots     *snapshot.Service
 	imported      importer.Observer
 	collector     *collect.Runner
@@ -116,6 +121,7 @@ func New(cfg Config) *Service {
 		views:         html.NewViews(assets, templateFS, "templates"),
 		checkPassword: bcrypt.CompareHashAndPassword,
 		imports:       imports,
+		uploadMax:     cfg.UploadMax,
 		snapshots:     cfg.Snapshots,
 		imported:      cfg.Imported,
 		collector:     cfg.Collector,

@@ -85,7 +85,7 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 	defer s.imports.Release()
 
 	// As on the API: a minimum transfer rate instead of ReadTimeout.
-	upload := httpx.NewUploadBody(w, r)
+	upload := httpx.NewUploadBody(w, r, s.uploadMax)
 	defer upload.Answer()
 	r.Body = upload
 	mr, err := r.MultipartReader()

@@ -312,6 +312,8 @@ func TestUsageErrors(t *testing.T) {
 		{"bad duration flag", nil, []string{"serve", "--snapshot-every=abc"}, "snapshot-every"},
 		{"bad duration env", map[string]string{"CATALOG_SNAPSHOT_EVERY": "abc"}, []string{"serve"}, "CATALOG_SNAPSHOT_EVERY"},
 		{"zero duration", nil, []string{"serve", "--snapshot-every=0s"}, "must be positive"},
+		{"zero upload duration", nil, []string{"serve", "--upload-max-duration=0s"}, "--upload-max-duration must be positive"},
+		{"bad upload duration env", map[string]string{"CATALOG_UPLOAD_MAX_DURATION": "long"}, []string{"serve"}, "CATALOG_UPLOAD_MAX_DURATION"},
 		{"bad bool env", map[string]string{"CATALOG_COOKIE_SECURE": "maybe"}, []string{"serve"}, "CATALOG_COOKIE_SECURE"},
 		{"bad int env", map[string]string{"CATALOG_DB_MAX_CONNS": "many"}, []string{"migrate"}, "CATALOG_DB_MAX_CONNS"},
 		{"negative conns", nil, []string{"migrate", "--db-max-conns=-1"}, "db-max-conns"},

@@ -51,6 +51,7 @@ type serveConfig struct {
 	cookieSecure  bool
 	proxies       string
 	readTimeout   time.Duration
+	uploadMax     time.Duration
 	demo          bool
 	metricsAddr   string
 	purgeURL      string
@@ -140,6 +141,8 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 		"comma-separated addresses or CIDRs of load balancers whose X-Forwarded-For names the client")
 	f.durationVar(&c.readTimeout, "read-timeout", "CATALOG_READ_TIMEOUT", httpx.DefaultReadTimeout,
 		"`deadline` of every read request: past it the answer is 503 and its database work is cancelled")
+	f.durationVar(&c.uploadMax, "upload-max-duration", "CATALOG_UPLOAD_MAX_DURATION", httpx.DefaultUploadMaxDuration,
+		"the longest one import upload may take (API and console), besides the minimum rate of 32 KiB in every 30 s")
 	f.boolVar(&c.demo, "demo", "CATALOG_DEMO", false,
 		"serve a temporary SQLite database filled with sample data and a one-time admin password")
 	f.stringVar(&c.metricsAddr, "metrics-addr", "CATALOG_METRICS_ADDR", "",
@@ -168,6 +171,9 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	}
 	if c.readTimeout <= 0 {
 		return nil, usagef("serve: --read-timeout must be positive, got %s", c.readTimeout)
+	}
+	if c.uploadMax <= 0 {
+		return nil, usagef("serve: --upload-max-duration must be positive, got %s", c.uploadMax)
 	}
 	c.db.statementTimeout = statementTimeout(c.readTimeout)
 	platforms, err := parsePlatforms("serve", c.platforms)
@@ -278,7 +284,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
-		Collector: s.collector,
+		Collector: s.collector, UploadMaxDuration: s.c.uploadMax,
 	}), s.proxies)), log)
 	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,

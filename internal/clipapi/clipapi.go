@@ -53,6 +53,9 @@ type Config struct {
 	Search, MovieSearch *search.Live
 	// Collector, when set, runs the console's "Collect now".
 	Collector *collect.Runner
+	// UploadMaxDuration bounds one import upload, the API's and the
+	// console's (0: httpx.DefaultUploadMaxDuration).
+	UploadMaxDuration time.Duration
 }
 
 // server holds the dependencies of the clip handlers.
@@ -71,6 +74,8 @@ type server struct {
 	// imports lets one import upload run at a time in this process,
 	// through the API or the console.
 	imports  *importer.Slot
+	// uploadMax bounds one import upload (Config.UploadMaxDuration).
+	uploadMax time.Duration
 	imported importer.Observer
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
@@ -110,7 +115,7 @@ func New(cfg Config) http.Handler {
 		}
 		s.platforms = p
 	}
-	s.imports, s.imported = new(importer.Slot), cfg.Imported
+	s.imports, s.imported, s.uploadMax = new(importer.Slot), cfg.Imported, cfg.UploadMaxDuration
 	s.sessions = auth.NewSessions(cfg.Store, s.log, cfg.CookieSecure)
 	s.tokens = auth.New(cfg.Store, s.log)
 	s.assets = html.NewAssets()
@@ -118,6 +123,7 @@ func New(cfg Config) http.Handler {
 	s.admin = admin.New(admin.Config{
 		Assets:    s.assets,
 		Imports:   s.imports,
+		UploadMax: cfg.UploadMaxDuration,
 		Imported:  cfg.Imported,
 		Snapshots: cfg.Snapshots,
 		Collector: cfg.Collector,

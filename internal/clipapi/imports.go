@@ -38,7 +38,7 @@ func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
 	// The body is read under a minimum transfer rate rather than the
 	// server's ReadTimeout, so a slow link finishes and a stalled one is
 	// cut; either way the answer reports what was committed.
-	upload := httpx.NewUploadBody(w, r)
+	upload := httpx.NewUploadBody(w, r, s.uploadMax)
 	defer upload.Answer()
 	body := http.MaxBytesReader(w, upload, importer.MaxUpload)
 	sum, err := s.runImport(r, kind, name, body)

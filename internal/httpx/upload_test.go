@@ -55,8 +55,15 @@ func (l *pipeListener) dial() net.Conn {
 // the production timeouts (httpx.NewServer).
 func uploadServer(t *testing.T) *pipeListener {
 	t.Helper()
+	return uploadServerFor(t, 0)
+}
+
+// uploadServerFor is uploadServer with an upload's maximum duration (0:
+// the default).
+func uploadServerFor(t *testing.T, maxDuration time.Duration) *pipeListener {
+	t.Helper()
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		u := httpx.NewUploadBody(w, r)
+		u := httpx.NewUploadBody(w, r, maxDuration)
 		defer u.Answer()
 		n, err := io.Copy(io.Discard, u)
 		if err != nil {
@@ -151,6 +158,47 @@ func TestUploadStalledLinkIsCut(t *testing.T) {
 				}
 				if took := time.Since(start); took < 30*time.Second || took > 31*time.Second {
 					t.Fatalf("cut after %s, want 30 s", took)
+				}
+			})
+		})
+	}
+}
+
+// An upload that keeps the minimum rate is still cut at its maximum
+// duration (30 minutes unless set), with a 408 that says so, so that no
+// one holds the import slot for days; one that ends before it finishes.
+func TestUploadMaxDuration(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name     string
+		max      time.Duration // 0: the default
+		size     int
+		wantCut  time.Duration // 0: finishes
+		wantBody string
+	}{
+		// 33 KiB every 28 s passes the minimum rate and would take
+		// 29 hours for 128 MiB.
+		{"default", 0, 128 << 20, 30 * time.Minute, "took longer than 30m0s"},
+		{"set", 5 * time.Minute, 128 << 20, 5 * time.Minute, "took longer than 5m0s"},
+		{"within", 5 * time.Minute, 33 << 10 * 10, 0, "337920"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ln := uploadServerFor(t, tc.max)
+				start := time.Now()
+				status, body := sendSlowly(t, ln, tc.size, 33<<10, 28*time.Second)
+				took := time.Since(start)
+				if tc.wantCut == 0 {
+					if status != http.StatusOK || body != tc.wantBody {
+						t.Fatalf("got %d %q after %s, want 200 %q", status, body, took, tc.wantBody)
+					}
+					return
+				}
+				if status != http.StatusRequestTimeout || !strings.Contains(body, tc.wantBody) {
+					t.Fatalf("got %d %s, want 408 saying it %s", status, body, tc.wantBody)
+				}
+				if took < tc.wantCut || took > tc.wantCut+time.Second {
+					t.Fatalf("cut after %s, want %s", took, tc.wantCut)
 				}
 			})
 		})
