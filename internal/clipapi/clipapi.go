@@ -73,10 +73,10 @@ type server struct {
 	tokens   *auth.Tokens
 	// imports lets one import upload run at a time in this process,
 	// through the API or the console.
-	imports  *importer.Slot
+	imports *importer.Slot
 	// uploadMax bounds one import upload (Config.UploadMaxDuration).
 	uploadMax time.Duration
-	imported importer.Observer
+	imported  importer.Observer
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *cache.Reads
