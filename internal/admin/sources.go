@@ -55,6 +55,9 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catal
 		return
 	}
 	p.chrome = chrome{Admin: sess.Username, Section: "sources"}
+	for i := range list {
+		list[i].URL = catalog.RedactURL(list[i].URL) // a key in the query stays ours
+	}
 	p.Sources = list
 	p.Collecting = s.collector != nil
 	if p.Collecting {

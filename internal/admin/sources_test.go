@@ -127,4 +127,13 @@ func TestConsoleRefusesPrivateSource(t *testing.T) {
 	if list, _ := store.ListSources(context.Background()); len(list) != 0 {
 		t.Errorf("sources: %+v, want none", list)
 	}
+	// Finding 12: a source's address is shown with its query values
+	// hidden.
+	src, _ := catalog.NewSource("keyed", "https://s.example/api.php/provide/vod/?apikey=S3CR3T&at=xml", 0, 0)
+	if err := store.AddSource(context.Background(), &src); err != nil {
+		t.Fatal(err)
+	}
+	if _, body := c.get("/admin/sources"); strings.Contains(body, "S3CR3T") || !strings.Contains(body, "apikey=xxxxx") {
+		t.Errorf("the page shows the key, or no address: %s", body)
+	}
 }

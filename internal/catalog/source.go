@@ -120,6 +120,12 @@ func checkSourceURL(raw string) string {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "must be an http:// or https:// provide/vod address"
 	}
+	if u.User != nil {
+		// A key belongs in the query, which pages and lists show
+		// redacted (RedactURL); a user part would be sent to every
+		// host the source redirects to.
+		return credentialsProblem
+	}
 	return ""
 }
 

@@ -170,8 +170,10 @@ type failure struct {
 func (f *failure) Error() string { return f.msg }
 func (f *failure) Unwrap() error { return f.err }
 
+// flatten makes s one line safe for a terminal (termText): messages
+// can carry a stranger's text.
 func flatten(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return strings.Join(strings.Fields(termText(s)), " ")
 }
 
 // message is err's text, a domain error by its safe message rather than

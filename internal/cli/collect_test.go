@@ -244,3 +244,36 @@ func startFixtureSource(t *testing.T, body string) string {
 	t.Cleanup(srv.Close)
 	return srv.URL
 }
+
+// Finding 9 of issue 35: nothing a source wrote reaches the operator's
+// terminal as an escape sequence: not a run's error (the source's code
+// and msg are not repeated), not a run error stored by an earlier
+// version, not a rejected record.
+func TestCollectPrintsNoEscapes(t *testing.T) {
+	t.Parallel()
+	db := testdb.New(t)
+	env := map[string]string{"CATALOG_DB": db.DSN(), "CATALOG_FETCH_ALLOW_PRIVATE": "1"}
+	esc := `\u001b]0;PWNED\u0007\u001b[31m`
+	for _, body := range []string{
+		`{"code":"` + esc + `","msg":"` + esc + `"}`,
+		`{"code":1,"page":1,"pagecount":1,"list":[{"vod_id":"` + esc + `","vod_name":"` + esc + `"}]}`,
+	} {
+		r := run(t, env, "", "collect", startFixtureSource(t, body)+"/vod", "--quiet")
+		wantExit(t, r, 1)
+		if out := r.stdout + r.stderr + r.err.Error(); strings.ContainsAny(out, "\x1b\x07") {
+			t.Errorf("collect printed escapes: %q", out)
+		}
+	}
+	wantExit(t, run(t, env, "", "source", "add", "old", "https://s.example/vod?apikey=S3CR3T"), 0)
+	st := openDSN(t, db.DSN())
+	if err := st.RecordRun(context.Background(), catalog.SourceRun{Source: "old", Started: time.Now(), Finished: time.Now(),
+		Err: "page 1: answered code 0: \x1b]0;PWNED\x07\x1b[31m\u202eevil"}); err != nil {
+		t.Fatal(err)
+	}
+	r := run(t, env, "", "source", "list")
+	wantExit(t, r, 0)
+	if strings.ContainsAny(r.stdout, "\x1b\x07\u202e") || !strings.Contains(r.stdout, "page 1: answered code 0: evil") ||
+		strings.Contains(r.stdout, "S3CR3T") || !strings.Contains(r.stdout, "https://s.example/vod?apikey=xxxxx") {
+		t.Errorf("source list: %q", r.stdout)
+	}
+}

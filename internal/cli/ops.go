@@ -36,7 +36,7 @@ func openPurger(cmd, raw string, log *slog.Logger, done func([]string, error)) (
 	}
 	u, err := url.Parse(raw)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, usagef("%s: --purge-url must be an http:// or https:// URL, got %q", cmd, edge.RedactURL(raw))
+		return nil, usagef("%s: --purge-url must be an http:// or https:// URL, got %q", cmd, catalog.RedactURL(raw))
 	}
 	return edge.NewPurger(edge.PurgerConfig{URL: raw, Logger: log, Done: done}), nil
 }

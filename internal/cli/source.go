@@ -140,8 +140,8 @@ func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error
 		if !r.Started.IsZero() {
 			last = r.Started.Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%s\n", s.Name, s.URL, every, s.Hours, last,
-			r.Pages, r.Read, r.Written, r.Rejected, r.Err)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%s\n", s.Name, flatten(catalog.RedactURL(s.URL)), every, s.Hours, last,
+			r.Pages, r.Read, r.Written, r.Rejected, flatten(r.Err))
 	}
 	return tw.Flush()
 }

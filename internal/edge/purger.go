@@ -12,6 +12,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"catalog/internal/catalog"
 )
 
 const (
@@ -58,7 +60,7 @@ type PurgerConfig struct {
 // URL or a refused client does not get better by retrying).
 type Purger struct {
 	url       string
-	safeURL   string // url as logs may show it (RedactURL)
+	safeURL   string // url as logs may show it (catalog.RedactURL)
 	client    *http.Client
 	log       *slog.Logger
 	done      func([]string, error)
@@ -80,7 +82,7 @@ func NewPurger(cfg PurgerConfig) *Purger {
 	if cfg.URL == "" {
 		return nil
 	}
-	p := &Purger{url: cfg.URL, safeURL: RedactURL(cfg.URL), client: cfg.Client, log: cfg.Logger, done: cfg.Done,
+	p := &Purger{url: cfg.URL, safeURL: catalog.RedactURL(cfg.URL), client: cfg.Client, log: cfg.Logger, done: cfg.Done,
 		retryWait: cfg.RetryWait, queue: make(chan []string, QueueSize)}
 	p.ctx, p.cancel = context.WithCancel(context.Background())
 	if p.client == nil {
@@ -222,35 +224,6 @@ func (p *Purger) send(keys []string) {
 	if p.done != nil {
 		p.done(keys, err)
 	}
-}
-
-// redacted stands for a secret in a logged URL, as url.URL.Redacted
-// writes it.
-const redacted = "xxxxx"
-
-// RedactURL is raw as logs and messages may show it: the user part
-// hidden (url.URL.Redacted hides a password; a user name alone may be a
-// key too) and every query value hidden, names kept. A URL that does not
-// parse shows nothing of itself.
-func RedactURL(raw string) string {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "(an unparsable URL)"
-	}
-	if u.User != nil {
-		if _, ok := u.User.Password(); !ok {
-			u.User = url.User(redacted)
-		}
-	}
-	if u.RawQuery != "" {
-		q, _ := url.ParseQuery(u.RawQuery) // what does not parse is dropped, not shown
-		for k := range q {
-			q[k] = []string{redacted}
-		}
-		u.RawQuery = q.Encode()
-	}
-	u.Fragment, u.RawFragment = "", ""
-	return u.Redacted()
 }
 
 // post sends one PURGE request; retry says whether a failure may pass.
