@@ -360,7 +360,8 @@ func (l *Live) buildOnce(ctx context.Context) (ix *Index, version int64, err err
 var errNotReady = errors.New("search index not ready")
 
 // catchUp brings the index to at least version from the log. A gap
-// drops the index (the database answers) and starts a rebuild.
+// drops the index (lists answer ErrBuilding until it is back) and starts a
+// rebuild.
 func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	st := l.st.Load()
 	if st == nil {
