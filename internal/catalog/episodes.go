@@ -257,20 +257,25 @@ const (
 	PlayFromM3U8   = "m3u8"
 )
 
-// PlayGroup is one MacCMS play group: its code and its episodes as
-// NAME$URL joined with "#".
+// PlayGroup is one MacCMS play group: its code, the name of the server
+// it belongs to (vod_play_note) and its episodes as NAME$URL joined
+// with "#". Note and URL are as the play fields carry them, with "$"
+// and "#" percent-encoded.
 type PlayGroup struct {
 	From string
+	Note string
 	URL  string
 }
 
 // PlayGroups are the play groups of servers (contract 9): for each
-// server in order, its iframe group then its m3u8 group, each only when
-// it has a link. only, when not "", keeps the groups of that code.
+// server in order, its m3u8 group then its iframe group, each only when
+// it has a link. HLS comes first because several player apps read only
+// the first group, and every one of them plays HLS. only, when not "",
+// keeps the groups of that code.
 func PlayGroups(servers []Server, only string) []PlayGroup {
 	var groups []PlayGroup
 	for _, s := range servers {
-		for _, from := range [...]string{PlayFromIframe, PlayFromM3U8} {
+		for _, from := range [...]string{PlayFromM3U8, PlayFromIframe} {
 			if only != "" && only != from {
 				continue
 			}
@@ -284,8 +289,8 @@ func PlayGroups(servers []Server, only string) []PlayGroup {
 
 // playGroup is the group of code from in server s, and whether it has
 // any link. MacCMS splits play lists on "$$$" (groups), "#" (episodes)
-// and "$" (name and address), so "$" and "#" inside a name or a URL are
-// percent-encoded and every piece arrives whole.
+// and "$" (name and address), so "$" and "#" inside a name, a URL or
+// the server's name are percent-encoded and every piece arrives whole.
 func playGroup(s Server, from string) (PlayGroup, bool) {
 	var b strings.Builder
 	for _, e := range s.Episodes {
@@ -303,7 +308,12 @@ func playGroup(s Server, from string) (PlayGroup, bool) {
 		b.WriteByte('$')
 		writePlayPiece(&b, link)
 	}
-	return PlayGroup{From: from, URL: b.String()}, b.Len() > 0
+	if b.Len() == 0 {
+		return PlayGroup{}, false
+	}
+	var note strings.Builder
+	writePlayPiece(&note, s.Name)
+	return PlayGroup{From: from, Note: note.String(), URL: b.String()}, true
 }
 
 func writePlayPiece(b *strings.Builder, s string) {
@@ -319,9 +329,25 @@ func writePlayPiece(b *strings.Builder, s string) {
 	}
 }
 
+// UnescapePlayPiece undoes the percent-encoding of "$" and "#" in a
+// name, a URL or a note of a play list; any other escape stays as sent.
+func UnescapePlayPiece(s string) string {
+	if !strings.Contains(s, "%2") {
+		return s
+	}
+	return playPieceUnescaper.Replace(s)
+}
+
+var playPieceUnescaper = strings.NewReplacer("%24", "$", "%23", "#")
+
 // PlaySeparator joins play groups in vod_play_from, vod_play_server,
-// vod_play_note and vod_play_url.
-const PlaySeparator = "$$$"
+// vod_play_note and vod_play_url; ListPlaySeparator joins the codes of
+// vod_play_from in a list-mode record (ac=list), as MacCMS's
+// Provide.php does.
+const (
+	PlaySeparator     = "$$$"
+	ListPlaySeparator = ","
+)
 
 // VodPlay is the four play fields of a MacCMS record (contract 9); each
 // is "" when there are no groups.
@@ -329,24 +355,37 @@ type VodPlay struct {
 	From, Server, Note, URL string
 }
 
-// JoinPlayGroups joins groups into the record's play fields: the server
-// of every group is "no" and its note "".
+// JoinPlayGroups joins groups into a full record's play fields: the
+// server of every group is "no", its note the name of its server.
 func JoinPlayGroups(groups []PlayGroup) VodPlay {
 	if len(groups) == 0 {
 		return VodPlay{}
 	}
-	var p VodPlay
 	froms := make([]string, len(groups))
+	notes := make([]string, len(groups))
 	urls := make([]string, len(groups))
-	servers := make([]string, len(groups))
 	for i, g := range groups {
-		froms[i], urls[i], servers[i] = g.From, g.URL, "no"
+		froms[i], notes[i], urls[i] = g.From, g.Note, g.URL
 	}
-	p.From = strings.Join(froms, PlaySeparator)
-	p.Server = strings.Join(servers, PlaySeparator)
-	p.Note = strings.Repeat(PlaySeparator, len(groups)-1)
-	p.URL = strings.Join(urls, PlaySeparator)
-	return p
+	return VodPlay{
+		From:   strings.Join(froms, PlaySeparator),
+		Server: strings.Repeat("no"+PlaySeparator, len(groups)-1) + "no",
+		Note:   strings.Join(notes, PlaySeparator),
+		URL:    strings.Join(urls, PlaySeparator),
+	}
+}
+
+// ListPlayFrom is vod_play_from of a list-mode record: the codes of
+// groups joined with ListPlaySeparator.
+func ListPlayFrom(groups []PlayGroup) string {
+	var b strings.Builder
+	for i, g := range groups {
+		if i > 0 {
+			b.WriteString(ListPlaySeparator)
+		}
+		b.WriteString(g.From)
+	}
+	return b.String()
 }
 
 // VodSerial is the most episodes any one server has: vod_serial.

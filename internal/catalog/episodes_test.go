@@ -236,23 +236,32 @@ func TestPlayGroupsParseAsMacCMS(t *testing.T) {
 			{Name: "Ep 1", LinkEmbed: "https://p.example/e/1?a=$$$b", LinkM3U8: "https://cdn.example/1.m3u8"},
 			{Name: "Ep #2 $", LinkEmbed: "https://p.example/e/2#t=1"},
 		}},
-		{Name: "Backup", Episodes: []catalog.Episode{{Name: "ตอน 1", LinkM3U8: "https://cdn2.example/1.m3u8"}}},
+		{Name: "Back$$$up #2", Episodes: []catalog.Episode{{Name: "ตอน 1", LinkM3U8: "https://cdn2.example/1.m3u8"}}},
 	}
+	// Each server's m3u8 group comes first, then its iframe group; the
+	// note names the group's server, with $ and # percent-encoded so
+	// that it splits as the other fields do.
 	play := catalog.JoinPlayGroups(catalog.PlayGroups(servers, ""))
-	if play.From != "iframe$$$m3u8$$$m3u8" || play.Server != "no$$$no$$$no" || play.Note != "$$$$$$" {
+	if play.From != "m3u8$$$iframe$$$m3u8" || play.Server != "no$$$no$$$no" || play.Note != "Main$$$Main$$$Back%24%24%24up %232" {
 		t.Fatalf("from %q server %q note %q", play.From, play.Server, play.Note)
 	}
 	got := macCMSPlayList(play.From, play.URL)
 	want := map[string][][2]string{
-		"iframe/0": {{"Ep 1", "https://p.example/e/1?a=%24%24%24b"}, {"Ep %232 %24", "https://p.example/e/2%23t=1"}},
-		"m3u8/1":   {{"Ep 1", "https://cdn.example/1.m3u8"}},
+		"m3u8/0":   {{"Ep 1", "https://cdn.example/1.m3u8"}},
+		"iframe/1": {{"Ep 1", "https://p.example/e/1?a=%24%24%24b"}, {"Ep %232 %24", "https://p.example/e/2%23t=1"}},
 		"m3u8/2":   {{"ตอน 1", "https://cdn2.example/1.m3u8"}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("parsed as MacCMS:\n got %v\nwant %v", got, want)
 	}
+	if notes := strings.Split(play.Note, "$$$"); catalog.UnescapePlayPiece(notes[2]) != servers[1].Name {
+		t.Errorf("note %q does not come back as %q", notes[2], servers[1].Name)
+	}
+	if got := catalog.ListPlayFrom(catalog.PlayGroups(servers, "")); got != "m3u8,iframe,m3u8" {
+		t.Errorf("list-mode vod_play_from: got %q, want %q", got, "m3u8,iframe,m3u8")
+	}
 	only := catalog.JoinPlayGroups(catalog.PlayGroups(servers, "m3u8"))
-	if only.From != "m3u8$$$m3u8" || len(macCMSPlayList(only.From, only.URL)) != 2 {
+	if only.From != "m3u8$$$m3u8" || only.Note != "Main$$$Back%24%24%24up %232" || len(macCMSPlayList(only.From, only.URL)) != 2 {
 		t.Fatalf("only m3u8: %+v", only)
 	}
 	if none := catalog.JoinPlayGroups(catalog.PlayGroups(nil, "")); none != (catalog.VodPlay{}) {

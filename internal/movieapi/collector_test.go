@@ -280,20 +280,20 @@ func boolInt(b bool) int {
 }
 
 // wantPlayList is the play list contract 9 gives servers, as a player
-// splits it: per server its embed links (group iframe), then its HLS
-// links (group m3u8), with "$" and "#" percent-encoded.
+// splits it: per server its HLS links (group m3u8), then its embed links
+// (group iframe), with "$" and "#" percent-encoded.
 func wantPlayList(servers []catalog.Server) []episode {
 	esc := strings.NewReplacer("$", "%24", "#", "%23").Replace
 	var want []episode
 	for _, s := range servers {
 		for _, e := range s.Episodes {
-			if e.LinkEmbed != "" {
-				want = append(want, episode{"iframe", esc(e.Name), esc(e.LinkEmbed)})
+			if e.LinkM3U8 != "" {
+				want = append(want, episode{"m3u8", esc(e.Name), esc(e.LinkM3U8)})
 			}
 		}
 		for _, e := range s.Episodes {
-			if e.LinkM3U8 != "" {
-				want = append(want, episode{"m3u8", esc(e.Name), esc(e.LinkM3U8)})
+			if e.LinkEmbed != "" {
+				want = append(want, episode{"iframe", esc(e.Name), esc(e.LinkEmbed)})
 			}
 		}
 	}

@@ -182,9 +182,18 @@ type listPage struct {
 	Msg       string
 	Page      int64
 	PageCount int64 `json:"pagecount"`
-	Limit     string
+	Limit     jsonText
 	Total     int64
 	List      string `json:"-"`
+}
+
+// jsonText is a member's JSON text as sent: `"20"` for a string, `20`
+// for a number.
+type jsonText string
+
+func (j *jsonText) UnmarshalJSON(b []byte) error {
+	*j = jsonText(b)
+	return nil
 }
 
 // decodeListPage decodes a list envelope; an absent or null list is

@@ -39,10 +39,11 @@ type vodFields struct {
 func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
 	f := vodFields{time: v.UpdatedAt.UTC().Format(catalog.VodTimeLayout), remarks: catalog.VodRemarks(v.Episodes)}
 	f.groups = catalog.PlayGroups(v.Episodes, from)
-	f.play = catalog.JoinPlayGroups(f.groups)
 	if !full {
+		f.play.From = catalog.ListPlayFrom(f.groups)
 		return f
 	}
+	f.play = catalog.JoinPlayGroups(f.groups)
 	f.serial = strconv.Itoa(catalog.VodSerial(v.Episodes))
 	f.pic = v.Poster2URL
 	if f.pic == "" {
@@ -55,7 +56,7 @@ func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
 // records, and the types for ac=list; a page past catalog.MaxPageBytes
 // is refused.
 func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) ([]byte, error) {
-	b = appendListHead(b, vq.filter.Paging, total)
+	b = appendListHead(b, vq.filter.Paging, total, limitNumber)
 	for i := range vods {
 		if i > 0 {
 			b = append(b, ',')
@@ -197,6 +198,8 @@ func appendVodXML(b []byte, v *catalog.Vod, full bool, from string) []byte {
 		for _, g := range f.groups {
 			b = append(b, `<dd flag="`...)
 			b = appendXMLText(b, g.From)
+			b = append(b, `" note="`...)
+			b = appendXMLText(b, g.Note)
 			b = append(b, `">`...)
 			b = appendCDATA(b, g.URL)
 			b = append(b, `</dd>`...)

@@ -18,6 +18,7 @@ type vodRecord struct {
 	Remarks  string `json:"vod_remarks"`
 	From     string `json:"vod_play_from"`
 	URL      string `json:"vod_play_url"`
+	Note     string `json:"vod_play_note"`
 	Serial   string `json:"vod_serial"`
 	DoubanID *int   `json:"vod_douban_id"`
 }
@@ -97,11 +98,21 @@ func TestVodProvideParity(t *testing.T) {
 		})
 	}
 
-	// from=m3u8 keeps only that group; remarks, serial and the Douban
-	// id come from the episodes.
+	// from=m3u8 keeps only that group, with its note; remarks, serial
+	// and the Douban id come from the episodes.
 	_, recs := vodRecords(t, h, vodPath+"?ac=detail&from=m3u8")
-	if r := recs[0]; r.ID != 3 || r.From != "m3u8$$$m3u8" || r.URL != "Full$https://cdn.example/3.m3u8$$$Full$https://backup.example/3.m3u8" {
+	if r := recs[0]; r.ID != 3 || r.From != "m3u8$$$m3u8" || r.Note != "Main$$$Backup" || r.URL != "Full$https://cdn.example/3.m3u8$$$Full$https://backup.example/3.m3u8" {
 		t.Errorf("movie 3 with from=m3u8: %+v", r)
+	}
+	// Every group: each server's m3u8 group, then its iframe group, the
+	// note naming the server; list mode joins the codes with ",".
+	_, recs = vodRecords(t, h, vodPath+"?ac=detail&ids=3")
+	if r := recs[0]; r.From != "m3u8$$$iframe$$$m3u8" || r.Note != "Main$$$Main$$$Backup" ||
+		r.URL != "Full$https://cdn.example/3.m3u8$$$Full$https://p.example/3$$$Full$https://backup.example/3.m3u8" {
+		t.Errorf("movie 3: %+v", r)
+	}
+	if _, recs = vodRecords(t, h, vodPath+"?ac=list&ids=3"); recs[0].From != "m3u8,iframe,m3u8" {
+		t.Errorf("movie 3 in list mode: vod_play_from %q, want %q", recs[0].From, "m3u8,iframe,m3u8")
 	}
 	_, recs = vodRecords(t, h, vodPath+"?ac=detail")
 	want := map[int64][2]string{4: {"", "0"}, 3: {"Full", "1"}, 2: {"Ep 3", "3"}, 1: {"Full", "1"}}
@@ -111,16 +122,17 @@ func TestVodProvideParity(t *testing.T) {
 		}
 	}
 
-	// The XML form: one <dd> per group, in order, flagged with its code.
+	// The XML form: one <dd> per group, in order, flagged with its code
+	// and noted with its server.
 	rss := parseRSS(t, get(t, h, "/api.php/provide/vod/at/xml/ids/3/ac/detail", http.StatusOK).body)
 	if len(rss.List.Videos) != 1 || rss.List.Videos[0].DL == nil {
 		t.Fatalf("XML: %+v", rss.List)
 	}
 	var flags []string
 	for _, dd := range rss.List.Videos[0].DL.DD {
-		flags = append(flags, dd.Flag+" "+strings.SplitN(dd.URL, "$", 2)[0])
+		flags = append(flags, dd.Flag+" "+dd.Note+" "+strings.SplitN(dd.URL, "$", 2)[0])
 	}
-	if want := []string{"iframe Full", "m3u8 Full", "m3u8 Full"}; !slices.Equal(flags, want) {
+	if want := []string{"m3u8 Main Full", "iframe Main Full", "m3u8 Backup Full"}; !slices.Equal(flags, want) {
 		t.Errorf("XML groups: got %q, want %q", flags, want)
 	}
 }

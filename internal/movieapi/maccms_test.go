@@ -57,7 +57,7 @@ var (
 		`"vod_actor":"A One,A Two","vod_director":"Dee Rector","vod_area":"TH,JP","vod_class":"Romance,War",` +
 		`"vod_writer":"","vod_lang":"","vod_tag":"","vod_year":"2019","vod_pubdate":"2019-05-01",` +
 		`"vod_content":"` + thaiSynopsis + `","vod_blurb":"` + strings.Repeat("ก", 100) + `",` +
-		`"vod_serial":"1","vod_isend":1,"vod_douban_id":0,"vod_play_server":"no","vod_play_note":"","vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"}`
+		`"vod_serial":"1","vod_isend":1,"vod_douban_id":0,"vod_play_server":"no","vod_play_note":"Main","vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"}`
 	duskFull = strings.TrimSuffix(duskList, "}") + `,"vod_sub":"","vod_pic":"","vod_pic_slide":"",` +
 		`"vod_actor":"","vod_director":"","vod_area":"","vod_class":"",` +
 		`"vod_writer":"","vod_lang":"","vod_tag":"","vod_year":"","vod_pubdate":"",` +
@@ -69,7 +69,7 @@ func TestVodJSON(t *testing.T) {
 	store := newTestStore(t)
 	addMovies(t, store, dawn, dusk, noon)
 	h := newService(t, store, nil)
-	head := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":3,"list":[`
+	head := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":20,"total":3,"list":[`
 	// The MacCMS JSON goldens: the list form with its classes, and full
 	// records. A full record's members follow the field table, so their
 	// order is not pinned: JSON objects are unordered.
@@ -79,7 +79,7 @@ func TestVodJSON(t *testing.T) {
 	}
 	checkHeader(t, list, "Content-Type", "application/json; charset=utf-8")
 	full := get(t, h, vodPath+"?ac=videolist&ids=1,2", http.StatusOK)
-	if want := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":"20","total":2,"list":[` + duskFull + `,` + dawnFull + `]}`; !sameJSON(t, full.body, []byte(want)) {
+	if want := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":20,"total":2,"list":[` + duskFull + `,` + dawnFull + `]}`; !sameJSON(t, full.body, []byte(want)) {
 		t.Errorf("videolist: got body\n%s\nwant\n%s", full.body, want)
 	}
 
@@ -96,7 +96,7 @@ func TestVodJSON(t *testing.T) {
 	for _, tt := range []struct {
 		target          string
 		page, pageCount int64
-		limit           string
+		limit           jsonText
 		total           int64
 		ids             []int64
 		class           bool
@@ -235,6 +235,7 @@ type xmlVideo struct {
 	DL       *struct {
 		DD []struct {
 			Flag string `xml:"flag,attr"`
+			Note string `xml:"note,attr"`
 			URL  string `xml:",chardata"`
 		} `xml:"dd"`
 	} `xml:"dl"`
@@ -289,8 +290,8 @@ func TestVodXML(t *testing.T) {
 					Name: name, Type: name, DT: "iframe", Note: &full, Subname: &name, Pic: "https://img.example/p.jpg?a=1&b=2",
 					Lang: new(string), Area: name, Year: "2020", State: "1", Actor: name, Director: name, Des: name + "\n" + name}
 				got := v
-				if got.DL == nil || len(got.DL.DD) != 1 || got.DL.DD[0].Flag != "iframe" || got.DL.DD[0].URL != "Full$https://player.example/e?x=1&y=]]" {
-					t.Errorf("video %d: dl %+v, want one dd flag=iframe Full$link", src.ID, got.DL)
+				if got.DL == nil || len(got.DL.DD) != 1 || got.DL.DD[0].Flag != "iframe" || got.DL.DD[0].Note != "Main" || got.DL.DD[0].URL != "Full$https://player.example/e?x=1&y=]]" {
+					t.Errorf("video %d: dl %+v, want one dd flag=iframe note=Main Full$link", src.ID, got.DL)
 				}
 				got.DL = nil
 				if fmt.Sprintf("%+v", deref(got)) != fmt.Sprintf("%+v", deref(want)) {
@@ -406,10 +407,8 @@ func TestVodFilters(t *testing.T) {
 
 	t.Run("pagesize above 100 is clamped", func(t *testing.T) {
 		for _, q := range []string{"pagesize=500", "limit=101", "pagesize=99999999999999999999999"} {
-			var env struct{ Limit string }
-			json.Unmarshal(get(t, h, vodPath+"?"+q, http.StatusOK).body, &env)
-			if env.Limit != "100" {
-				t.Errorf("%s: got limit %q, want \"100\"", q, env.Limit)
+			if got := decodeListPage(t, get(t, h, vodPath+"?"+q, http.StatusOK).body).Limit; got != "100" {
+				t.Errorf("%s: got limit %s, want the number 100", q, got)
 			}
 		}
 	})

@@ -174,7 +174,7 @@ func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([
 	if err != nil {
 		return nil, err
 	}
-	b := appendListHead(make([]byte, 0, 128+len(movies)*1024), lq.filter.Paging, total)
+	b := appendListHead(make([]byte, 0, 128+len(movies)*1024), lq.filter.Paging, total, limitString)
 	for i := range movies {
 		if i > 0 {
 			b = append(b, ',')
@@ -187,16 +187,30 @@ func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([
 	return append(b, "]}"...), nil
 }
 
+// How the list envelope carries limit: a string in /api/movies and
+// /api/jav (contract 4.2), a number in the MacCMS resource API, as
+// MacCMS sends it (contract 6).
+const (
+	limitString = true
+	limitNumber = false
+)
+
 // appendListHead appends the list envelope (contract 4.2) up to the
-// opening of its list.
-func appendListHead(b []byte, p catalog.Paging, total int64) []byte {
+// opening of its list; limit is a string when quoted is set.
+func appendListHead(b []byte, p catalog.Paging, total int64, quoted bool) []byte {
 	b = append(b, `{"code":1,"msg":"data list","page":`...)
 	b = strconv.AppendInt(b, p.Page, 10)
 	b = append(b, `,"pagecount":`...)
 	b = strconv.AppendInt(b, p.PageCount(total), 10)
-	b = append(b, `,"limit":"`...)
+	b = append(b, `,"limit":`...)
+	if quoted {
+		b = append(b, '"')
+	}
 	b = strconv.AppendInt(b, p.Limit, 10)
-	b = append(b, `","total":`...)
+	if quoted {
+		b = append(b, '"')
+	}
+	b = append(b, `,"total":`...)
 	b = strconv.AppendInt(b, total, 10)
 	return append(b, `,"list":[`...)
 }

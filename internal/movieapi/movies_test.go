@@ -127,7 +127,7 @@ func TestListEnvelopeAndPaging(t *testing.T) {
 	h := newService(t, store, nil)
 	for _, target := range []string{"/api/movies", "/api/jav"} {
 		r := get(t, h, target, http.StatusOK)
-		if got, want := decodeListPage(t, r.body), (listPage{Code: 1, Msg: "data list", Page: 1, PageCount: 0, Limit: "20", Total: 0, List: "[]"}); got != want {
+		if got, want := decodeListPage(t, r.body), (listPage{Code: 1, Msg: "data list", Page: 1, PageCount: 0, Limit: `"20"`, Total: 0, List: "[]"}); got != want {
 			t.Errorf("%s on an empty catalog: got %+v, want %+v", target, got, want)
 		}
 	}
@@ -154,7 +154,7 @@ func TestListEnvelopeAndPaging(t *testing.T) {
 			r := get(t, h, tt.target, http.StatusOK)
 			got := decodeListPage(t, r.body)
 			got.List = ""
-			if want := (listPage{Code: 1, Msg: "data list", Page: tt.page, PageCount: tt.pageCount, Limit: tt.limit, Total: tt.total}); got != want {
+			if want := (listPage{Code: 1, Msg: "data list", Page: tt.page, PageCount: tt.pageCount, Limit: jsonText(strconv.Quote(tt.limit)), Total: tt.total}); got != want {
 				t.Errorf("got %+v, want %+v", got, want)
 			}
 			if ids := listIDs(t, r.body); !slices.Equal(ids, tt.ids) {

@@ -111,16 +111,16 @@ func TestOpenAPIMacCMS(t *testing.T) {
 		}
 	}
 	short := `{"vod_id": 7, "vod_name": "Rain", "type_id": 1, "type_name": "Drama", "vod_en": "rain",
-		"vod_time": "2026-11-21 13:45:07", "vod_remarks": "Ep 2", "vod_play_from": "iframe$$$m3u8"}`
+		"vod_time": "2026-11-21 13:45:07", "vod_remarks": "Ep 2", "vod_play_from": "m3u8,iframe"}`
 	full := `{"vod_id": 7, "vod_name": "Rain", "type_id": 1, "type_name": "Drama", "vod_en": "rain",
-		"vod_time": "2026-11-21 13:45:07", "vod_remarks": "Ep 2", "vod_play_from": "iframe$$$m3u8",
+		"vod_time": "2026-11-21 13:45:07", "vod_remarks": "Ep 2", "vod_play_from": "m3u8$$$iframe",
 		"vod_sub": "ABC-123", "vod_pic": "https://p.example/2.jpg", "vod_pic_slide": "https://p.example/1.jpg",
 		"vod_actor": "A,B", "vod_director": "", "vod_area": "Thailand", "vod_class": "Drama",
 		"vod_writer": "", "vod_lang": "", "vod_tag": "", "vod_year": "2019", "vod_pubdate": "2019-05-01",
 		"vod_content": "Long text", "vod_blurb": "Long text", "vod_serial": "2", "vod_isend": 1, "vod_douban_id": 0,
-		"vod_play_server": "no$$$no", "vod_play_note": "$$$", "vod_play_url": "Ep 1$https://player.example/e/1#Ep 2$https://player.example/e/2$$$Ep 1$https://cdn.example/1.m3u8"}`
+		"vod_play_server": "no$$$no", "vod_play_note": "Main$$$Main", "vod_play_url": "Ep 1$https://cdn.example/1.m3u8$$$Ep 1$https://player.example/e/1#Ep 2$https://player.example/e/2"}`
 	page := func(list, extra string) string {
-		return `{"code": 1, "msg": "数据列表", "page": 1, "pagecount": 1, "limit": "20", "total": 1, "list": [` + list + `]` + extra + `}`
+		return `{"code": 1, "msg": "数据列表", "page": 1, "pagecount": 1, "limit": 20, "total": 1, "list": [` + list + `]` + extra + `}`
 	}
 	class := `, "class": [{"type_id": 1, "type_pid": 0, "type_name": "Drama"}]`
 	tests := []struct {
@@ -138,7 +138,8 @@ func TestOpenAPIMacCMS(t *testing.T) {
 		{"other base path", "/api/provide/vod?ac=list", 200, okHeaders("application/json; charset=utf-8"), page(short, class), true},
 		{"error", "/api.php/provide/vod?h=x", 400, http.Header{"Content-Type": {"application/json; charset=utf-8"}, "Etag": {`"e"`},
 			"Cache-Control": {"no-store"}, "Access-Control-Allow-Origin": {"*"}, "X-Content-Type-Options": {"nosniff"}}, `{"code": 0, "msg": "h must be ..."}`, true},
-		{"old play group embed", "/api.php/provide/vod", 200, okHeaders("application/json"), page(strings.Replace(short, `"iframe$$$m3u8"`, `"embed"`, 1), class), false},
+		{"old play group embed", "/api.php/provide/vod", 200, okHeaders("application/json"), page(strings.Replace(short, `"m3u8,iframe"`, `"embed"`, 1), class), false},
+		{"list-mode play groups joined with $$$", "/api.php/provide/vod", 200, okHeaders("application/json"), page(strings.Replace(short, `"m3u8,iframe"`, `"m3u8$$$iframe"`, 1), class), false},
 		{"vod_douban_id missing", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_douban_id": 0,`, ``, 1), ""), false},
 		{"unknown member in a full record", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_douban_id": 0,`, `"vod_douban_id": 0, "vod_score": "9",`, 1), ""), false},
 		{"vod_sub missing", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_sub": "ABC-123",`, ``, 1), ""), false},
@@ -146,7 +147,7 @@ func TestOpenAPIMacCMS(t *testing.T) {
 		{"path pairs", "/api.php/provide/vod/from/m3u8/ac/detail/", 200, okHeaders("application/json; charset=utf-8"), page(full, ""), true},
 		{"vod_id as a string", "/api.php/provide/vod", 200, okHeaders("application/json"), page(strings.Replace(short, `"vod_id": 7`, `"vod_id": "7"`, 1), class), false},
 		{"full records without class on ac=list mixed", "/api.php/provide/vod", 200, okHeaders("application/json"), page(full, class), false},
-		{"limit as a number", "/api.php/provide/vod", 200, okHeaders("application/json"), strings.Replace(page(short, class), `"limit": "20"`, `"limit": 20`, 1), false},
+		{"limit as a string", "/api.php/provide/vod", 200, okHeaders("application/json"), strings.Replace(page(short, class), `"limit": 20`, `"limit": "20"`, 1), false},
 		{"no CORS header", "/api.php/provide/vod", 200, http.Header{"Content-Type": {"application/json"}, "Etag": {`"a"`}, "Cache-Control": {"public, max-age=86400, stale-while-revalidate=600"}, "X-Content-Type-Options": {"nosniff"}}, page(short, class), false},
 	}
 	for _, tt := range tests {
