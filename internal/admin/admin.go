@@ -20,6 +20,7 @@ import (
 	"catalog/internal/collect"
 	"catalog/internal/html"
 	"catalog/internal/importer"
+	"catalog/internal/locale"
 	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
@@ -73,6 +74,12 @@ type Config struct {
 	// Clips and Movies are the indexes the lists are read from, as the
 	// API's are (internal/search).
 	Clips, Movies *search.Live
+	// Locale is the console's message catalog; nil loads it.
+	Locale *locale.Catalog
+	// DefaultLanguage is the language of an administrator who saved
+	// none and whose browser asks for none of the catalog's; "" is
+	// English.
+	DefaultLanguage string
 }
 
 // Service serves the admin pages.
@@ -92,6 +99,7 @@ type Service struct {
 	imported      importer.Observer
 	collector     *collect.Runner
 	clips, movies *search.Live
+	lang          string // the default language
 }
 
 // New parses the embedded templates once; a broken template is a
@@ -113,12 +121,17 @@ func New(cfg Config) *Service {
 	if sessions == nil {
 		sessions = auth.NewSessions(cfg.Store, log, false)
 	}
+	cat := cfg.Locale
+	if cat == nil {
+		cat = locale.New()
+	}
 	return &Service{
 		store:         cfg.Store,
 		platforms:     cfg.Platforms,
 		log:           log,
 		sessions:      sessions,
-		views:         html.NewViews(assets, templateFS, "templates"),
+		views:         html.NewViews(assets, cat, templateFS, "templates"),
+		lang:          cfg.DefaultLanguage,
 		checkPassword: bcrypt.CompareHashAndPassword,
 		imports:       imports,
 		uploadMax:     cfg.UploadMax,

@@ -34,9 +34,11 @@ func TestTemplatesParse(t *testing.T) {
 		"movies": movieListPage{},
 		"error":  errorPage{},
 	}
-	for name, data := range pages {
-		if _, err := s.views.Render(name, data); err != nil {
-			t.Errorf("page %q: %v", name, err)
+	for _, lang := range s.views.Catalog().Languages() {
+		for name, data := range pages {
+			if _, err := s.views.Render(s.views.Catalog().Get(lang.Tag), name, data); err != nil {
+				t.Errorf("page %q in %s: %v", name, lang.Tag, err)
+			}
 		}
 	}
 }

@@ -9,13 +9,8 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/html"
 	"catalog/internal/httpx"
+	"catalog/internal/locale"
 )
-
-// chrome is what every signed-in page shows around its content.
-type chrome struct {
-	Admin   string // the signed-in username, "" on the login page
-	Section string // "clips", "add", "movies": marks the current nav link
-}
 
 type clipListPage struct {
 	chrome
@@ -35,7 +30,8 @@ func (s *Service) Dashboard(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.dashboard(w, r, sess, http.StatusOK, s.addPage(sess, nil, nil, ""))
+	c := s.chrome(r, sess, "clips")
+	s.dashboard(w, r, sess, http.StatusOK, s.addPage(c, nil, nil, ""))
 }
 
 // dashboard shows the clip list with the add form as given (empty, or
@@ -53,8 +49,8 @@ func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog
 		return
 	}
 	s.render(w, r, status, "clips", clipListPage{
-		chrome:    chrome{Admin: sess.Username, Section: "clips"},
-		Notice:    doneNotice("Clip", q),
+		chrome:    add.chrome,
+		Notice:    doneNotice(add.l, "clip", q),
 		Filter:    f,
 		Platforms: s.platforms.List(),
 		Clips:     clips,
@@ -63,13 +59,13 @@ func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog
 	})
 }
 
-// doneNotice confirms the change a form redirected from (?added=ID,
-// ?saved=ID or ?deleted=ID). Only ids are carried in the URL, so a
-// crafted link cannot put text on the page.
-func doneNotice(noun string, q url.Values) string {
+// doneNotice confirms the change to a record of kind ("clip", "movie")
+// a form redirected from (?added=ID, ?saved=ID or ?deleted=ID). Only ids
+// are carried in the URL, so a crafted link cannot put text on the page.
+func doneNotice(l *locale.Localizer, kind string, q url.Values) string {
 	for _, verb := range []string{"added", "saved", "deleted"} {
 		if id, err := catalog.ParseID(q.Get(verb)); err == nil {
-			return noun + " #" + strconv.FormatInt(id, 10) + " was " + verb + "."
+			return l.T("notice."+kind+"_"+verb, "ID", strconv.FormatInt(id, 10))
 		}
 	}
 	return ""
@@ -102,12 +98,15 @@ type clipFormPage struct {
 }
 
 // clipForm builds the form for values (field name -> text), marking the
-// fields of fieldErrors.
-func (s *Service) clipForm(values, fieldErrors map[string]string) []formField {
+// fields of fieldErrors, in l's language.
+func (s *Service) clipForm(l *locale.Localizer, values, fieldErrors map[string]string) []formField {
 	var fields []formField
 	for _, spec := range catalog.ClipFieldSpecs() {
-		f := formField{Name: spec.Name, Label: spec.Label, Hint: spec.Hint, Type: "text", Required: spec.Required, Max: spec.MaxRunes,
-			Value: values[spec.Name], Error: fieldErrors[spec.Name]}
+		f := formField{Name: spec.Name, Label: l.T("clip.field." + spec.Name), Type: "text", Required: spec.Required, Max: spec.MaxRunes,
+			Value: values[spec.Name], Error: l.Problem(fieldErrors[spec.Name])}
+		if spec.Hint != "" {
+			f.Hint = l.T("clip.hint." + spec.Name)
+		}
 		switch {
 		case spec.Platform:
 			f.Type, f.Options = "select", s.platforms.List()
@@ -122,53 +121,53 @@ func (s *Service) clipForm(values, fieldErrors map[string]string) []formField {
 }
 
 // coverPreview is the cover the form would store for values, with a
-// note on where it comes from.
-func coverPreview(values map[string]string) (src, note string) {
+// note on where it comes from (the ids of the notes admin.js shows).
+func coverPreview(l *locale.Localizer, values map[string]string) (src, note string) {
 	if c := values["cover_url"]; c != "" && catalog.CheckURL(c) == "" {
-		return c, "Cover from the cover URL."
+		return c, l.T("cover.typed")
 	}
 	if c := catalog.DeriveCover(values["iframe_url"]); c != "" {
-		return c, "Cover derived from the player URL."
+		return c, l.T("cover.derived")
 	}
 	if values["iframe_url"] == "" {
-		return "", "Type a YouTube or Dailymotion player URL to see its cover."
+		return "", l.T("cover.none")
 	}
-	return "", "No cover can be derived from this URL (only YouTube and Dailymotion). Add a cover URL, or visitors see the placeholder."
+	return "", l.T("cover.underivable")
 }
 
-func (s *Service) addPage(sess catalog.Session, values, fieldErrors map[string]string, message string) clipFormPage {
-	src, note := coverPreview(values)
+func (s *Service) addPage(c chrome, values, fieldErrors map[string]string, message string) clipFormPage {
+	src, note := coverPreview(c.l, values)
 	return clipFormPage{
-		chrome:       chrome{Admin: sess.Username, Section: "clips"},
-		Heading:      "Add a clip",
+		chrome:       c,
+		Heading:      c.l.T("clip.add"),
 		Action:       "/admin/clips",
 		API:          "/api/clips",
 		Method:       http.MethodPost,
 		Done:         "/admin?added={id}",
-		Failed:       "The clip was not added: please fix the fields marked below.",
-		Submit:       "Add clip",
+		Failed:       c.l.T("form.fix_fields", "Lead", c.l.T("clip.not_added")),
+		Submit:       c.l.T("clip.add_submit"),
 		Message:      message,
-		Fields:       s.clipForm(values, fieldErrors),
+		Fields:       s.clipForm(c.l, values, fieldErrors),
 		CoverPreview: src,
 		CoverNote:    note,
 	}
 }
 
-func (s *Service) editPage(sess catalog.Session, id int64, values, fieldErrors map[string]string, message string) clipFormPage {
-	src, note := coverPreview(values)
+func (s *Service) editPage(c chrome, id int64, values, fieldErrors map[string]string, message string) clipFormPage {
+	src, note := coverPreview(c.l, values)
 	path := "/admin/clips/" + strconv.FormatInt(id, 10)
 	return clipFormPage{
-		chrome:       chrome{Admin: sess.Username, Section: "clips"},
+		chrome:       c,
 		ID:           id,
-		Heading:      "Edit clip #" + strconv.FormatInt(id, 10),
+		Heading:      c.l.T("clip.edit", "ID", strconv.FormatInt(id, 10)),
 		Action:       path,
 		API:          "/api/clips/" + strconv.FormatInt(id, 10),
 		Method:       http.MethodPatch,
 		Done:         "/admin?saved={id}",
-		Failed:       "The clip was not saved: please fix the fields marked below.",
-		Submit:       "Save changes",
+		Failed:       c.l.T("form.fix_fields", "Lead", c.l.T("clip.not_saved")),
+		Submit:       c.l.T("form.save"),
 		Message:      message,
-		Fields:       s.clipForm(values, fieldErrors),
+		Fields:       s.clipForm(c.l, values, fieldErrors),
 		CoverPreview: src,
 		CoverNote:    note,
 	}
@@ -209,16 +208,18 @@ func readClipForm(w http.ResponseWriter, r *http.Request) (catalog.ClipInput, ma
 	return in, values, nil
 }
 
-// formProblem splits a failed save into field errors and a message for
-// the top of the form; ok is false for internal errors.
-func formProblem(err error, lead string) (fields map[string]string, message string, status int, ok bool) {
+// formProblem splits a failed save into field errors (in English, as
+// the domain wrote them: the form translates them) and a message for the
+// top of the form in l's language, led by the message lead ("The clip
+// was not added"); ok is false for internal errors.
+func formProblem(l *locale.Localizer, err error, lead string) (fields map[string]string, message string, status int, ok bool) {
 	var e *catalog.Error
 	status = httpx.ErrorStatus(err)
 	switch {
 	case errors.As(err, &e) && len(e.Fields) > 0:
-		return e.Fields, lead + ": please fix the fields marked below.", http.StatusUnprocessableEntity, true
+		return e.Fields, l.T("form.fix_fields", "Lead", l.T(lead)), http.StatusUnprocessableEntity, true
 	case status < 500:
-		return nil, lead + ": " + catalog.ErrorMessage(err), status, true
+		return nil, l.T("form.failed", "Lead", l.T(lead), "Problem", l.Problem(catalog.ErrorMessage(err))), status, true
 	}
 	return nil, "", status, false
 }
@@ -239,12 +240,13 @@ func (s *Service) AddClip(w http.ResponseWriter, r *http.Request) {
 		err = s.store.CreateClip(r.Context(), &c)
 	}
 	if err != nil {
-		fields, message, status, ok := formProblem(err, "The clip was not added")
+		c := s.chrome(r, sess, "clips")
+		fields, message, status, ok := formProblem(c.l, err, "clip.not_added")
 		if !ok {
 			s.fail(w, r, sess, err)
 			return
 		}
-		s.dashboard(w, r, sess, status, s.addPage(sess, values, fields, message))
+		s.dashboard(w, r, sess, status, s.addPage(c, values, fields, message))
 		return
 	}
 	s.log.Info("clip added", "id", c.ID, "admin", sess.Username)
@@ -259,7 +261,7 @@ func (s *Service) pathClip(r *http.Request) (catalog.Clip, error) {
 	}
 	c, err := s.store.GetClip(r.Context(), id)
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		return c, catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted.", id)
+		return c, catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted.", id) // problem.no_clip
 	}
 	return c, err
 }
@@ -275,7 +277,7 @@ func (s *Service) EditClip(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "edit", s.editPage(sess, c.ID, clipValues(c), nil, ""))
+	s.render(w, r, http.StatusOK, "edit", s.editPage(s.chrome(r, sess, "clips"), c.ID, clipValues(c), nil, ""))
 }
 
 // UpdateClip answers POST /admin/clips/{id}, the edit form without
@@ -298,16 +300,17 @@ func (s *Service) UpdateClip(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		s.fail(w, r, sess, catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted.", id))
+		s.fail(w, r, sess, catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted.", id)) // problem.no_clip
 		return
 	}
 	if err != nil {
-		fields, message, status, ok := formProblem(err, "The clip was not saved")
+		c := s.chrome(r, sess, "clips")
+		fields, message, status, ok := formProblem(c.l, err, "clip.not_saved")
 		if !ok {
 			s.fail(w, r, sess, err)
 			return
 		}
-		s.render(w, r, status, "edit", s.editPage(sess, id, values, fields, message))
+		s.render(w, r, status, "edit", s.editPage(c, id, values, fields, message))
 		return
 	}
 	s.log.Info("clip changed", "id", id, "admin", sess.Username)
@@ -332,7 +335,7 @@ func (s *Service) ConfirmDelete(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "delete", deletePage{chrome: chrome{Admin: sess.Username, Section: "clips"}, Clip: c})
+	s.render(w, r, http.StatusOK, "delete", deletePage{chrome: s.chrome(r, sess, "clips"), Clip: c})
 }
 
 // DeleteClip answers POST /admin/clips/{id}/delete, the confirmed form.
@@ -346,7 +349,7 @@ func (s *Service) DeleteClip(w http.ResponseWriter, r *http.Request) {
 		err = s.store.DeleteClip(r.Context(), id)
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted already.", id)
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted already.", id) // problem.no_clip_already
 	}
 	if err != nil {
 		s.fail(w, r, sess, err)

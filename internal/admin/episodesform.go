@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"catalog/internal/catalog"
+	"catalog/internal/locale"
 )
 
 // The console edits a movie's episodes (contract 9) as one block per
@@ -87,18 +88,19 @@ func serverBlocks(values map[string]string) int {
 	return min(n+1, catalog.MaxServers)
 }
 
-// episodesForm is the form fields of the server blocks.
-func episodesForm(values, fieldErrors map[string]string) []formField {
+// episodesForm is the form fields of the server blocks, in l's
+// language.
+func episodesForm(l *locale.Localizer, values, fieldErrors map[string]string) []formField {
 	var fields []formField
 	for i := range serverBlocks(values) {
 		k := strconv.Itoa(i)
-		label := "Server " + strconv.Itoa(i+1)
+		n := strconv.Itoa(i + 1)
 		fields = append(fields,
-			formField{Name: serverNameField + k, Label: label + " name", Type: "text", Max: catalog.MaxServerNameRunes,
-				Hint: "e.g. Main. Empty this block to remove the server.", Value: values[serverNameField+k], Error: fieldErrors[serverNameField+k]},
-			formField{Name: serverDataField + k, Label: label + " episodes", Type: "textarea", Max: catalog.MaxEpisodesBytes,
-				Hint:  "One episode a line: NAME | EMBED URL | M3U8 URL (either URL may be empty; write | inside a name as \\|).",
-				Value: values[serverDataField+k], Error: fieldErrors[serverDataField+k]})
+			formField{Name: serverNameField + k, Label: l.T("episodes.server_name", "N", n), Type: "text", Max: catalog.MaxServerNameRunes,
+				Hint: l.T("episodes.server_name_hint"), Value: values[serverNameField+k], Error: l.Problem(fieldErrors[serverNameField+k])},
+			formField{Name: serverDataField + k, Label: l.T("episodes.server_data", "N", n), Type: "textarea", Max: catalog.MaxEpisodesBytes,
+				Hint:  l.T("episodes.server_data_hint"),
+				Value: values[serverDataField+k], Error: l.Problem(fieldErrors[serverDataField+k])})
 	}
 	return fields
 }

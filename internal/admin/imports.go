@@ -36,7 +36,7 @@ func (s *Service) ImportPage(w http.ResponseWriter, r *http.Request) {
 	if kind != "clips" {
 		kind = "movies"
 	}
-	s.render(w, r, http.StatusOK, "import", importPage{chrome: chrome{Admin: sess.Username, Section: "import"}, Kind: kind})
+	s.render(w, r, http.StatusOK, "import", importPage{chrome: s.chrome(r, sess, "import"), Kind: kind})
 }
 
 // errUploadTooLarge stops an upload past importer.MaxUpload.
@@ -73,13 +73,14 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	page := importPage{chrome: chrome{Admin: sess.Username, Section: "import"}, Kind: "movies"}
+	page := importPage{chrome: s.chrome(r, sess, "import"), Kind: "movies"}
+	l := page.l
 	failed := func(status int, msg string) {
 		page.Message = msg
 		s.render(w, r, status, "import", page)
 	}
 	if err := s.imports.Acquire(); err != nil {
-		failed(http.StatusConflict, catalog.ErrorMessage(err))
+		failed(http.StatusConflict, l.Problem(catalog.ErrorMessage(err)))
 		return
 	}
 	defer s.imports.Release()
@@ -90,17 +91,17 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 	r.Body = upload
 	mr, err := r.MultipartReader()
 	if err != nil {
-		failed(http.StatusBadRequest, "Send the form as multipart/form-data with a kind and a file.")
+		failed(http.StatusBadRequest, l.T("import.not_multipart"))
 		return
 	}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			failed(http.StatusBadRequest, "Choose a file to import.")
+			failed(http.StatusBadRequest, l.T("import.choose_file"))
 			return
 		}
 		if err != nil {
-			failed(http.StatusBadRequest, "The upload could not be read.")
+			failed(http.StatusBadRequest, l.T("import.unreadable"))
 			return
 		}
 		switch part.FormName() {
@@ -108,7 +109,7 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 			b, _ := io.ReadAll(io.LimitReader(part, 16))
 			page.Kind = strings.TrimSpace(string(b))
 			if page.Kind != "movies" && page.Kind != "clips" {
-				failed(http.StatusBadRequest, "Choose what the file holds: movies or clips.")
+				failed(http.StatusBadRequest, l.T("import.choose_kind"))
 				return
 			}
 		case "file":
@@ -121,17 +122,18 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 // importFile streams the file part of an upload through the importer
 // and answers with the report, also when the upload stopped early.
 func (s *Service) importFile(w http.ResponseWriter, r *http.Request, sess catalog.Session, page *importPage, part *multipart.Part) {
+	l := page.l
 	failed := func(status int, msg string) {
 		page.Message = msg
 		s.render(w, r, status, "import", *page)
 	}
 	name := part.FileName()
 	if name == "" {
-		failed(http.StatusBadRequest, "Choose a file to import.")
+		failed(http.StatusBadRequest, l.T("import.choose_file"))
 		return
 	}
 	if err := importer.CheckName(name); err != nil {
-		failed(http.StatusUnsupportedMediaType, catalog.ErrorMessage(err))
+		failed(http.StatusUnsupportedMediaType, l.Problem(catalog.ErrorMessage(err)))
 		return
 	}
 	body := &limitedPart{r: part, n: importer.MaxUpload}
@@ -149,9 +151,9 @@ func (s *Service) importFile(w http.ResponseWriter, r *http.Request, sess catalo
 	page.Report = &importReport{Kind: page.Kind, File: name, Summary: sum, Unreported: sum.Rejected - len(sum.Rejects)}
 	switch {
 	case errors.Is(err, errUploadTooLarge):
-		failed(http.StatusRequestEntityTooLarge, "The file is larger than 256 MiB; the records before the limit that were complete are counted below.")
+		failed(http.StatusRequestEntityTooLarge, l.T("import.too_large"))
 	case err != nil && catalog.ErrorCode(err) != catalog.EINTERNAL:
-		failed(httpx.ErrorStatus(err), catalog.ErrorMessage(err))
+		failed(httpx.ErrorStatus(err), l.Problem(catalog.ErrorMessage(err)))
 	case err != nil:
 		s.fail(w, r, sess, err)
 	default:

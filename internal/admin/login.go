@@ -19,7 +19,7 @@ type loginPage struct {
 
 // LoginPage answers GET /admin/login with the form.
 func (s *Service) LoginPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "login", loginPage{})
+	s.render(w, r, http.StatusOK, "login", loginPage{chrome: s.chrome(r, catalog.Session{}, "")})
 }
 
 // refuseLogin answers an attempt that ReserveLogin refused: 429 with
@@ -31,9 +31,11 @@ func (s *Service) refuseLogin(w http.ResponseWriter, r *http.Request, username, 
 	}
 	s.log.Info("login throttled", "addr", addr, "reason", catalog.ErrorMessage(err))
 	w.Header().Set("Retry-After", strconv.Itoa(int(catalog.LoginWindow/time.Second)))
+	c := s.chrome(r, catalog.Session{}, "")
 	s.render(w, r, http.StatusTooManyRequests, "login", loginPage{
+		chrome:   c,
 		Username: username,
-		Message:  "Too many failed logins. Please wait " + strconv.Itoa(int(catalog.LoginWindow/time.Minute)) + " minutes and try again.",
+		Message:  c.l.T("login.throttled", "Count", int(catalog.LoginWindow/time.Minute)),
 	})
 }
 
@@ -45,7 +47,8 @@ func (s *Service) refuseLogin(w http.ResponseWriter, r *http.Request, username, 
 func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	if err := r.ParseForm(); err != nil {
-		s.render(w, r, http.StatusBadRequest, "login", loginPage{Message: "The form could not be read. Please try again."})
+		c := s.chrome(r, catalog.Session{}, "")
+		s.render(w, r, http.StatusBadRequest, "login", loginPage{chrome: c, Message: c.l.T("login.unreadable")})
 		return
 	}
 	username := strings.TrimSpace(r.PostForm.Get("username"))
@@ -54,9 +57,11 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	now := time.Now()
 	addr := clientAddr(r)
 	wrong := func() {
+		c := s.chrome(r, catalog.Session{}, "")
 		s.render(w, r, http.StatusUnauthorized, "login", loginPage{
+			chrome:   c,
 			Username: username,
-			Message:  "Wrong username or password.",
+			Message:  c.l.T("login.wrong"),
 		})
 	}
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"catalog/internal/catalog"
+	"catalog/internal/locale"
 )
 
 // The console edits movies with the import's rules (catalog.Movie.
@@ -31,19 +32,23 @@ type movieFormPage struct {
 }
 
 // movieForm builds the movie form for values, marking fieldErrors: one
-// input per member of the field table, lists as one value per line.
-func movieForm(values, fieldErrors map[string]string) []formField {
+// input per member of the field table, lists as one value per line, in
+// l's language.
+func movieForm(l *locale.Localizer, values, fieldErrors map[string]string) []formField {
 	var fields []formField
 	for _, spec := range catalog.MovieMemberSpecs() {
 		if spec.Kind == catalog.MemberEpisodes {
-			fields = append(fields, episodesForm(values, fieldErrors)...)
+			fields = append(fields, episodesForm(l, values, fieldErrors)...)
 			continue
 		}
-		f := formField{Name: spec.Member, Label: spec.Label, Hint: spec.Hint, Type: "text", Max: spec.MaxRunes,
-			Required: spec.Field == catalog.FieldTitle, Value: values[spec.Member], Error: fieldErrors[spec.Member]}
+		f := formField{Name: spec.Member, Label: l.T("movie.field." + spec.Member), Type: "text", Max: spec.MaxRunes,
+			Required: spec.Field == catalog.FieldTitle, Value: values[spec.Member], Error: l.Problem(fieldErrors[spec.Member])}
+		if spec.Hint != "" {
+			f.Hint = l.T("movie.hint." + spec.Member)
+		}
 		switch {
 		case spec.Kind == catalog.MemberList:
-			f.Type, f.Hint = "textarea", "One per line."
+			f.Type, f.Hint = "textarea", l.T("movie.hint.list")
 		case spec.Kind == catalog.MemberInt:
 			f.Type, f.MaxNumber = "number", strconv.FormatInt(spec.MaxInt, 10)
 		case spec.Multiline:
@@ -131,20 +136,20 @@ func formInt(value string) int64 {
 	return n
 }
 
-func (s *Service) movieFormPage(sess catalog.Session, id int64, values, fieldErrors map[string]string, message string) movieFormPage {
+func (s *Service) movieFormPage(c chrome, id int64, values, fieldErrors map[string]string, message string) movieFormPage {
 	p := movieFormPage{
-		chrome:  chrome{Admin: sess.Username, Section: "movies"},
+		chrome:  c,
 		ID:      id,
-		Heading: "Add a movie",
+		Heading: c.l.T("movie.add"),
 		Action:  "/admin/movies",
-		Submit:  "Add movie",
+		Submit:  c.l.T("movie.add_submit"),
 		Message: message,
-		Fields:  movieForm(values, fieldErrors),
+		Fields:  movieForm(c.l, values, fieldErrors),
 	}
 	if id != 0 {
-		p.Heading = "Edit movie #" + strconv.FormatInt(id, 10)
+		p.Heading = c.l.T("movie.edit", "ID", strconv.FormatInt(id, 10))
 		p.Action = "/admin/movies/" + strconv.FormatInt(id, 10)
-		p.Submit = "Save changes"
+		p.Submit = c.l.T("form.save")
 	}
 	return p
 }
@@ -155,7 +160,7 @@ func (s *Service) NewMovie(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.render(w, r, http.StatusOK, "movieform", s.movieFormPage(sess, 0, nil, nil, ""))
+	s.render(w, r, http.StatusOK, "movieform", s.movieFormPage(s.chrome(r, sess, "movies"), 0, nil, nil, ""))
 }
 
 // AddMovie answers POST /admin/movies. A movie whose code (or, without
@@ -172,15 +177,17 @@ func (s *Service) AddMovie(w http.ResponseWriter, r *http.Request) {
 		taken, err = s.store.MovieIDByKey(r.Context(), m.IDCode, m.Slug)
 		switch {
 		case err == nil && m.IDCode != "":
+			// problem.code_taken
 			err = catalog.FieldErrors{"id_code": "is already used by movie #" + strconv.FormatInt(taken, 10) + ": edit that movie instead"}.Err()
 		case err == nil:
+			// problem.slug_taken
 			err = catalog.FieldErrors{"slug": "is already used by movie #" + strconv.FormatInt(taken, 10) + ": choose another slug"}.Err()
 		case catalog.ErrorCode(err) == catalog.ENOTFOUND:
 			err = s.saveMovie(r, &m)
 		}
 	}
 	if err != nil {
-		s.movieFormFailed(w, r, sess, 0, values, err, "The movie was not added")
+		s.movieFormFailed(w, r, sess, 0, values, err, "movie.not_added")
 		return
 	}
 	s.log.Info("movie added", "id", m.ID, "admin", sess.Username)
@@ -198,12 +205,13 @@ func (s *Service) saveMovie(r *http.Request, m *catalog.Movie) error {
 }
 
 func (s *Service) movieFormFailed(w http.ResponseWriter, r *http.Request, sess catalog.Session, id int64, values map[string]string, err error, lead string) {
-	fields, message, status, ok := formProblem(err, lead)
+	c := s.chrome(r, sess, "movies")
+	fields, message, status, ok := formProblem(c.l, err, lead)
 	if !ok || values == nil {
 		s.fail(w, r, sess, err)
 		return
 	}
-	s.render(w, r, status, "movieform", s.movieFormPage(sess, id, values, fields, message))
+	s.render(w, r, status, "movieform", s.movieFormPage(c, id, values, fields, message))
 }
 
 // pathMovie loads the movie named by the {id} path value.
@@ -214,7 +222,7 @@ func (s *Service) pathMovie(r *http.Request) (catalog.Movie, error) {
 	}
 	m, err := s.store.GetMovie(r.Context(), id)
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		return m, catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id)
+		return m, catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
 	}
 	return m, err
 }
@@ -230,7 +238,7 @@ func (s *Service) EditMovie(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "movieform", s.movieFormPage(sess, m.ID, movieValues(m), nil, ""))
+	s.render(w, r, http.StatusOK, "movieform", s.movieFormPage(s.chrome(r, sess, "movies"), m.ID, movieValues(m), nil, ""))
 }
 
 // UpdateMovie answers POST /admin/movies/{id}: every field is replaced
@@ -255,11 +263,11 @@ func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request) {
 		err = s.store.UpdateMovie(r.Context(), &m)
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		s.fail(w, r, sess, catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id))
+		s.fail(w, r, sess, catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id)) // problem.no_movie
 		return
 	}
 	if err != nil {
-		s.movieFormFailed(w, r, sess, id, values, err, "The movie was not saved")
+		s.movieFormFailed(w, r, sess, id, values, err, "movie.not_saved")
 		return
 	}
 	s.log.Info("movie changed", "id", m.ID, "admin", sess.Username)
@@ -284,7 +292,7 @@ func (s *Service) ConfirmDeleteMovie(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "moviedelete", movieDeletePage{chrome: chrome{Admin: sess.Username, Section: "movies"}, Movie: m})
+	s.render(w, r, http.StatusOK, "moviedelete", movieDeletePage{chrome: s.chrome(r, sess, "movies"), Movie: m})
 }
 
 // DeleteMovie answers POST /admin/movies/{id}/delete, the confirmed form.
@@ -298,7 +306,7 @@ func (s *Service) DeleteMovie(w http.ResponseWriter, r *http.Request) {
 		err = s.store.DeleteMovie(r.Context(), id)
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted already.", id)
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted already.", id) // problem.no_movie_already
 	}
 	if err != nil {
 		s.fail(w, r, sess, err)

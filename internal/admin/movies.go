@@ -39,6 +39,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
+	c := s.chrome(r, sess, "movies")
 	rows := make([]movieRow, len(movies))
 	for i, m := range movies {
 		rows[i] = movieRow{
@@ -47,8 +48,8 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, r, http.StatusOK, "movies", movieListPage{
-		chrome: chrome{Admin: sess.Username, Section: "movies"},
-		Notice: doneNotice("Movie", r.URL.Query()),
+		chrome: c,
+		Notice: doneNotice(c.l, "movie", r.URL.Query()),
 		Filter: f,
 		Movies: rows,
 		Pager:  html.NewPager(f, "/admin/movies", total, len(movies)),

@@ -6,6 +6,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/html"
 	"catalog/internal/httpx"
+	"catalog/internal/locale"
 )
 
 type errorPage struct {
@@ -13,11 +14,33 @@ type errorPage struct {
 	html.ErrorPage
 }
 
+// chrome is what every console page shows around its content, and the
+// language the page is written in.
+type chrome struct {
+	Admin   string // the signed-in username, "" on the login page
+	Section string // "clips", "add", "movies": marks the current nav link
+	l       *locale.Localizer
+}
+
+func (c chrome) localizer() *locale.Localizer { return c.l }
+
+// chrome is the frame of a page for sess in section, in the language of
+// the administrator: the saved choice, then the switcher's cookie, then
+// Accept-Language, then the default (locale.Catalog.Pick).
+func (s *Service) chrome(r *http.Request, sess catalog.Session, section string) chrome {
+	return chrome{Admin: sess.Username, Section: section, l: s.views.Catalog().Pick(r, s.lang, sess.Language)}
+}
+
 // render writes an admin page with the headers every HTML page of the
 // service carries (html.SetPageHeaders). Admin pages are never stored by
-// a browser or a proxy: they show private state and carry forms.
-func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, name string, data any) {
-	body, err := s.views.Render(name, data)
+// a browser or a proxy: they show private state and carry forms. data
+// embeds the chrome that gives the page's language.
+func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, name string, data interface{ localizer() *locale.Localizer }) {
+	l := data.localizer()
+	if l == nil {
+		l = s.views.Catalog().Pick(r, s.lang)
+	}
+	body, err := s.views.Render(l, name, data)
 	if err != nil {
 		s.log.Error("render page", "page", name, "err", err)
 		http.Error(w, "internal error", http.StatusInternalServerError)
@@ -32,7 +55,8 @@ func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, nam
 // and their text never reaches the page.
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, sess catalog.Session, err error) {
 	httpx.LogError(s.log, r, err)
-	page := errorPage{chrome{Admin: sess.Username}, html.NewErrorPage(err, "/admin", "Back to the clips")}
+	c := s.chrome(r, sess, "")
+	page := errorPage{c, html.NewErrorPage(c.l, err, "/admin", c.l.T("admin.back_to_clips"))}
 	s.render(w, r, page.Status, "error", page)
 }
 

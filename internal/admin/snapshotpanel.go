@@ -21,12 +21,12 @@ func (s *Service) SnapshotPanel(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	p := snapshotPanelPage{chrome: chrome{Admin: sess.Username, Section: "snapshot"}, Available: s.snapshots != nil}
+	p := snapshotPanelPage{chrome: s.chrome(r, sess, "snapshot"), Available: s.snapshots != nil}
 	if p.Available {
 		p.Status = s.snapshots.Status()
 	}
 	if r.URL.Query().Get("rebuild") == "requested" {
-		p.Notice = "A rebuild was requested; reload this page to follow it."
+		p.Notice = p.l.T("notice.rebuild_requested")
 	}
 	s.render(w, r, http.StatusOK, "snapshot", p)
 }

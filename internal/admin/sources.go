@@ -37,15 +37,16 @@ func (s *Service) Sources(w http.ResponseWriter, r *http.Request) {
 	}
 	var notice string
 	q := r.URL.Query()
+	c := s.chrome(r, sess, "sources")
 	switch {
 	case q.Get("added") != "":
-		notice = "Source " + q.Get("added") + " was added."
+		notice = c.l.T("notice.source_added", "Name", q.Get("added"))
 	case q.Get("removed") != "":
-		notice = "Source " + q.Get("removed") + " was removed; the movies collected from it stay."
+		notice = c.l.T("notice.source_removed", "Name", q.Get("removed"))
 	case q.Get("collecting") != "":
-		notice = "A run of " + q.Get("collecting") + " was asked for; reload this page to follow it."
+		notice = c.l.T("notice.source_collecting", "Name", q.Get("collecting"))
 	}
-	s.sourcesPage(w, r, sess, http.StatusOK, sourcesPage{Notice: notice})
+	s.sourcesPage(w, r, sess, http.StatusOK, sourcesPage{chrome: c, Notice: notice})
 }
 
 func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catalog.Session, status int, p sourcesPage) {
@@ -54,7 +55,6 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catal
 		s.fail(w, r, sess, err)
 		return
 	}
-	p.chrome = chrome{Admin: sess.Username, Section: "sources"}
 	for i := range list {
 		list[i].URL = catalog.RedactURL(list[i].URL) // a key in the query stays ours
 	}
@@ -88,12 +88,16 @@ func (s *Service) AddSource(w http.ResponseWriter, r *http.Request) {
 		redirect(w, r, "/admin/sources?added="+url.QueryEscape(src.Name))
 		return
 	}
-	fields, message, status, ok := formProblem(err, "The source was not added")
+	c := s.chrome(r, sess, "sources")
+	fields, message, status, ok := formProblem(c.l, err, "source.not_added")
 	if !ok {
 		s.fail(w, r, sess, err)
 		return
 	}
-	s.sourcesPage(w, r, sess, status, sourcesPage{Message: message, Errors: fields, Form: form})
+	for k, v := range fields {
+		fields[k] = c.l.Problem(v)
+	}
+	s.sourcesPage(w, r, sess, status, sourcesPage{chrome: c, Message: message, Errors: fields, Form: form})
 }
 
 // parseSourceForm reads the add form: every as a duration ("1h", empty
@@ -104,7 +108,7 @@ func parseSourceForm(f sourceForm) (catalog.Source, error) {
 	if f.Every != "" {
 		d, err := time.ParseDuration(f.Every)
 		if err != nil {
-			fe.Add("every", "must be a duration such as 30m or 6h")
+			fe.Add("every", "must be a duration such as 30m or 6h") // problem.duration
 		}
 		every = d
 	}
@@ -112,7 +116,7 @@ func parseSourceForm(f sourceForm) (catalog.Source, error) {
 	if f.Hours != "" {
 		n, err := strconv.Atoi(f.Hours)
 		if err != nil {
-			fe.Add("hours", "must be a whole number of hours")
+			fe.Add("hours", "must be a whole number of hours") // problem.whole_hours
 		}
 		hours = n
 	}
@@ -151,7 +155,7 @@ func (s *Service) RemoveSource(w http.ResponseWriter, r *http.Request) {
 	name := r.PathValue("name")
 	err := s.store.RemoveSource(r.Context(), name)
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name)
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
 	}
 	if err != nil {
 		s.fail(w, r, sess, err)
@@ -172,11 +176,11 @@ func (s *Service) CollectSource(w http.ResponseWriter, r *http.Request) {
 	_, err := s.store.SourceByName(r.Context(), name)
 	switch {
 	case catalog.ErrorCode(err) == catalog.ENOTFOUND:
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q.", name)
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q.", name) // problem.no_source
 	case err == nil && s.collector == nil:
-		err = catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.")
+		err = catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.") // problem.no_collections
 	case err == nil && !s.collector.Request(name):
-		err = catalog.Errorf(catalog.ECONFLICT, "A run of %s is already waiting or running.", name)
+		err = catalog.Errorf(catalog.ECONFLICT, "A run of %s is already waiting or running.", name) // problem.run_waiting
 	}
 	if err != nil {
 		s.fail(w, r, sess, err)

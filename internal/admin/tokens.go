@@ -39,10 +39,11 @@ func (s *Service) Tokens(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	notice := ""
+	c := s.chrome(r, sess, "tokens")
 	if id, err := catalog.ParseID(r.URL.Query().Get("revoked")); err == nil {
-		notice = "Token #" + strconv.FormatInt(id, 10) + " was revoked: every instance refuses it from now on."
+		notice = c.l.T("notice.token_revoked", "ID", strconv.FormatInt(id, 10))
 	}
-	s.tokensPage(w, r, sess, http.StatusOK, tokensPage{Notice: notice})
+	s.tokensPage(w, r, sess, http.StatusOK, tokensPage{chrome: c, Notice: notice})
 }
 
 func (s *Service) tokensPage(w http.ResponseWriter, r *http.Request, sess catalog.Session, status int, p tokensPage) {
@@ -51,7 +52,6 @@ func (s *Service) tokensPage(w http.ResponseWriter, r *http.Request, sess catalo
 		s.fail(w, r, sess, err)
 		return
 	}
-	p.chrome = chrome{Admin: sess.Username, Section: "tokens"}
 	p.Tokens = list
 	if p.Scopes == nil {
 		for _, sc := range catalog.Scopes() {
@@ -89,16 +89,20 @@ func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request) {
 		tok.TokenHash, tok.AdminID = hash, sess.AdminID
 		if err = s.store.CreateToken(r.Context(), &tok); err == nil {
 			s.log.Info("api token created", "id", tok.ID, "name", tok.Name, "admin", sess.Username)
-			s.tokensPage(w, r, sess, http.StatusCreated, tokensPage{Created: &createdToken{Token: tok, Secret: secret}})
+			s.tokensPage(w, r, sess, http.StatusCreated, tokensPage{chrome: s.chrome(r, sess, "tokens"), Created: &createdToken{Token: tok, Secret: secret}})
 			return
 		}
 	}
-	fields, message, status, ok := formProblem(err, "The token was not created")
+	c := s.chrome(r, sess, "tokens")
+	fields, message, status, ok := formProblem(c.l, err, "token.not_created")
 	if !ok {
 		s.fail(w, r, sess, err)
 		return
 	}
-	s.tokensPage(w, r, sess, status, tokensPage{Message: message, Errors: fields, Name: name, Scopes: scopes})
+	for k, v := range fields {
+		fields[k] = c.l.Problem(v)
+	}
+	s.tokensPage(w, r, sess, status, tokensPage{chrome: c, Message: message, Errors: fields, Name: name, Scopes: scopes})
 }
 
 // RevokeToken answers POST /admin/tokens/{id}/revoke.
@@ -112,7 +116,7 @@ func (s *Service) RevokeToken(w http.ResponseWriter, r *http.Request) {
 		err = s.store.RevokeToken(r.Context(), id)
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no token #%d. It may have been revoked already.", id)
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no token #%d. It may have been revoked already.", id) // problem.no_token
 	}
 	if err != nil {
 		s.fail(w, r, sess, err)

@@ -18,6 +18,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"html"
 	"net/http"
 	"regexp"
 	"slices"
@@ -25,6 +26,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/locale"
 )
 
 // Vars are the values of a document's placeholders, by name.
@@ -117,7 +119,11 @@ func Object(props []Property) json.RawMessage {
 // Docs serves one service's document and its reference page.
 type Docs struct {
 	document *httpx.Payload
-	page     *httpx.Payload
+	// pages are the reference page in each language of cat, by tag;
+	// lang is the default language (Config.DefaultLanguage).
+	pages    map[string]*httpx.Payload
+	cat      *locale.Catalog
+	lang     string
 	assets   map[string]*asset // by served name, "docs.1a2b3c4d5e.js"
 	writeErr httpx.ErrorWriter
 }
@@ -150,13 +156,19 @@ const AssetPrefix = "/api/docs/"
 // New builds the document from template and vars; a template that does
 // not build is a programming error and panics at start (a test builds
 // every service's document). writeErr answers unknown asset names in the
-// service's error shape.
-func New(template []byte, vars Vars, writeErr httpx.ErrorWriter) *Docs {
+// service's error shape. The page's own words come from cat (nil loads
+// it) in the reader's language, def for a browser that asks for none of
+// cat's; the document itself stays English.
+func New(template []byte, vars Vars, writeErr httpx.ErrorWriter, cat *locale.Catalog, def string) *Docs {
 	doc, err := Build(template, vars)
 	if err != nil {
 		panic(err)
 	}
-	d := &Docs{document: httpx.NewPayload(doc), assets: map[string]*asset{}, writeErr: writeErr}
+	if cat == nil {
+		cat = locale.New()
+	}
+	d := &Docs{document: httpx.NewPayload(doc), assets: map[string]*asset{}, writeErr: writeErr,
+		pages: map[string]*httpx.Payload{}, cat: cat, lang: def}
 	urls := map[string]string{}
 	for _, name := range []string{"docs.css", "docs.js"} {
 		b, err := staticFS.ReadFile("static/" + name)
@@ -180,8 +192,31 @@ func New(template []byte, vars Vars, writeErr httpx.ErrorWriter) *Docs {
 	for k, v := range urls {
 		page = bytes.ReplaceAll(page, []byte("{{"+k+"}}"), []byte(v))
 	}
-	d.page = httpx.NewPayloadAs(page, "text/html; charset=utf-8")
+	for _, lang := range cat.Languages() {
+		d.pages[lang.Tag] = httpx.NewPayloadAs(localize(page, cat, lang.Tag), "text/html; charset=utf-8")
+	}
 	return d
+}
+
+var pageText = regexp.MustCompile(`\{\{t:([a-z_.]+)\}\}`)
+
+// localize writes the page in one language: {{lang}} is its tag,
+// {{t:id}} a message, {{switch}} the links to the other languages.
+func localize(page []byte, cat *locale.Catalog, tag string) []byte {
+	l := cat.Get(tag)
+	out := pageText.ReplaceAllFunc(page, func(m []byte) []byte {
+		return []byte(html.EscapeString(l.T(string(m[4 : len(m)-2]))))
+	})
+	var sw strings.Builder
+	for _, other := range cat.Languages() {
+		sw.WriteString(`<a href="/api/docs?lang=` + other.Tag + `" lang="` + other.Tag + `"`)
+		if other.Tag == tag {
+			sw.WriteString(` aria-current="true"`)
+		}
+		sw.WriteString(">" + html.EscapeString(other.Name) + "</a>")
+	}
+	out = bytes.ReplaceAll(out, []byte("{{switch}}"), []byte(sw.String()))
+	return bytes.ReplaceAll(out, []byte("{{lang}}"), []byte(tag))
 }
 
 // Document returns the built document.
@@ -212,7 +247,9 @@ func (d *Docs) servePage(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Security-Policy", PagePolicy)
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "no-referrer")
-	httpx.WritePayload(w, r, http.StatusOK, d.page)
+	h.Add("Vary", "Accept-Language, Cookie")
+	l := d.cat.Pick(r, d.lang, r.URL.Query().Get("lang"))
+	httpx.WritePayload(w, r, http.StatusOK, d.pages[l.Tag()])
 }
 
 func (d *Docs) serveAsset(w http.ResponseWriter, r *http.Request) {

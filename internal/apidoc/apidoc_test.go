@@ -51,7 +51,7 @@ func TestRoutes(t *testing.T) {
 	writeErr := func(w http.ResponseWriter, r *http.Request, err error) {
 		http.Error(w, catalog.ErrorMessage(err), http.StatusNotFound)
 	}
-	d := New([]byte(`{"openapi": "3.1.0"}`), nil, writeErr)
+	d := New([]byte(`{"openapi": "3.1.0"}`), nil, writeErr, nil, "")
 	mux := http.NewServeMux()
 	for _, r := range d.Routes() {
 		mux.HandleFunc("GET "+r.Path, r.Handler)

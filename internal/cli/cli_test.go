@@ -319,6 +319,8 @@ func TestUsageErrors(t *testing.T) {
 		{"negative conns", nil, []string{"migrate", "--db-max-conns=-1"}, "db-max-conns"},
 		{"empty platform", nil, []string{"serve", "--platforms", "JAV,,X"}, "platforms"},
 		{"bad proxy", nil, []string{"serve", "--trusted-proxies", "10.0.0.0/8,lb.internal"}, "lb.internal"},
+		{"unknown language", nil, []string{"serve", "--default-language", "fr"}, "--default-language must be one of en, th, zh-Hans"},
+		{"unknown language env", map[string]string{"CATALOG_DEFAULT_LANGUAGE": "de"}, []string{"serve"}, `got "de"`},
 		{"unknown flag", nil, []string{"migrate", "--nope"}, "nope"},
 		{"stray argument", nil, []string{"migrate", "extra"}, `"extra"`},
 		{"import without kind", nil, []string{"import"}, "import movies"},

@@ -13,6 +13,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -24,6 +25,7 @@ import (
 	"catalog/internal/demo"
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
+	"catalog/internal/locale"
 	"catalog/internal/logbatch"
 	"catalog/internal/metrics"
 	"catalog/internal/movieapi"
@@ -57,6 +59,7 @@ type serveConfig struct {
 	purgeURL      string
 	fetchPrivate  bool
 	log           logConfig
+	language      string // the pages' default language (internal/locale)
 }
 
 // serve runs both services until ctx is done, in named steps: the
@@ -149,6 +152,8 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 		"listen address of the Prometheus metrics at /metrics (empty = off)")
 	f.purgeFlag(&c.purgeURL)
 	f.fetchFlag(&c.fetchPrivate)
+	f.stringVar(&c.language, "default-language", "CATALOG_DEFAULT_LANGUAGE", locale.Source,
+		"`language` of the HTML pages for a browser that asks for none of them: "+languageTags())
 	var logLevel string
 	f.stringVar(&c.log.format, "log-format", "CATALOG_LOG_FORMAT", "auto",
 		"log line format: json, text, or auto (text on a terminal, else JSON)")
@@ -176,6 +181,11 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 		return nil, usagef("serve: --upload-max-duration must be positive, got %s", c.uploadMax)
 	}
 	c.db.statementTimeout = statementTimeout(c.readTimeout)
+	lang, ok := locale.New().Supported(c.language)
+	if !ok {
+		return nil, usagef("serve: --default-language must be one of %s, got %q", languageTags(), c.language)
+	}
+	c.language = lang
 	platforms, err := parsePlatforms("serve", c.platforms)
 	if err != nil {
 		return nil, err
@@ -284,11 +294,11 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
-		Collector: s.collector, UploadMaxDuration: s.c.uploadMax,
+		Collector: s.collector, UploadMaxDuration: s.c.uploadMax, DefaultLanguage: s.c.language,
 	}), s.proxies)), log)
 	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
-		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch,
+		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch, DefaultLanguage: s.c.language,
 	}), s.proxies)), log)
 	s.servers[0].srv, s.servers[1].srv = clips, movies
 	return snapshots
@@ -435,4 +445,13 @@ func createAdmin(ctx context.Context, st catalog.AdminStore, username, password 
 		return fmt.Errorf("create administrator: %s", message(err))
 	}
 	return nil
+}
+
+// languageTags lists the languages of the pages: "en, th, zh-Hans".
+func languageTags() string {
+	var tags []string
+	for _, l := range locale.New().Languages() {
+		tags = append(tags, l.Tag)
+	}
+	return strings.Join(tags, ", ")
 }

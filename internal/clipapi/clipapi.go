@@ -20,6 +20,7 @@ import (
 	"catalog/internal/html"
 	"catalog/internal/httpx"
 	"catalog/internal/importer"
+	"catalog/internal/locale"
 	"catalog/internal/search"
 	"catalog/internal/snapshot"
 	"catalog/internal/web"
@@ -56,6 +57,10 @@ type Config struct {
 	// UploadMaxDuration bounds one import upload, the API's and the
 	// console's (0: httpx.DefaultUploadMaxDuration).
 	UploadMaxDuration time.Duration
+	// DefaultLanguage is the language of the pages (public, console,
+	// API reference) for a browser that asks for none of the
+	// catalog's (serve --default-language); "" is English.
+	DefaultLanguage string
 }
 
 // server holds the dependencies of the clip handlers.
@@ -82,6 +87,9 @@ type server struct {
 	reads            *cache.Reads
 	clips            *cache.Records[catalog.Clip] // the detail's reads
 	search           *search.Live
+	// locale is the pages' messages, lang their default language.
+	locale *locale.Catalog
+	lang   string
 }
 
 // New returns the whole clip service. Cross-origin browser requests that
@@ -119,20 +127,25 @@ func New(cfg Config) http.Handler {
 	s.sessions = auth.NewSessions(cfg.Store, s.log, cfg.CookieSecure)
 	s.tokens = auth.New(cfg.Store, s.log)
 	s.assets = html.NewAssets()
-	s.pages = web.New(web.Config{Store: cfg.Store, Search: s.search, Platforms: s.platforms, Logger: s.log, Assets: s.assets})
+	s.locale = locale.New()
+	s.lang = cfg.DefaultLanguage
+	s.pages = web.New(web.Config{Store: cfg.Store, Search: s.search, Platforms: s.platforms, Logger: s.log, Assets: s.assets,
+		Locale: s.locale, DefaultLanguage: cfg.DefaultLanguage})
 	s.admin = admin.New(admin.Config{
-		Assets:    s.assets,
-		Imports:   s.imports,
-		UploadMax: cfg.UploadMaxDuration,
-		Imported:  cfg.Imported,
-		Snapshots: cfg.Snapshots,
-		Collector: cfg.Collector,
-		Store:     cfg.Store,
-		Platforms: s.platforms,
-		Logger:    s.log,
-		Sessions:  s.sessions,
-		Clips:     s.search,
-		Movies:    movieSearch,
+		Locale:          s.locale,
+		DefaultLanguage: cfg.DefaultLanguage,
+		Assets:          s.assets,
+		Imports:         s.imports,
+		UploadMax:       cfg.UploadMaxDuration,
+		Imported:        cfg.Imported,
+		Snapshots:       cfg.Snapshots,
+		Collector:       cfg.Collector,
+		Store:           cfg.Store,
+		Platforms:       s.platforms,
+		Logger:          s.log,
+		Sessions:        s.sessions,
+		Clips:           s.search,
+		Movies:          movieSearch,
 	})
 	s.platformsPayload = httpx.NewPayload(platformsJSON(s.platforms))
 

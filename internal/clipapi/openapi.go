@@ -23,7 +23,7 @@ var openapiTemplate []byte
 
 // docs builds the document and reference page of this service.
 func (s *server) docs() *apidoc.Docs {
-	return apidoc.New(openapiTemplate, s.docVars(), s.writeError)
+	return apidoc.New(openapiTemplate, s.docVars(), s.writeError, s.locale, s.lang)
 }
 
 // docVars are the values of the document's placeholders.

@@ -58,6 +58,7 @@ func (s *server) routes() http.Handler {
 	rt.HandleFunc("POST", "/admin/sources/{name}/remove", s.admin.RemoveSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/collect", s.admin.CollectSource)
 
+	rt.HandleFunc("POST", "/language", s.admin.SetLanguage)
 	rt.HandleFunc("GET", "/{$}", s.pages.Index)
 	rt.HandleFunc("GET", "/clips/{id}", s.pages.Clip)
 

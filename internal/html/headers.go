@@ -9,7 +9,8 @@ import (
 
 // SetPageHeaders sets the headers every HTML page of the clip service
 // carries (contract 2): the HTML content type, a strict
-// Content-Security-Policy, X-Frame-Options: DENY and a referrer policy.
+// Content-Security-Policy, X-Frame-Options: DENY, a referrer policy, and
+// Vary on Accept-Language and Cookie, which pick the page's language.
 // frameSrc lists the origins the page may frame; none gives
 // frame-src 'none'. Callers set Cache-Control themselves: public pages
 // revalidate, admin pages are never stored.
@@ -24,6 +25,8 @@ func SetPageHeaders(h http.Header, frameSrc ...string) {
 		"frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Referrer-Policy", "strict-origin-when-cross-origin")
+	// The language of a page follows these (locale.Catalog.Pick).
+	h.Add("Vary", "Accept-Language, Cookie")
 }
 
 // WritePage writes a rendered page through httpx.WritePayload, so pages

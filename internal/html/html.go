@@ -14,14 +14,15 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"maps"
 	"net/http"
 	"path"
-	"strconv"
 	"strings"
 	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/locale"
 )
 
 //go:embed templates/*.html
@@ -30,26 +31,32 @@ var templateFS embed.FS
 //go:embed static
 var staticFS embed.FS
 
-// Views are page templates sharing one layout. In a template folder,
-// files whose names start with "_" hold shared definitions; every other
-// file is a page that defines "title" and "content" (and may fill the
-// layout's "nav" and "scripts" blocks).
+// Views are page templates sharing one layout, in every language of a
+// locale catalog. In a template folder, files whose names start with
+// "_" hold shared definitions; every other file is a page that defines
+// "title" and "content" (and may fill the layout's "nav" and "scripts"
+// blocks). Every word a template shows comes from the catalog through
+// the functions of locale.Localizer.Funcs ({{t "id"}}, {{date .T}}).
 type Views struct {
-	pages map[string]*template.Template
+	cat   *locale.Catalog
+	pages map[string]map[string]*template.Template // by language, then page
 }
 
 // NewViews parses this package's layout and partials, the partials of
-// dir in fsys, and then each page of dir on its own copy of them. The
-// public pages and the admin console each pass their own folder, so both
-// sides share one layout, one style sheet and one set of helpers.
-func NewViews(assets *Assets, fsys fs.FS, dir string) *Views {
-	base := template.Must(template.New("layout").Funcs(template.FuncMap{
-		"asset":    assets.URL,
-		"args":     templateArgs,
-		"date":     func(t time.Time) string { return t.UTC().Format("2 January 2006") },
-		"datetime": func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
-		"bytes":    humanBytes,
-	}).ParseFS(templateFS, "templates/_*.html"))
+// dir in fsys, and then each page of dir on its own copy of them, once
+// per language of cat. The public pages and the admin console each
+// pass their own folder, so both sides share one layout, one style
+// sheet and one set of helpers.
+func NewViews(assets *Assets, cat *locale.Catalog, fsys fs.FS, dir string) *Views {
+	funcs := template.FuncMap{
+		"asset": assets.URL,
+		"args":  templateArgs,
+		"iso":   func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
+		// languages are the switcher's choices, set per language below.
+		"languages": func() []Choice { return nil },
+	}
+	maps.Copy(funcs, cat.Get(locale.Source).Funcs())
+	base := template.Must(template.New("layout").Funcs(funcs).ParseFS(templateFS, "templates/_*.html"))
 	if shared, _ := fs.Glob(fsys, dir+"/_*.html"); len(shared) > 0 {
 		base = template.Must(base.ParseFS(fsys, shared...))
 	}
@@ -57,21 +64,46 @@ func NewViews(assets *Assets, fsys fs.FS, dir string) *Views {
 	if err != nil {
 		panic(err)
 	}
-	v := &Views{pages: map[string]*template.Template{}}
-	for _, f := range files {
-		name := strings.TrimSuffix(path.Base(f), ".html")
-		if strings.HasPrefix(name, "_") {
-			continue
+	v := &Views{cat: cat, pages: map[string]map[string]*template.Template{}}
+	for _, lang := range cat.Languages() {
+		l := cat.Get(lang.Tag)
+		perLang := l.Funcs()
+		choices := choicesFor(cat, lang.Tag)
+		perLang["languages"] = func() []Choice { return choices }
+		v.pages[lang.Tag] = map[string]*template.Template{}
+		for _, f := range files {
+			name := strings.TrimSuffix(path.Base(f), ".html")
+			if strings.HasPrefix(name, "_") {
+				continue
+			}
+			t := template.Must(template.Must(base.Clone()).ParseFS(fsys, f))
+			v.pages[lang.Tag][name] = t.Funcs(perLang)
 		}
-		v.pages[name] = template.Must(template.Must(base.Clone()).ParseFS(fsys, f))
 	}
 	return v
 }
 
-// Render executes page name with data into a buffer, so that a template
-// error never leaves half a page on the wire.
-func (v *Views) Render(name string, data any) ([]byte, error) {
-	t, ok := v.pages[name]
+// Choice is one language of the switcher every page shows.
+type Choice struct {
+	locale.Language
+	Current bool
+}
+
+func choicesFor(cat *locale.Catalog, current string) []Choice {
+	var out []Choice
+	for _, l := range cat.Languages() {
+		out = append(out, Choice{Language: l, Current: l.Tag == current})
+	}
+	return out
+}
+
+// Catalog is the locale catalog the views speak.
+func (v *Views) Catalog() *locale.Catalog { return v.cat }
+
+// Render executes page name in l's language with data into a buffer,
+// so that a template error never leaves half a page on the wire.
+func (v *Views) Render(l *locale.Localizer, name string, data any) ([]byte, error) {
+	t, ok := v.pages[l.Tag()][name]
 	if !ok {
 		panic("html: no page template " + name)
 	}
@@ -90,17 +122,18 @@ type ErrorPage struct {
 	BackURL, BackText string
 }
 
-// NewErrorPage describes err with its status, a heading, a message and a
-// way back. Internal errors say nothing of their cause.
-func NewErrorPage(err error, backURL, backText string) ErrorPage {
+// NewErrorPage describes err in l's language with its status, a
+// heading, a message and a way back (backText, already in l's
+// language). Internal errors say nothing of their cause.
+func NewErrorPage(l *locale.Localizer, err error, backURL, backText string) ErrorPage {
 	page := ErrorPage{Status: httpx.ErrorStatus(err), BackURL: backURL, BackText: backText}
 	switch {
 	case page.Status == http.StatusNotFound:
-		page.Heading, page.Message = "Not found", catalog.ErrorMessage(err)
+		page.Heading, page.Message = l.T("error.not_found"), l.Problem(catalog.ErrorMessage(err))
 	case page.Status < 500:
-		page.Heading, page.Message = "That request did not work", catalog.ErrorMessage(err)
+		page.Heading, page.Message = l.T("error.bad_request"), l.Problem(catalog.ErrorMessage(err))
 	default:
-		page.Heading, page.Message = "Something went wrong on our side", "Please try again in a moment."
+		page.Heading, page.Message = l.T("error.internal"), l.T("error.try_again")
 	}
 	return page
 }
@@ -120,18 +153,4 @@ func templateArgs(kv ...any) (map[string]any, error) {
 		m[k] = kv[i+1]
 	}
 	return m, nil
-}
-
-// humanBytes writes a size for people: 1,536 bytes is "1.5 KiB".
-func humanBytes(n int64) string {
-	const unit = 1024
-	if n < unit {
-		return strconv.FormatInt(n, 10) + " bytes"
-	}
-	div, exp := int64(unit), 0
-	for m := n / unit; m >= unit; m /= unit {
-		div *= unit
-		exp++
-	}
-	return strconv.FormatFloat(float64(n)/float64(div), 'f', 1, 64) + " " + string("KMGTPE"[exp]) + "iB"
 }

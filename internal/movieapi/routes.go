@@ -32,6 +32,10 @@ type Config struct {
 	// every list, started by the caller; nil: New makes one over Store,
 	// started by its first search and kept until the process ends.
 	Search *search.Live
+	// DefaultLanguage is the language of the API reference page for a
+	// browser that asks for none of the pages' (internal/locale); ""
+	// is English.
+	DefaultLanguage string
 }
 
 // server holds the handlers' dependencies.
@@ -43,11 +47,13 @@ type server struct {
 	reads     *cache.Reads
 	movies    *cache.Records[catalog.Movie] // the detail's reads, every column
 	search    *search.Live
+	lang      string // the reference page's default language
 }
 
 // New returns the whole movie service.
 func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, search: cfg.Search}
+	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, search: cfg.Search,
+		lang: cfg.DefaultLanguage}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}

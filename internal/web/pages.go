@@ -80,7 +80,7 @@ func (p *Pages) Clip(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := p.store.GetClip(r.Context(), id)
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		p.fail(w, r, catalog.Errorf(catalog.ENOTFOUND, "There is no clip number %d. It may have been removed.", id))
+		p.fail(w, r, catalog.Errorf(catalog.ENOTFOUND, "There is no clip number %d. It may have been removed.", id)) // problem.no_clip_number
 		return
 	}
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/html"
 	"catalog/internal/httpx"
+	"catalog/internal/locale"
 	"catalog/internal/search"
 )
 
@@ -31,6 +32,12 @@ type Config struct {
 	// Assets are the static files the pages link; nil loads them (the
 	// clip service passes the one copy it serves).
 	Assets *html.Assets
+	// Locale is the pages' message catalog; nil loads it.
+	Locale *locale.Catalog
+	// DefaultLanguage is the language of a visitor whose browser asks
+	// for none of the catalog's (serve --default-language); "" is
+	// English.
+	DefaultLanguage string
 }
 
 // Pages serves the public HTML pages.
@@ -40,6 +47,7 @@ type Pages struct {
 	platforms *catalog.Platforms
 	log       *slog.Logger
 	views     *html.Views
+	lang      string // the default language
 }
 
 // New parses the templates once; a broken template panics at start
@@ -53,20 +61,31 @@ func New(cfg Config) *Pages {
 	if assets == nil {
 		assets = html.NewAssets()
 	}
+	cat := cfg.Locale
+	if cat == nil {
+		cat = locale.New()
+	}
 	return &Pages{
 		store:     cfg.Store,
 		search:    cfg.Search,
 		platforms: cfg.Platforms,
 		log:       log,
-		views:     html.NewViews(assets, templateFS, "templates"),
+		views:     html.NewViews(assets, cat, templateFS, "templates"),
+		lang:      cfg.DefaultLanguage,
 	}
+}
+
+// language is the language of a visitor's page: the switcher's
+// cookie, Accept-Language, then the default (locale.Catalog.Pick).
+func (p *Pages) language(r *http.Request) *locale.Localizer {
+	return p.views.Catalog().Pick(r, p.lang)
 }
 
 // render writes a public page. Pages revalidate on every visit (cheap
 // with the ETag) so that a clip an administrator just changed shows at
 // once.
 func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, data any, frameSrc ...string) {
-	body, err := p.views.Render(name, data)
+	body, err := p.views.Render(p.language(r), name, data)
 	if err != nil {
 		p.log.Error("render page", "page", name, "err", err)
 		p.fail(w, r, catalog.Errorf(catalog.EINTERNAL, "internal error"))
@@ -85,8 +104,9 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name 
 // logged and their text never reaches the visitor.
 func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
 	httpx.LogError(p.log, r, err)
-	page := struct{ html.ErrorPage }{html.NewErrorPage(err, "/", "Back to all clips")}
-	body, rerr := p.views.Render("error", page)
+	l := p.language(r)
+	page := struct{ html.ErrorPage }{html.NewErrorPage(l, err, "/", l.T("web.back_to_all"))}
+	body, rerr := p.views.Render(l, "error", page)
 	if rerr != nil {
 		// The error template is parsed at start and needs nothing but
 		// strings; failing here means a bug, so fall back to plain text.

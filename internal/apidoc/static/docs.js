@@ -7,6 +7,8 @@
 
 (function () {
   const root = document.getElementById("reference");
+  // msg is a text of the page's own, in its language (data-msg-*).
+  const msg = (name) => root.dataset["msg" + name];
   let spec = null;
 
   function el(tag, attrs, ...children) {
@@ -78,10 +80,10 @@
       const req = new Set(s.required || []);
       const ul = el("ul", { class: "props" });
       for (const [k, v] of Object.entries(s.properties)) {
-        ul.append(el("li", {}, el("code", {}, k), req.has(k) ? el("span", { class: "req" }, " required") : "", " ", schemaView(v, depth + 1)));
+        ul.append(el("li", {}, el("code", {}, k), req.has(k) ? el("span", { class: "req" }, " " + msg("Required")) : "", " ", schemaView(v, depth + 1)));
       }
       box.append(ul);
-      if (s.additionalProperties === false) box.append(el("p", { class: "note" }, "No other members."));
+      if (s.additionalProperties === false) box.append(el("p", { class: "note" }, msg("NoOtherMembers")));
     } else if (s.additionalProperties && typeof s.additionalProperties === "object") {
       box.append(el("div", {}, "values: ", schemaView(s.additionalProperties, depth + 1)));
     }
@@ -137,7 +139,7 @@
       form.append(el("label", {}, el("span", {}, "body (" + type + ")"), body));
     }
     const out = el("pre", { class: "result", "aria-live": "polite" });
-    form.append(el("button", { type: "submit" }, "Send " + method.toUpperCase()), out);
+    form.append(el("button", { type: "submit" }, msg("Send") + " " + method.toUpperCase()), out);
     form.addEventListener("submit", async (ev) => {
       ev.preventDefault();
       let url = path;
@@ -161,7 +163,7 @@
         out.textContent = init.method + " " + url + "\nfailed: " + e;
       }
     });
-    return el("details", { class: "tryit" }, el("summary", {}, "Try it"), form);
+    return el("details", { class: "tryit" }, el("summary", {}, msg("TryIt")), form);
   }
 
   function operationView(method, path, pathItem, op) {
@@ -170,7 +172,7 @@
     const section = el("section", { class: "op", id: op.operationId || method + path },
       el("h3", {}, el("span", { class: "method m-" + method }, method.toUpperCase()), " ", el("code", { class: "path" }, path), " ", el("span", { class: "summary" }, op.summary || "")));
     if (op.description) section.append(el("p", { class: "desc" }, op.description));
-    if (sec.length) section.append(el("p", { class: "auth" }, "Needs: " + sec.join(" or ")));
+    if (sec.length) section.append(el("p", { class: "auth" }, msg("Needs") + " " + sec.join(" " + msg("Or") + " ")));
     if (params.length) {
       const tbody = el("tbody");
       for (const p of params) {
@@ -181,9 +183,9 @@
     }
     if (op.requestBody) {
       const rb = resolve(op.requestBody);
-      for (const [type, media] of Object.entries(rb.content || {})) section.append(el("h4", {}, "Request body (" + type + ")"), schemaView(media.schema));
+      for (const [type, media] of Object.entries(rb.content || {})) section.append(el("h4", {}, msg("RequestBody") + " (" + type + ")"), schemaView(media.schema));
     }
-    section.append(el("h4", {}, "Responses"), responsesView(op));
+    section.append(el("h4", {}, msg("Responses")), responsesView(op));
     if (method !== "options") section.append(tryForm(method, path, params, op));
     return section;
   }
@@ -197,7 +199,7 @@
     for (const para of (spec.info.description || "").split("\n\n")) intro.append(el("p", {}, para));
     root.append(intro);
     const methods = ["get", "post", "put", "patch", "delete", "options"];
-    const nav = el("nav", {}, el("h2", {}, "Operations"));
+    const nav = el("nav", {}, el("h2", {}, msg("Operations")));
     const navList = el("ul");
     nav.append(navList);
     root.append(nav);
@@ -214,7 +216,7 @@
     if (Object.keys(schemes).length) {
       const ul = el("ul");
       for (const [k, v] of Object.entries(schemes)) ul.append(el("li", {}, el("code", {}, k), " (" + v.type + (v.in ? ", " + v.in + " " + v.name : "") + (v.scheme ? ", " + v.scheme : "") + "): " + (v.description || "")));
-      root.append(el("section", { class: "schemes" }, el("h2", {}, "Authentication"), ul));
+      root.append(el("section", { class: "schemes" }, el("h2", {}, msg("Authentication")), ul));
     }
     root.dataset.rendered = "true";
   }
@@ -222,5 +224,5 @@
   fetch(root.dataset.document, { headers: { Accept: "application/json" } })
     .then((res) => { if (!res.ok) throw new Error("HTTP " + res.status); return res.json(); })
     .then((doc) => { spec = doc; render(); })
-    .catch((e) => { root.textContent = "Could not load the document: " + e.message; });
+    .catch((e) => { root.textContent = msg("LoadFailed") + " " + e.message; });
 })();

@@ -59,12 +59,12 @@ function showErrors(form, error) {
     }
   }
   if (first) {
-    const prefix = form.dataset.failed || "Please fix the fields marked below.";
+    const prefix = form.dataset.failed;
     showAlert(form, other.length ? `${prefix} ${other.join("; ")}` : prefix);
     first.focus();
     return;
   }
-  showAlert(form, error.message || "The change was not saved. Please try again.");
+  showAlert(form, error.message || form.dataset.msgUnsaved);
 }
 
 async function submitToAPI(form) {
@@ -92,6 +92,13 @@ async function submitToAPI(form) {
       window.location.assign("/admin/login");
       return;
     }
+    if (form.dataset.lang !== "en") {
+      // The JSON API speaks English only: the form goes to the console
+      // itself, which checks it again (nothing was written) and shows
+      // the problems in the page's language.
+      form.submit();
+      return;
+    }
     let error = {};
     try {
       error = (await res.json()).error || {};
@@ -100,7 +107,7 @@ async function submitToAPI(form) {
     }
     showErrors(form, error);
   } catch {
-    showAlert(form, "The server could not be reached. Check the connection and try again.");
+    showAlert(form, form.dataset.msgOffline);
   } finally {
     button.disabled = false;
   }
@@ -130,7 +137,7 @@ function setupCoverPreview(form) {
   img.addEventListener("error", () => {
     if (img.getAttribute("src") !== placeholder) {
       img.src = placeholder;
-      note.textContent = `${said} The image did not load here, so the placeholder is shown.`;
+      note.textContent = `${said} ${form.dataset.msgCoverNotLoaded}`;
     }
   });
 
@@ -147,12 +154,12 @@ function setupCoverPreview(form) {
     const mine = ++seq;
     const typed = cover.value.trim();
     if (/^https?:\/\/\S+$/i.test(typed)) {
-      show(typed, "Cover from the cover URL.", "typed");
+      show(typed, form.dataset.msgCoverTyped, "typed");
       return;
     }
     const player = iframe.value.trim();
     if (!player) {
-      show("", "Type a YouTube or Dailymotion player URL to see its cover.", "none");
+      show("", form.dataset.msgCoverNone, "none");
       return;
     }
     try {
@@ -163,12 +170,12 @@ function setupCoverPreview(form) {
       const derived = res.ok ? (await res.json()).cover_url : "";
       if (mine !== seq) return; // a newer keystroke won
       if (derived) {
-        show(derived, "Cover derived from the player URL.", "derived");
+        show(derived, form.dataset.msgCoverDerived, "derived");
       } else {
-        show("", "No cover can be derived from this URL (only YouTube and Dailymotion). Add a cover URL, or visitors see the placeholder.", "none");
+        show("", form.dataset.msgCoverUnderivable, "none");
       }
     } catch {
-      if (mine === seq) show("", "The cover preview is not available right now.", "none");
+      if (mine === seq) show("", form.dataset.msgCoverUnavailable, "none");
     }
   }
 

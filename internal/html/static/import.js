@@ -19,10 +19,13 @@ document.querySelectorAll("form[data-upload]").forEach((form) => {
       if (!e.lengthComputable) return;
       const pct = Math.floor((100 * e.loaded) / e.total);
       bar.value = pct;
-      text.textContent = `Importing: ${pct} % (${(e.loaded / 1048576).toFixed(1)} of ${(e.total / 1048576).toFixed(1)} MiB sent)`;
+      text.textContent = form.dataset.msgProgress
+        .replace("{pct}", pct)
+        .replace("{sent}", (e.loaded / 1048576).toFixed(1))
+        .replace("{total}", (e.total / 1048576).toFixed(1));
     });
     xhr.upload.addEventListener("load", () => {
-      text.textContent = "File sent; writing the last records…";
+      text.textContent = form.dataset.msgSent;
     });
     xhr.addEventListener("load", () => {
       const doc = new DOMParser().parseFromString(xhr.responseText, "text/html");
@@ -31,7 +34,7 @@ document.querySelectorAll("form[data-upload]").forEach((form) => {
     });
     xhr.addEventListener("error", () => {
       button.disabled = false;
-      text.textContent = "The upload failed: check the connection and try again.";
+      text.textContent = form.dataset.msgFailed;
     });
     xhr.send(new FormData(form));
   });

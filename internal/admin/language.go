@@ -1,0 +1,58 @@
+package admin
+
+import (
+	"net/http"
+	"net/url"
+
+	"catalog/internal/catalog"
+	"catalog/internal/locale"
+)
+
+// SetLanguage answers POST /language, the switcher every page shows
+// (form field lang: a tag of the catalog). It remembers the choice in a
+// cookie and, for a signed-in administrator, saves it, so that the
+// console follows them to other browsers; then it returns to the page
+// the form was on. The public pages and the console share it.
+func (s *Service) SetLanguage(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+	if err := r.ParseForm(); err != nil {
+		s.fail(w, r, catalog.Session{}, catalog.Errorf(catalog.EINVALID, "the form could not be read"))
+		return
+	}
+	tag, ok := s.views.Catalog().Supported(r.PostFormValue("lang"))
+	if !ok {
+		s.fail(w, r, catalog.Session{}, catalog.Errorf(catalog.EINVALID, "lang must be one of: %s", s.languageTags()))
+		return
+	}
+	locale.SetCookie(w, r, tag)
+	if sess, err := s.sessions.Authenticate(r); err == nil {
+		if err := s.store.SetAdminLanguage(r.Context(), sess.AdminID, tag); err != nil {
+			s.fail(w, r, sess, err)
+			return
+		}
+	}
+	redirect(w, r, backTo(r))
+}
+
+func (s *Service) languageTags() string {
+	out := ""
+	for i, l := range s.views.Catalog().Languages() {
+		if i > 0 {
+			out += ", "
+		}
+		out += l.Tag
+	}
+	return out
+}
+
+// backTo is the page a switcher form was posted from: the path and query
+// of a Referer on this host, else the home page. Nothing else is
+// followed, so the form cannot send anyone to another site.
+func backTo(r *http.Request) string {
+	u, err := url.Parse(r.Referer())
+	if err != nil || u.Host != r.Host || u.Path == "" || u.Path[0] != '/' || (len(u.Path) > 1 && u.Path[1] == '/') {
+		return "/"
+	}
+	u.Scheme, u.Host, u.User, u.Fragment = "", "", nil, ""
+	return u.RequestURI()
+}
