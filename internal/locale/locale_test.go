@@ -287,7 +287,10 @@ func TestProblems(t *testing.T) {
 		"line 3: link_m3u8 must be an absolute http or https URL",
 		"There is no clip #12. It may have been deleted.",
 		`There is no source named "peer".`,
-		"is already used by movie #7: edit that movie instead")
+		"is already used by movie #7: edit that movie instead",
+		"the upload was cut after 1234 bytes: it took longer than 30m0s, the most one upload may take",
+		"the upload was cut after 12 bytes: it sent less than 32 KiB in 30s",
+		"the upload broke off after 99 bytes")
 	if len(texts) < 20 {
 		t.Fatalf("only %d problems: %q", len(texts), texts)
 	}
@@ -302,7 +305,7 @@ func TestProblems(t *testing.T) {
 			}
 			// Only values and names of fields may stay in Latin letters.
 			for _, w := range latin.FindAllString(got, -1) {
-				if !strings.Contains(strings.Join([]string{"movies", "UTF", "JSON", "YYYY", "URL", "http", "https", "provide", "vod", "ASCII", "link", "embed", "m3u8", "write", "clips", "import", "scope", "bogus", "peer", "nope", "ftp", "example", "JAV", "JAVJAV", "JAVJAVJAV", "MM", "DD", "search", "index", "limit"}, " "), w) {
+				if !strings.Contains(strings.Join([]string{"KiB", "movies", "UTF", "JSON", "YYYY", "URL", "http", "https", "provide", "vod", "ASCII", "link", "embed", "m3u8", "write", "clips", "import", "scope", "bogus", "peer", "nope", "ftp", "example", "JAV", "JAVJAV", "JAVJAVJAV", "MM", "DD", "search", "index", "limit"}, " "), w) {
 					t.Errorf("%s: %q gives %q, with the English %q", tag, text, got, w)
 				}
 			}
