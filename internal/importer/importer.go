@@ -1,8 +1,9 @@
 // Package importer reads clips and movies from JSON Lines, JSON array and
 // CSV files (contract 4.6) and writes them to a store in batches. A bad
 // record is reported with its line number and skipped; the good ones land
-// in transactions of at most Options.BatchSize records, so a failure
-// never leaves a record half-written.
+// in transactions of at most Options.BatchSize records and about
+// Options.BatchBytes of input, so a failure never leaves a record
+// half-written and an import's memory does not grow with its records.
 package importer
 
 import (
@@ -23,6 +24,14 @@ import (
 // of 25,000; 50,000 saved little more and took half again the memory.
 const DefaultBatchSize = 25000
 
+// DefaultBatchBytes bounds a batch by the input it was read from as well:
+// a batch ends once its records took 32 MiB of input, whatever their
+// number. Memory follows the input of the batches held (the one being
+// written and the one being read, a few times their input each), so
+// 25,000 records of 300 KB of episodes each no longer make one batch
+// of 7 GB. Records of usual size (about 1 KB) fill the 25,000 first.
+const DefaultBatchBytes = 32 << 20
+
 // MaxReported bounds Summary.Rejects so that a file of a million bad
 // records does not hold a million messages; Summary.Rejected still
 // counts them all.
@@ -35,6 +44,10 @@ type Options struct {
 	// BatchSize is the number of records per transaction; 0 means
 	// DefaultBatchSize.
 	BatchSize int
+	// BatchBytes ends a batch once its records took this much input
+	// (counted as read, so it may run over by one record and the
+	// decoder's read-ahead); 0 means DefaultBatchBytes.
+	BatchBytes int64
 	// Progress, when set, is called once per record read, on the
 	// goroutine that called the import (progress reports).
 	Progress func()
@@ -117,7 +130,12 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 	if size <= 0 {
 		size = DefaultBatchSize
 	}
-	b := &batcher[T]{sum: &sum, size: size, dryRun: opts.DryRun, write: write}
+	batchBytes := opts.BatchBytes
+	if batchBytes <= 0 {
+		batchBytes = DefaultBatchBytes
+	}
+	in := &countingReader{r: r}
+	b := &batcher[T]{sum: &sum, size: size, bytes: batchBytes, in: in, dryRun: opts.DryRun, write: write}
 	// The last batch may still be writing when decoding stops, for
 	// whatever reason; its outcome belongs in the summary.
 	defer func() {
@@ -130,7 +148,7 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 	// stopped is set when writing stops the decoding (the context, the
 	// database); any other error is the input breaking off.
 	var stopped error
-	err = decode(r, columns, func(rec record) error {
+	err = decode(in, columns, func(rec record) error {
 		if err := ctx.Err(); err != nil {
 			stopped = err
 			return err
@@ -163,12 +181,27 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 	return sum, err
 }
 
+// countingReader counts the input read so far.
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
 // batcher collects valid records and writes them a batch at a time. A
 // batch is written in the background while the next one is decoded (at
 // most one write in flight), so parsing and the database overlap.
 type batcher[T any] struct {
 	sum    *Summary
 	size   int
+	bytes  int64           // input per batch
+	in     *countingReader // the input, counted
+	from   int64           // where the batch being filled started in it
 	dryRun bool
 	write  func(context.Context, []T) error
 	items  []T
@@ -189,7 +222,7 @@ type batchResult struct {
 func (b *batcher[T]) add(ctx context.Context, line int, v T) error {
 	b.items = append(b.items, v)
 	b.lines = append(b.lines, line)
-	if len(b.items) >= b.size {
+	if len(b.items) >= b.size || b.in.n-b.from >= b.bytes {
 		return b.flush(ctx)
 	}
 	return nil
@@ -201,6 +234,7 @@ func (b *batcher[T]) flush(ctx context.Context) error {
 	if err := b.wait(); err != nil {
 		return err
 	}
+	b.from = b.in.n
 	if len(b.items) == 0 {
 		return nil
 	}

@@ -3,8 +3,10 @@ package importer_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
@@ -174,5 +176,77 @@ func TestRecordSizeBoundsMemory(t *testing.T) {
 				t.Fatalf("allocated %d MiB for one record, want at most 160 MiB", alloc>>20)
 			}
 		})
+	}
+}
+
+// largeMovies is a JSON Lines stream of n movies, each with about size
+// bytes of episodes, generated as it is read.
+type largeMovies struct {
+	n, size, next int
+	buf           []byte
+}
+
+func (l *largeMovies) Read(p []byte) (int, error) {
+	for len(l.buf) == 0 {
+		if l.next == l.n {
+			return 0, io.EOF
+		}
+		l.next++
+		b := fmt.Appendf(l.buf[:0], `{"id_code": "LARGE-%06d", "name": "Large %d", "episodes": [{"server_name": "Main", "server_data": [`, l.next, l.next)
+		for e := 1; len(b) < l.size; e++ {
+			if e > 1 {
+				b = append(b, ',')
+			}
+			b = fmt.Appendf(b, `{"name": "Episode %d", "link_embed": "https://player.example.com/embed/%06d/%d", "link_m3u8": "https://cdn.example.com/hls/%06d/%d/index.m3u8"}`,
+				e, l.next, e, l.next, e)
+		}
+		l.buf = append(b, "]}]}\n"...)
+	}
+	n := copy(p, l.buf)
+	l.buf = l.buf[n:]
+	return n, nil
+}
+
+// heapSampler is a real store that measures the live heap each time a
+// batch reaches it, when the batcher holds the most: the batch handed
+// over, and the one before it still being written.
+type heapSampler struct {
+	catalog.MovieStore
+	peak uint64
+}
+
+func (h *heapSampler) UpsertMovies(ctx context.Context, movies []catalog.Movie) error {
+	if live := liveHeap(); live > h.peak {
+		h.peak = live
+	}
+	return h.MovieStore.UpsertMovies(ctx, movies)
+}
+
+// liveHeap is the heap a full collection leaves.
+func liveHeap() uint64 {
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
+
+// An import's memory is bounded by the input of its batches, whatever
+// its records hold: 40 MB of movies with 200 KB of episodes each, far
+// fewer than BatchSize records, are written in batches of about
+// BatchBytes of input, and the live heap stays within a few batches.
+// Before batches were bounded by bytes the whole input was one batch.
+func TestBatchBytesBoundMemory(t *testing.T) {
+	const batch = 4 << 20
+	const size, n = 200_000, 200 // 40 MB
+	store := &heapSampler{MovieStore: openStore(t)}
+	base := liveHeap()
+	sum, err := importer.Movies(context.Background(), store, "large.jsonl", &largeMovies{n: n, size: size}, importer.Options{BatchBytes: batch})
+	if err != nil || sum.Imported != n {
+		t.Fatalf("import: %+v, %v; want %d imported", sum, err, n)
+	}
+	grew := int64(store.peak) - int64(base)
+	t.Logf("%d MB in batches of %d MiB of input: the live heap grew %d MiB at most", n*size/1_000_000, batch>>20, grew>>20)
+	if grew > 8*batch {
+		t.Fatalf("the live heap grew %d MiB, want at most %d MiB (8 batches of input)", grew>>20, 8*batch>>20)
 	}
 }
