@@ -216,4 +216,3 @@ func wantStatus(t *testing.T, req *http.Request, want int) {
 		t.Fatalf("%s %s: got %d, want %d", req.Method, req.URL.Path, res.StatusCode, want)
 	}
 }
-
