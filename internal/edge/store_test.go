@@ -28,7 +28,7 @@ func TestEveryContentWriteIsAnnounced(t *testing.T) {
 		"CreateAdmin": true, "AdminByUsername": true, "CreateSession": true, "SessionByTokenHash": true, "TouchSession": true,
 		"DeleteSession": true, "DeleteExpiredSessions": true, "ReserveLogin": true, "LoginSucceeded": true, "UnlockLogin": true,
 		"CreateToken": true, "ListTokens": true, "TokenByHash": true, "TouchToken": true, "RevokeToken": true,
-		"ListAdmins": true, "DeleteAdmin": true, "SetAdminPassword": true,
+		"ListAdmins": true, "DeleteAdmin": true, "SetAdminPassword": true, "SetAdminLanguage": true,
 		// sources and their runs: never in a cached answer
 		"AddSource": true, "ListSources": true, "SourceByName": true, "RemoveSource": true, "RecordRun": true,
 	}
