@@ -20,9 +20,11 @@ type sourcesPage struct {
 	Errors  map[string]string
 	Form    sourceForm
 	Sources []catalog.Source
-	// Running is the run in progress in this process; Collecting is
-	// false when this process runs no collections.
-	Running    *collect.Current
+	// Running is the runs in progress in this process and Waiting the
+	// sources whose runs wait for a slot; Collecting is false when this
+	// process runs no collections.
+	Running    []collect.Current
+	Waiting    []string
 	Collecting bool
 }
 
@@ -45,6 +47,8 @@ func (s *Service) Sources(w http.ResponseWriter, r *http.Request) {
 		notice = c.l.T("notice.source_removed", "Name", q.Get("removed"))
 	case q.Get("collecting") != "":
 		notice = c.l.T("notice.source_collecting", "Name", q.Get("collecting"))
+	case q.Get("cancelled") != "":
+		notice = c.l.T("notice.source_cancelled", "Name", q.Get("cancelled"))
 	}
 	s.sourcesPage(w, r, sess, http.StatusOK, sourcesPage{chrome: c, Notice: notice})
 }
@@ -61,9 +65,7 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catal
 	p.Sources = list
 	p.Collecting = s.collector != nil
 	if p.Collecting {
-		if cur, ok := s.collector.Current(); ok {
-			p.Running = &cur
-		}
+		p.Running, p.Waiting = s.collector.Running(), s.collector.Waiting()
 	}
 	s.render(w, r, status, "sources", p)
 }
@@ -188,4 +190,28 @@ func (s *Service) CollectSource(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Info("collection requested", "source", name, "admin", sess.Username)
 	redirect(w, r, "/admin/sources?collecting="+url.QueryEscape(name))
+}
+
+// CancelSource answers POST /admin/sources/{name}/cancel: the run of
+// that source in progress stops at its page (what it wrote stays, and
+// the run is recorded as cancelled), or its run waiting is dropped.
+func (s *Service) CancelSource(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("name")
+	var err error
+	switch {
+	case s.collector == nil:
+		err = catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.") // problem.no_collections
+	case !s.collector.Cancel(name):
+		err = catalog.Errorf(catalog.ENOTFOUND, "No run of %q is in progress or waiting. It may have ended already.", name) // problem.no_run
+	}
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	s.log.Info("collection cancelled", "source", name, "admin", sess.Username)
+	redirect(w, r, "/admin/sources?cancelled="+url.QueryEscape(name))
 }

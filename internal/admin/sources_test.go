@@ -137,3 +137,70 @@ func TestConsoleRefusesPrivateSource(t *testing.T) {
 		t.Errorf("the page shows the key, or no address: %s", body)
 	}
 }
+
+// Finding 7 of issue 35: the Sources page shows every run in progress
+// with a Cancel button; cancelling stops the run at its page and records
+// why, with the console's rules (session, same origin).
+func TestConsoleCancelsRun(t *testing.T) {
+	t.Parallel()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store := testdb.Open(t)
+	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
+	if err := store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
+		t.Fatal(err)
+	}
+	asked := make(chan struct{}, 1)
+	source := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		asked <- struct{}{}
+		<-r.Context().Done() // never answers
+	}))
+	defer source.Close()
+	src, _ := catalog.NewSource("slow", source.URL+"/vod", 0, 0)
+	if err := store.AddSource(ctx, &src); err != nil {
+		t.Fatal(err)
+	}
+	runs := make(chan catalog.SourceRun, 1)
+	runner := collect.NewRunner(collect.RunnerConfig{Store: store, Fetch: fetchguard.Options{AllowPrivate: true},
+		Limits: collect.Limits{PageTimeout: time.Hour}, Observe: func(r catalog.SourceRun) { runs <- r }})
+	go runner.Run(ctx)
+	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
+	defer srv.Close()
+	c := loggedIn(t, store, srv.URL)
+	if res, _ := c.post("/admin/sources/slow/cancel", nil); res.StatusCode != http.StatusNotFound {
+		t.Errorf("cancel with nothing running: got %d, want 404", res.StatusCode)
+	}
+	if res, _ := c.post("/admin/sources/slow/collect", nil); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("collect now: got %d", res.StatusCode)
+	}
+	select {
+	case <-asked:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the run did not start")
+	}
+	_, body := c.get("/admin/sources")
+	if !strings.Contains(body, `data-collect-running="slow"`) || !strings.Contains(body, `action="/admin/sources/slow/cancel"`) {
+		t.Fatalf("the page does not show the run with its Cancel button: %s", body)
+	}
+	anon := &console{t: t, store: store, url: srv.URL, client: newConsoleClient()}
+	if res, _ := anon.post("/admin/sources/slow/cancel", nil); res.StatusCode != http.StatusSeeOther {
+		t.Errorf("anonymous cancel: got %d, want 303 to the login", res.StatusCode)
+	}
+	if res, _ := c.post("/admin/sources/slow/cancel", nil, "Origin", "https://evil.example", "Sec-Fetch-Site", "cross-site"); res.StatusCode != http.StatusForbidden {
+		t.Errorf("cross-origin cancel: got %d, want 403", res.StatusCode)
+	}
+	if res, _ := c.post("/admin/sources/slow/cancel", nil); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("cancel: got %d, want 303", res.StatusCode)
+	}
+	select {
+	case run := <-runs:
+		if run.Err != "stopped after 0 pages: cancelled by an administrator" {
+			t.Errorf("cancelled run: %+v", run)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the cancelled run did not stop")
+	}
+	if got, _ := store.SourceByName(ctx, "slow"); got.LastRun.Err != "stopped after 0 pages: cancelled by an administrator" {
+		t.Errorf("recorded: %q", got.LastRun.Err)
+	}
+}

@@ -277,3 +277,16 @@ func TestCollectPrintsNoEscapes(t *testing.T) {
 		t.Errorf("source list: %q", r.stdout)
 	}
 }
+
+// A run stops at --collect-deadline, with the reason.
+func TestCollectDeadline(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"CATALOG_DB": testdb.New(t).DSN(), "CATALOG_FETCH_ALLOW_PRIVATE": "1"}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	defer srv.Close()
+	r := run(t, env, "", "collect", srv.URL+"/vod", "--quiet", "--collect-deadline", "300ms")
+	wantExit(t, r, 1)
+	if want := "the run passed its deadline of 300ms (--collect-deadline)"; !strings.Contains(r.err.Error(), want) {
+		t.Errorf("got %v, want %q", r.err, want)
+	}
+}

@@ -58,6 +58,7 @@ type serveConfig struct {
 	metricsAddr   string
 	purgeURL      string
 	fetchPrivate  bool
+	collectLimit  time.Duration
 	log           logConfig
 	language      string // the pages' default language (internal/locale)
 }
@@ -154,6 +155,7 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	f.fetchFlag(&c.fetchPrivate)
 	f.stringVar(&c.language, "default-language", "CATALOG_DEFAULT_LANGUAGE", locale.Source,
 		"`language` of the HTML pages for a browser that asks for none of them: "+languageTags())
+	f.deadlineFlag(&c.collectLimit)
 	var logLevel string
 	f.stringVar(&c.log.format, "log-format", "CATALOG_LOG_FORMAT", "auto",
 		"log line format: json, text, or auto (text on a terminal, else JSON)")
@@ -176,6 +178,9 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	}
 	if c.readTimeout <= 0 {
 		return nil, usagef("serve: --read-timeout must be positive, got %s", c.readTimeout)
+	}
+	if c.collectLimit <= 0 {
+		return nil, usagef("serve: --collect-deadline must be positive, got %s", c.collectLimit)
 	}
 	if c.uploadMax <= 0 {
 		return nil, usagef("serve: --upload-max-duration must be positive, got %s", c.uploadMax)
@@ -290,7 +295,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log, s.c.indexDir)
 	s.indexes = []*search.Live{clipSearch, movieSearch}
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
-	s.collector = newCollector(s.st, writes, m, log, s.c.fetchPrivate)
+	s.collector = newCollector(s.st, writes, m, log, s.c.fetchPrivate, s.c.collectLimit)
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"log/slog"
 	"net/url"
 	"strings"
@@ -156,6 +157,7 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	var hours, pages int
 	var purgeURL string
 	var allowPrivate bool
+	var deadline time.Duration
 	f := newFlags("collect", "NAME|URL",
 		"Collects movies now from a source added with \"catalog source add\", or from a provide/vod\n"+
 			"address (remembered under its host:port). Rejected records are reported; the exit status\n"+
@@ -166,6 +168,7 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	f.progressFlags(&pf)
 	f.purgeFlag(&purgeURL)
 	f.fetchFlag(&allowPrivate)
+	f.deadlineFlag(&deadline)
 	positional, err := f.parse(args, p)
 	if err != nil {
 		return err
@@ -178,6 +181,9 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	}
 	if pages < 0 {
 		return usagef("collect: --pages must be 0 (every page) or more, got %d", pages)
+	}
+	if deadline <= 0 {
+		return usagef("collect: --collect-deadline must be positive, got %s", deadline)
 	}
 	if err := db.check("collect"); err != nil {
 		return err
@@ -199,6 +205,8 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	opts.Pages = pages
 	opts.Fetch.AllowPrivate = allowPrivate
 	st := edge.Announcing(opened, purger)
+	ctx, cancel := context.WithTimeoutCause(ctx, deadline, fmt.Errorf("the run passed its deadline of %s (--collect-deadline)", deadline))
+	defer cancel()
 	return p.runCollect(ctx, st, opts, p.progress(pf))
 }
 
@@ -256,13 +264,37 @@ func (p *Program) runCollect(ctx context.Context, st collect.Store, opts collect
 }
 
 // collectLockKey is the advisory lock that keeps instances sharing a
-// PostgreSQL database from collecting at the same time.
+// PostgreSQL database from collecting from one source at the same time;
+// each source's key is this one mixed with its name's hash.
 const collectLockKey int64 = 0x636f6c6c656374 // "collect"
 
-// newCollector is serve's background collector: due sources one at a
-// time, writing through writes (which announce purges), counted in m;
-// allowPrivate is --fetch-allow-private.
-func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger, allowPrivate bool) *collect.Runner {
-	return collect.NewRunner(collect.RunnerConfig{Store: writes, Lock: advisoryLock(st, collectLockKey),
-		Logger: log.With("component", "collect"), Observe: m.Collect, Fetch: fetchguard.Options{AllowPrivate: allowPrivate}})
+// sourceLock is the per-source lock of serve's collector: none on
+// SQLite, whose database one instance serves.
+func sourceLock(st store) func(ctx context.Context, source string) (func(), bool, error) {
+	lock := advisoryLockKeyed(st)
+	if lock == nil {
+		return nil
+	}
+	return func(ctx context.Context, source string) (func(), bool, error) {
+		h := fnv.New64a()
+		h.Write([]byte(source))
+		return lock(ctx, collectLockKey^int64(h.Sum64()))
+	}
+}
+
+// newCollector is serve's background collector: due sources, at most
+// collect.MaxRunsAtOnce at once, writing through writes (which announce
+// purges), counted in m; allowPrivate is --fetch-allow-private and
+// deadline --collect-deadline.
+func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger, allowPrivate bool, deadline time.Duration) *collect.Runner {
+	return collect.NewRunner(collect.RunnerConfig{Store: writes, Lock: sourceLock(st),
+		Logger: log.With("component", "collect"), Observe: m.Collect, Fetch: fetchguard.Options{AllowPrivate: allowPrivate},
+		RunDeadline: deadline})
+}
+
+// deadlineFlag is --collect-deadline: how long one run of a source may
+// take before it stops at its page.
+func (f *flags) deadlineFlag(p *time.Duration) {
+	f.durationVar(p, "collect-deadline", "CATALOG_COLLECT_DEADLINE", collect.DefaultRunDeadline,
+		"`deadline` of one collection run: past it the run stops, keeping the pages it wrote")
 }

@@ -85,9 +85,18 @@ func snapshotLock(s store) func(ctx context.Context) (func(), bool, error) {
 // advisoryLock is the lock key of stores that several instances share,
 // nil for those that only one process serves (SQLite).
 func advisoryLock(s store, key int64) func(ctx context.Context) (func(), bool, error) {
+	lock := advisoryLockKeyed(s)
+	if lock == nil {
+		return nil
+	}
+	return func(ctx context.Context) (func(), bool, error) { return lock(ctx, key) }
+}
+
+// advisoryLockKeyed is advisoryLock with the key given at each call.
+func advisoryLockKeyed(s store) func(ctx context.Context, key int64) (func(), bool, error) {
 	pg, ok := s.(*postgres.Store)
 	if !ok {
 		return nil
 	}
-	return func(ctx context.Context) (func(), bool, error) { return pg.TryLock(ctx, key) }
+	return pg.TryLock
 }

@@ -57,6 +57,7 @@ func (s *server) routes() http.Handler {
 	rt.HandleFunc("POST", "/admin/sources", s.admin.AddSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/remove", s.admin.RemoveSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/collect", s.admin.CollectSource)
+	rt.HandleFunc("POST", "/admin/sources/{name}/cancel", s.admin.CancelSource)
 
 	rt.HandleFunc("POST", "/language", s.admin.SetLanguage)
 	rt.HandleFunc("GET", "/{$}", s.pages.Index)

@@ -88,20 +88,33 @@ func collectPages(ctx context.Context, st Store, opts Options, run *catalog.Sour
 	for {
 		batch, stop := nextBatch(pages, c.limits.MaxPageBytes)
 		if err := writeBatch(ctx, st, opts, batch, run, sum); err != nil {
+			if ctx.Err() != nil {
+				return stopped(ctx, run)
+			}
 			return err
 		}
 		if stop != nil {
+			if ctx.Err() != nil {
+				return stopped(ctx, run) // the page failed because the run ended
+			}
 			return stop
 		}
 		if len(batch) == 0 {
 			break
 		}
 	}
-	if err := ctx.Err(); err != nil {
+	if ctx.Err() != nil {
 		// The reader stops without a word when the run is cancelled.
-		return fmt.Errorf("stopped after %d pages: %w", run.Pages, err)
+		return stopped(ctx, run)
 	}
 	return nil
+}
+
+// stopped is the error of a run whose context ended: why (serve
+// stopping, the run's deadline, an administrator's cancel) after how
+// many pages.
+func stopped(ctx context.Context, run *catalog.SourceRun) error {
+	return fmt.Errorf("stopped after %d pages: %w", run.Pages, context.Cause(ctx))
 }
 
 // readAhead is how many read pages may wait for the writer. With the

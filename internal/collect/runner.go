@@ -2,7 +2,11 @@ package collect
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"log/slog"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -10,8 +14,22 @@ import (
 	"catalog/internal/fetchguard"
 )
 
-// DefaultCheckEvery is how often a Runner looks for due sources.
-const DefaultCheckEvery = time.Minute
+// Runner defaults.
+const (
+	// DefaultCheckEvery is how often a Runner looks for due sources.
+	DefaultCheckEvery = time.Minute
+	// DefaultRunDeadline bounds one run of a source (--collect-deadline):
+	// a slow source cannot hold a run slot for longer.
+	DefaultRunDeadline = time.Hour
+	// MaxRunsAtOnce is how many sources one instance collects from at
+	// once, so that one slow source cannot hold the others.
+	MaxRunsAtOnce = 2
+	// maxWaiting bounds the runs asked for and not started yet.
+	maxWaiting = 16
+)
+
+// ErrCancelled is why a run that an administrator cancelled stopped.
+var ErrCancelled = errors.New("cancelled by an administrator")
 
 // RunnerStore is what a Runner reads sources from and writes to.
 type RunnerStore interface {
@@ -23,10 +41,11 @@ type RunnerStore interface {
 // RunnerConfig configures a Runner.
 type RunnerConfig struct {
 	Store RunnerStore
-	// Lock, when set, is held around every run, so that instances
-	// sharing a database run one at a time; a run that finds it taken
-	// is skipped (the instance holding it runs that source).
-	Lock   func(ctx context.Context) (unlock func(), ok bool, err error)
+	// Lock, when set, is held around every run of a source, so that
+	// instances sharing a database never run the same source at once; a
+	// run that finds it taken is skipped (the instance holding it runs
+	// that source).
+	Lock   func(ctx context.Context, source string) (unlock func(), ok bool, err error)
 	Limits Limits
 	// Fetch is how pages are fetched: AllowPrivate for
 	// --fetch-allow-private (contract 13).
@@ -37,21 +56,32 @@ type RunnerConfig struct {
 	// CheckEvery is how often due sources are looked for; 0 means
 	// DefaultCheckEvery.
 	CheckEvery time.Duration
+	// RunDeadline bounds one run; 0 means DefaultRunDeadline. A run
+	// past it stops at its page, with what it wrote kept.
+	RunDeadline time.Duration
 }
 
 // Runner runs serve's collections in the background: every source
-// whose --every is due, and the runs the console asks for, one at a
-// time.
+// whose --every is due, and the runs the console asks for. A source
+// runs one run at a time, at most MaxRunsAtOnce sources run at once,
+// and each run stops at its deadline or when an administrator cancels
+// it.
 type Runner struct {
-	cfg      RunnerConfig
-	requests chan string
+	cfg  RunnerConfig
+	wake chan struct{}
 
 	mu      sync.Mutex
-	current Current // Source "" when idle
-	queued  map[string]bool
+	running map[string]*running // by source
+	waiting []string            // runs asked for, oldest first
 }
 
-// Current is the run in progress.
+// running is a run in progress.
+type running struct {
+	cur    Current
+	cancel context.CancelCauseFunc
+}
+
+// Current is a run in progress.
 type Current struct {
 	Source   string
 	Started  time.Time
@@ -63,68 +93,132 @@ func NewRunner(cfg RunnerConfig) *Runner {
 	if cfg.CheckEvery <= 0 {
 		cfg.CheckEvery = DefaultCheckEvery
 	}
+	if cfg.RunDeadline <= 0 {
+		cfg.RunDeadline = DefaultRunDeadline
+	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	return &Runner{cfg: cfg, requests: make(chan string, 16), queued: make(map[string]bool)}
+	return &Runner{cfg: cfg, wake: make(chan struct{}, 1), running: make(map[string]*running)}
 }
 
-// Request asks for a run of the source name as soon as the run in
-// progress ends. It returns false when that source is already waiting
-// or running, or too many runs wait.
+// Request asks for a run of the source name as soon as a run slot is
+// free. It returns false when that source is already waiting or
+// running, or too many runs wait.
 func (r *Runner) Request(name string) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.queued[name] || r.current.Source == name {
+	if r.running[name] != nil || slices.Contains(r.waiting, name) || len(r.waiting) >= maxWaiting {
 		return false
 	}
-	select {
-	case r.requests <- name:
-		r.queued[name] = true
+	r.waiting = append(r.waiting, name)
+	r.poke()
+	return true
+}
+
+// Cancel stops the run of name in progress (it ends at its page, with
+// what it wrote kept, recorded as cancelled) or drops it from the runs
+// waiting. It returns false when the source neither runs nor waits.
+func (r *Runner) Cancel(name string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if run := r.running[name]; run != nil {
+		run.cancel(ErrCancelled)
 		return true
-	default:
-		return false
 	}
+	if i := slices.Index(r.waiting, name); i >= 0 {
+		r.waiting = slices.Delete(r.waiting, i, i+1)
+		return true
+	}
+	return false
 }
 
 // AllowsPrivate reports whether the runs may reach private addresses
 // (--fetch-allow-private), for the console's check of a new source.
 func (r *Runner) AllowsPrivate() bool { return r.cfg.Fetch.AllowPrivate }
 
-// Current returns the run in progress; ok is false when there is none.
-func (r *Runner) Current() (c Current, ok bool) {
+// Running returns the runs in progress, by source name.
+func (r *Runner) Running() []Current {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.current, r.current.Source != ""
+	out := make([]Current, 0, len(r.running))
+	for _, run := range r.running {
+		out = append(out, run.cur)
+	}
+	slices.SortFunc(out, func(a, b Current) int { return strings.Compare(a.Source, b.Source) })
+	return out
 }
 
-// Run works until ctx is done: requested runs first, due sources every
-// CheckEvery. A run in progress when ctx ends stops at its page and is
-// recorded.
+// Waiting returns the sources whose runs were asked for and have not
+// started, oldest first.
+func (r *Runner) Waiting() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Clone(r.waiting)
+}
+
+// poke wakes Run; r.mu is held.
+func (r *Runner) poke() {
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Run works until ctx is done: runs asked for first, then due sources
+// (looked for every CheckEvery), each in a free slot. When ctx ends,
+// the runs in progress stop at their page, are recorded, and Run
+// returns after them.
 func (r *Runner) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	defer wg.Wait()
 	tick := time.NewTicker(r.cfg.CheckEvery)
 	defer tick.Stop()
-	r.runDue(ctx)
+	due := true
 	for {
+		r.startWaiting(ctx, &wg)
+		if due {
+			r.startDue(ctx, &wg)
+			due = false
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case name := <-r.requests:
-			r.mu.Lock()
-			delete(r.queued, name)
-			r.mu.Unlock()
-			if src, err := r.cfg.Store.SourceByName(ctx, name); err == nil {
-				r.runOne(ctx, src)
-			} else {
-				r.cfg.Logger.Warn("collect: source not found", "source", name, "err", err)
-			}
+		case <-r.wake:
 		case <-tick.C:
-			r.runDue(ctx)
+			due = true
 		}
 	}
 }
 
-func (r *Runner) runDue(ctx context.Context) {
+// free reports whether a run slot is free; r.mu is held.
+func (r *Runner) free() bool { return len(r.running) < MaxRunsAtOnce }
+
+// startWaiting starts the runs asked for while slots are free. A
+// source that is running stays waiting for its run to end.
+func (r *Runner) startWaiting(ctx context.Context, wg *sync.WaitGroup) {
+	for ctx.Err() == nil {
+		r.mu.Lock()
+		i := slices.IndexFunc(r.waiting, func(name string) bool { return r.running[name] == nil })
+		if !r.free() || i < 0 {
+			r.mu.Unlock()
+			return
+		}
+		name := r.waiting[i]
+		r.waiting = slices.Delete(r.waiting, i, i+1)
+		r.mu.Unlock()
+		src, err := r.cfg.Store.SourceByName(ctx, name)
+		if err != nil {
+			r.cfg.Logger.Warn("collect: source not found", "source", name, "err", err)
+			continue
+		}
+		r.start(ctx, wg, src)
+	}
+}
+
+// startDue starts the due sources that are not running while slots
+// are free; the others are found due again at the next check.
+func (r *Runner) startDue(ctx context.Context, wg *sync.WaitGroup) {
 	sources, err := r.cfg.Store.ListSources(ctx)
 	if err != nil {
 		if ctx.Err() == nil {
@@ -132,39 +226,63 @@ func (r *Runner) runDue(ctx context.Context) {
 		}
 		return
 	}
+	now := time.Now()
 	for _, src := range sources {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || !src.Due(now) {
+			continue
+		}
+		r.mu.Lock()
+		busy, full := r.running[src.Name] != nil, !r.free()
+		r.mu.Unlock()
+		if full {
 			return
 		}
-		if src.Due(time.Now()) {
-			r.runOne(ctx, src)
+		if !busy {
+			r.start(ctx, wg, src)
 		}
 	}
 }
 
-// runOne runs src under the lock, publishing its progress.
+// start takes a slot for src and runs it on its own goroutine.
+func (r *Runner) start(ctx context.Context, wg *sync.WaitGroup, src catalog.Source) {
+	runCtx, cancel := context.WithCancelCause(ctx)
+	r.mu.Lock()
+	r.running[src.Name] = &running{cur: Current{Source: src.Name, Started: time.Now()}, cancel: cancel}
+	r.mu.Unlock()
+	wg.Go(func() {
+		defer func() {
+			cancel(nil)
+			r.mu.Lock()
+			delete(r.running, src.Name)
+			r.poke() // a slot is free
+			r.mu.Unlock()
+		}()
+		r.runOne(runCtx, src)
+	})
+}
+
+// runOne runs src under its lock and deadline, publishing its progress.
 func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 	if r.cfg.Lock != nil {
-		unlock, ok, err := r.cfg.Lock(ctx)
+		unlock, ok, err := r.cfg.Lock(ctx, src.Name)
 		if err != nil || !ok {
-			r.cfg.Logger.Info("collect: another instance is collecting; skipped", "source", src.Name, "err", err)
+			r.cfg.Logger.Info("collect: another instance is collecting this source; skipped", "source", src.Name, "err", err)
 			return
 		}
 		defer unlock()
 	}
-	r.mu.Lock()
-	r.current = Current{Source: src.Name, Started: time.Now()}
-	r.mu.Unlock()
+	ctx, cancel := context.WithTimeoutCause(ctx, r.cfg.RunDeadline,
+		fmt.Errorf("the run passed its deadline of %s (--collect-deadline)", r.cfg.RunDeadline))
+	defer cancel()
 	opts := Options{Source: src.Name, URL: src.URL, Hours: src.RunHours(), Limits: r.cfg.Limits, Fetch: r.cfg.Fetch,
 		Progress: func(p Progress) {
 			r.mu.Lock()
-			r.current.Progress = p
+			if run := r.running[src.Name]; run != nil {
+				run.cur.Progress = p
+			}
 			r.mu.Unlock()
 		}}
 	run, _, err := Run(ctx, r.cfg.Store, opts)
-	r.mu.Lock()
-	r.current = Current{}
-	r.mu.Unlock()
 	if r.cfg.Observe != nil {
 		r.cfg.Observe(run)
 	}
