@@ -14,7 +14,7 @@ import (
 
 // SourceLink says which movie a source's record became. Joined: the
 // movie did not come from this source, which owns only its servers
-// named "SOURCE: CODE" there.
+// named "SOURCE: SERVER" there.
 type SourceLink struct {
 	MovieID int64
 	Joined  bool
@@ -53,7 +53,7 @@ type CollectWrite struct {
 // PlanCollect applies the identity rule to a page whose records are
 // normalised: a record whose vod_id this source sent before updates that
 // movie (its own fields and servers when the movie is the source's,
-// only its "SOURCE: CODE" servers when the record had joined it); a new
+// only its "SOURCE: SERVER" servers when the record had joined it); a new
 // record joins a movie of the same name and year that did not come from
 // this source, else becomes a new movie. A later record of the page with
 // the same vod_id wins. A record that cannot be merged (the joined movie
@@ -157,7 +157,8 @@ func mergeServers(ctx context.Context, source string, page []CollectedMovie, wri
 }
 
 // JoinedServerName is the name of a joined record's server: the source,
-// a colon and the server's own name (its play code).
+// a colon and the server's name as the collector read it (contract 10:
+// the note of its groups, else its play code).
 func JoinedServerName(source, server string) string { return source + ": " + server }
 
 // JoinServers replaces source's servers among stored with add, each

@@ -35,11 +35,15 @@ func sourceMovies(t *testing.T, n int) []catalog.Movie {
 			Poster1URL: fmt.Sprintf("https://img.example.com/%d/slide.jpg", i), Poster2URL: fmt.Sprintf("https://img.example.com/%d/poster.jpg", i),
 			Synopsis: fmt.Sprintf("Story %d.\nSecond line.", i), Release: fmt.Sprintf("20%02d-0%d-1%d", i%25, 1+i%9, i%10),
 			Episodes: []catalog.Server{
-				{Name: "iframe", Episodes: []catalog.Episode{{Name: "Episode 1", LinkEmbed: fmt.Sprintf("https://play.example.com/%d/1", i)},
+				{Name: "Main", Episodes: []catalog.Episode{{Name: "Episode 1", LinkEmbed: fmt.Sprintf("https://play.example.com/%d/1", i),
+					LinkM3U8: fmt.Sprintf("https://cdn.example.com/%d/1/index.m3u8", i)},
 					{Name: "Episode 2", LinkEmbed: fmt.Sprintf("https://play.example.com/%d/2", i)}}},
-				{Name: "m3u8", Episodes: []catalog.Episode{{Name: "Episode 1", LinkM3U8: fmt.Sprintf("https://cdn.example.com/%d/1/index.m3u8", i)}}},
+				{Name: "Backup", Episodes: []catalog.Episode{{Name: "Episode 1", LinkM3U8: fmt.Sprintf("https://backup.example.com/%d/1/index.m3u8", i)}}},
 			},
 			UpdatedAt: old,
+		}
+		if i%7 == 0 { // no portrait poster
+			m.Poster2URL = ""
 		}
 		*catalog.MovieList(&m, "categories") = catalog.NewList([]string{[]string{"Drama", "Comedy", "Action"}[i%3]})
 		*catalog.MovieList(&m, "actor") = catalog.NewList([]string{"Ann Lee", fmt.Sprintf("Actor %d", i)})
@@ -92,7 +96,8 @@ func wantSameMovies(t *testing.T, what string, got, want map[string]string) {
 }
 
 // Collecting from a second catalog reproduces its movies field for
-// field (episodes included), and a later run with h reads only what
+// field (episodes of two servers with both kinds of link, and an empty
+// portrait poster included), and a later run with h reads only what
 // changed and shows the change, on both engines.
 func TestCollectFromCatalog(t *testing.T) {
 	t.Parallel()

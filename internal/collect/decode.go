@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"catalog/internal/catalog"
 )
 
 // vod is one record as a source sent it, in MacCMS terms (contract 6):
@@ -18,7 +20,7 @@ type vod struct {
 	Name, En, Sub, Year, Pubdate         string
 	Pic, PicSlide, Actor, Director, Area string
 	Class, TypeName, Content             string
-	PlayFrom, PlayURL                    string
+	PlayFrom, PlayNote, PlayURL          string
 }
 
 // sourcePage is one decoded answer.
@@ -70,6 +72,7 @@ type jsonVod struct {
 	TypeName text `json:"type_name"`
 	Content  text `json:"vod_content"`
 	PlayFrom text `json:"vod_play_from"`
+	PlayNote text `json:"vod_play_note"`
 	PlayURL  text `json:"vod_play_url"`
 }
 
@@ -107,7 +110,7 @@ func decodeJSON(body []byte) (sourcePage, error) {
 		p.Records[i] = vod{ID: string(v.ID), Name: string(v.Name), En: string(v.En), Sub: string(v.Sub),
 			Year: string(v.Year), Pubdate: string(v.Pubdate), Pic: string(v.Pic), PicSlide: string(v.PicSlide),
 			Actor: string(v.Actor), Director: string(v.Director), Area: string(v.Area), Class: string(v.Class),
-			TypeName: string(v.TypeName), Content: string(v.Content), PlayFrom: string(v.PlayFrom), PlayURL: string(v.PlayURL)}
+			TypeName: string(v.TypeName), Content: string(v.Content), PlayFrom: string(v.PlayFrom), PlayNote: string(v.PlayNote), PlayURL: string(v.PlayURL)}
 	}
 	return p, nil
 }
@@ -138,13 +141,14 @@ type xmlVideo struct {
 	Des      string `xml:"des"`
 	DL       []struct {
 		Flag string `xml:"flag,attr"`
+		Note string `xml:"note,attr"`
 		URL  string `xml:",chardata"`
 	} `xml:"dl>dd"`
 }
 
 // decodeXML reads <rss><list page pagecount>...<video>...</list></rss>.
 // The XML form has no code; the records carry no slug, release date or
-// second poster, and a play group is a <dd flag="CODE">.
+// second poster, and a play group is a <dd flag="CODE" note="SERVER">.
 func decodeXML(body []byte) (sourcePage, error) {
 	var doc struct {
 		XMLName xml.Name
@@ -173,12 +177,15 @@ func decodeXML(body []byte) (sourcePage, error) {
 	for i, v := range doc.List.Videos {
 		r := vod{ID: v.ID, Name: v.Name, TypeName: v.Type, Sub: v.Sub, Pic: v.Pic, Area: v.Area, Year: v.Year,
 			Actor: v.Actor, Director: v.Director, Content: v.Des}
-		var froms, urls []string
+		var froms, notes, urls []string
 		for _, dd := range v.DL {
 			froms = append(froms, dd.Flag)
+			notes = append(notes, dd.Note)
 			urls = append(urls, dd.URL)
 		}
-		r.PlayFrom, r.PlayURL = strings.Join(froms, "$$$"), strings.Join(urls, "$$$")
+		r.PlayFrom = strings.Join(froms, catalog.PlaySeparator)
+		r.PlayNote = strings.Join(notes, catalog.PlaySeparator)
+		r.PlayURL = strings.Join(urls, catalog.PlaySeparator)
 		p.Records[i] = r
 	}
 	return p, nil

@@ -27,9 +27,9 @@ func toMovie(v *vod) (catalog.CollectedMovie, catalog.FieldErrors) {
 		Year:       year(v.Year),
 		Release:    releaseDate(v.Pubdate),
 		Poster1URL: picURL(v.PicSlide),
-		Poster2URL: picURL(v.Pic),
+		Poster2URL: portrait(picURL(v.Pic), picURL(v.PicSlide)),
 		Synopsis:   plainText(v.Content),
-		Episodes:   servers(v.PlayFrom, v.PlayURL),
+		Episodes:   servers(v.PlayFrom, v.PlayNote, v.PlayURL),
 	}
 	lists := map[string][]string{
 		"categories": {v.TypeName},
@@ -94,6 +94,16 @@ func picURL(s string) string {
 	return s
 }
 
+// portrait is poster2_url: vod_pic, unless it is vod_pic_slide, which
+// section 6 puts in vod_pic when a movie has no portrait poster: that
+// movie comes back without one (contract 10).
+func portrait(pic, slide string) string {
+	if pic == slide {
+		return ""
+	}
+	return pic
+}
+
 func splitList(s, seps string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return strings.ContainsRune(seps, r) })
 }
@@ -141,46 +151,170 @@ func plainText(s string) string {
 	return strings.TrimSpace(blankRuns.ReplaceAllString(strings.Join(lines, "\n"), "\n\n"))
 }
 
-// servers maps the play groups to servers (contract 10): one server per
-// group, named after its code ("code (2)" for a code seen before), each
-// "NAME$URL" piece an episode whose URL is link_m3u8 when it ends in
-// .m3u8 and link_embed otherwise. Pieces whose address is not http(s)
-// (ids for a site's own parser) are left out, and so is a group left
-// empty.
-func servers(from, urls string) []catalog.Server {
+// servers maps the play groups to servers (contract 10). Adjacent
+// groups with the same non-empty note (vod_play_note) are one server of
+// that name, their episodes joined episode by episode (joinEpisodes), as
+// long as no two of them carry the same kind of link; any other group is
+// a server of its own, named after its note, or its code when it has
+// none. A name seen before is numbered ("m3u8 (2)"). Pieces whose address
+// is not http(s) (ids for a site's own parser) are left out, and so is a
+// group left empty.
+func servers(from, note, urls string) []catalog.Server {
 	if strings.TrimSpace(urls) == "" {
 		return nil
 	}
 	codes := strings.Split(from, catalog.PlaySeparator)
+	notes := strings.Split(note, catalog.PlaySeparator)
 	var out []catalog.Server
+	var lastNote string     // the note of out's last server
+	var lastKinds linkKinds // the kinds of link out's last server has
 	seen := map[string]int{}
 	for i, group := range strings.Split(urls, catalog.PlaySeparator) {
-		code := ""
-		if i < len(codes) {
-			code = strings.TrimSpace(codes[i])
-		}
+		code := strings.TrimSpace(item(codes, i))
 		if code == "" {
 			code = "play"
 		}
-		eps := episodes(group)
+		eps, kinds := episodes(group, code)
 		if len(eps) == 0 {
 			continue
 		}
-		seen[code]++
-		name := code
-		if n := seen[code]; n > 1 {
-			name = code + " (" + strconv.Itoa(n) + ")"
+		n := serverNote(item(notes, i))
+		if n != "" && n == lastNote && kinds&lastKinds == 0 {
+			last := &out[len(out)-1]
+			last.Episodes = joinEpisodes(last.Episodes, eps)
+			lastKinds |= kinds
+			continue
 		}
-		out = append(out, catalog.Server{Name: name, Episodes: eps})
+		name := n
+		if name == "" {
+			name = code
+		}
+		seen[name]++
+		out = append(out, catalog.Server{Name: numbered(name, seen[name]), Episodes: eps})
+		lastNote, lastKinds = n, kinds
 	}
 	return out
 }
 
-// episodes reads one group: pieces joined with '#', each "NAME$URL" or
-// a bare URL, with '$' and '#' percent-encoded inside (contract 9); the
-// name is decoded, the URL kept as written.
-func episodes(group string) []catalog.Episode {
+// item is list[i], "" past its end.
+func item(list []string, i int) string {
+	if i < len(list) {
+		return list[i]
+	}
+	return ""
+}
+
+// serverNote is a group's note as a server name: "$" and "#" decoded,
+// white space collapsed, at most catalog.MaxServerNameRunes characters.
+func serverNote(s string) string {
+	s = strings.Join(strings.Fields(catalog.UnescapePlayPiece(s)), " ")
+	if r := []rune(s); len(r) > catalog.MaxServerNameRunes {
+		s = strings.TrimSpace(string(r[:catalog.MaxServerNameRunes]))
+	}
+	return s
+}
+
+// numbered is the n-th server called name: name itself, then "name (2)"
+// and so on, within catalog.MaxServerNameRunes characters.
+func numbered(name string, n int) string {
+	if n <= 1 {
+		return name
+	}
+	suffix := " (" + strconv.Itoa(n) + ")"
+	if r := []rune(name); len(r)+len(suffix) > catalog.MaxServerNameRunes {
+		name = string(r[:catalog.MaxServerNameRunes-len(suffix)])
+	}
+	return name + suffix
+}
+
+// linkKinds are the kinds of link a group's episodes carry.
+type linkKinds uint8
+
+const (
+	kindEmbed linkKinds = 1 << iota
+	kindM3U8
+)
+
+// joinEpisodes adds the episodes of a server's next group to those of
+// its earlier groups, episode by episode: an episode of the same name
+// (the first after the last one matched) gains the new link. Between two
+// such matches, the episodes that only one side has are merged in the
+// order of the numbers in their names (Ep 2 before Ep 3), else the
+// earlier groups' first. No episode of base has a link of the kinds add
+// carries (servers checks), so nothing is overwritten.
+func joinEpisodes(base, add []catalog.Episode) []catalog.Episode {
+	at := make(map[string][]int, len(base)) // the places of each name in base, in order
+	for i, e := range base {
+		at[e.Name] = append(at[e.Name], i)
+	}
+	out := make([]catalog.Episode, 0, len(base)+len(add))
+	next := 0                  // base[next:] is not in out yet
+	var only []catalog.Episode // episodes of add since the last match
+	for _, e := range add {
+		places := at[e.Name]
+		for len(places) > 0 && places[0] < next {
+			places = places[1:]
+		}
+		at[e.Name] = places
+		if len(places) == 0 {
+			only = append(only, e)
+			continue
+		}
+		j := places[0]
+		at[e.Name] = places[1:]
+		out = mergeByNumber(out, base[next:j], only)
+		only = only[:0]
+		joined := base[j]
+		if e.LinkEmbed != "" {
+			joined.LinkEmbed = e.LinkEmbed
+		}
+		if e.LinkM3U8 != "" {
+			joined.LinkM3U8 = e.LinkM3U8
+		}
+		out = append(out, joined)
+		next = j + 1
+	}
+	return mergeByNumber(out, base[next:], only)
+}
+
+// mergeByNumber appends a and b to out, each in its order, an episode of
+// b before one of a when both names hold a number and b's is smaller.
+func mergeByNumber(out, a, b []catalog.Episode) []catalog.Episode {
+	for len(a) > 0 && len(b) > 0 {
+		na, okA := nameNumber(a[0].Name)
+		nb, okB := nameNumber(b[0].Name)
+		if okA && okB && nb < na {
+			out, b = append(out, b[0]), b[1:]
+		} else {
+			out, a = append(out, a[0]), a[1:]
+		}
+	}
+	return append(append(out, a...), b...)
+}
+
+// nameNumber is the last number in an episode's name ("Ep 12": 12).
+func nameNumber(name string) (int, bool) {
+	end := strings.LastIndexFunc(name, isDigit) + 1
+	if end == 0 {
+		return 0, false
+	}
+	start := strings.LastIndexFunc(name[:end], func(r rune) bool { return !isDigit(r) }) + 1
+	n, err := strconv.Atoi(name[start:end])
+	return n, err == nil
+}
+
+func isDigit(r rune) bool { return '0' <= r && r <= '9' }
+
+// episodes reads one group of code: pieces joined with '#', each
+// "NAME$URL" or a bare URL, with '$' and '#' percent-encoded inside
+// (contract 9): the name is decoded, the URL kept as written. It says
+// which kinds of link it found. The URLs of an
+// m3u8 group are link_m3u8, those of an iframe group link_embed (MacCMS's
+// stock players of those codes); in a group of any other code a URL
+// ending in .m3u8 is link_m3u8 and any other link_embed.
+func episodes(group, code string) ([]catalog.Episode, linkKinds) {
 	var eps []catalog.Episode
+	var kinds linkKinds
 	for _, piece := range strings.Split(group, "#") {
 		piece = strings.TrimSpace(piece)
 		if piece == "" {
@@ -200,14 +334,18 @@ func episodes(group string) []catalog.Episode {
 			name = "Ep " + strconv.Itoa(len(eps)+1)
 		}
 		e := catalog.Episode{Name: name}
-		if strings.HasSuffix(strings.ToLower(u.Path), ".m3u8") {
+		switch {
+		case code == catalog.PlayFromM3U8,
+			code != catalog.PlayFromIframe && strings.HasSuffix(strings.ToLower(u.Path), ".m3u8"):
 			e.LinkM3U8 = link
-		} else {
+			kinds |= kindM3U8
+		default:
 			e.LinkEmbed = link
+			kinds |= kindEmbed
 		}
 		eps = append(eps, e)
 	}
-	return eps
+	return eps, kinds
 }
 
 // unescapePiece undoes the percent-encoding of '$' and '#' that play

@@ -153,13 +153,104 @@ func TestPlayGroups(t *testing.T) {
 	// Pieces that are no http(s) address (a site parser's ids) are left
 	// out, and so is a group left empty; a code seen twice is numbered;
 	// a bare URL is an episode named by its place; $ and # come back.
-	got := servers("youku$$$m3u8$$$m3u8", "Ep1$XMzY4NjA1#Ep2$XMzY4NjA2$$$a%24b$https://cdn.example.com/x.m3u8?t=1#https://cdn.example.com/y/index.m3u8$$$Full$https://e.example.com/x%24y%23z")
+	got := servers("youku$$$m3u8$$$m3u8", "", "Ep1$XMzY4NjA1#Ep2$XMzY4NjA2$$$a%24b$https://cdn.example.com/x.m3u8?t=1#https://cdn.example.com/y/index.m3u8$$$Full$https://e.example.com/x%24y%23z")
 	want := []catalog.Server{
 		{Name: "m3u8", Episodes: []catalog.Episode{{Name: "a$b", LinkM3U8: "https://cdn.example.com/x.m3u8?t=1"}, {Name: "Ep 2", LinkM3U8: "https://cdn.example.com/y/index.m3u8"}}},
-		{Name: "m3u8 (2)", Episodes: []catalog.Episode{{Name: "Full", LinkEmbed: "https://e.example.com/x%24y%23z"}}},
+		{Name: "m3u8 (2)", Episodes: []catalog.Episode{{Name: "Full", LinkM3U8: "https://e.example.com/x%24y%23z"}}},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// Servers come back from the notes (contract 10): adjacent groups with
+// the same note are one server, episode by episode; a group without a
+// note is a server named after its code.
+func TestServersFromNotes(t *testing.T) {
+	m3u8 := func(name, link string) catalog.Episode { return catalog.Episode{Name: name, LinkM3U8: link} }
+	embed := func(name, link string) catalog.Episode { return catalog.Episode{Name: name, LinkEmbed: link} }
+	both := func(name, e, m string) catalog.Episode { return catalog.Episode{Name: name, LinkEmbed: e, LinkM3U8: m} }
+	long := strings.Repeat("n", catalog.MaxServerNameRunes+6)
+	tests := []struct {
+		name, from, note, urls string
+		want                   []catalog.Server
+	}{
+		{"this service's groups", "m3u8$$$iframe$$$m3u8", "Main$$$Main$$$Back%24%24%24up %232",
+			"Ep 1$https://c.example/1.m3u8#Ep 2$https://c.example/2.m3u8$$$Ep 1$https://p.example/1#Ep 3$https://p.example/3$$$Ep 1$https://b.example/1.m3u8",
+			[]catalog.Server{
+				{Name: "Main", Episodes: []catalog.Episode{both("Ep 1", "https://p.example/1", "https://c.example/1.m3u8"),
+					m3u8("Ep 2", "https://c.example/2.m3u8"), embed("Ep 3", "https://p.example/3")}},
+				{Name: "Back$$$up #2", Episodes: []catalog.Episode{m3u8("Ep 1", "https://b.example/1.m3u8")}}}},
+		// An episode with only an embed link keeps its place before one
+		// that has both.
+		{"embed-only episode first", "m3u8$$$iframe", "S$$$S", "B$https://c.example/b.m3u8$$$A$https://p.example/a#B$https://p.example/b",
+			[]catalog.Server{{Name: "S", Episodes: []catalog.Episode{embed("A", "https://p.example/a"), both("B", "https://p.example/b", "https://c.example/b.m3u8")}}}},
+		// Episodes that one group lacks go in the order of the numbers
+		// in their names, else after those of the earlier groups.
+		{"gaps on both sides", "m3u8$$$iframe", "S$$$S",
+			"Ep 1$https://c.example/1.m3u8#Ep 3$https://c.example/3.m3u8#Ep 4$https://c.example/4.m3u8#Trailer$https://c.example/t.m3u8$$$" +
+				"Ep 2$https://p.example/2#Ep 4$https://p.example/4#Ep 5$https://p.example/5#Extra$https://p.example/x",
+			[]catalog.Server{{Name: "S", Episodes: []catalog.Episode{m3u8("Ep 1", "https://c.example/1.m3u8"), embed("Ep 2", "https://p.example/2"),
+				m3u8("Ep 3", "https://c.example/3.m3u8"), both("Ep 4", "https://p.example/4", "https://c.example/4.m3u8"),
+				m3u8("Trailer", "https://c.example/t.m3u8"), embed("Ep 5", "https://p.example/5"), embed("Extra", "https://p.example/x")}}}},
+		// Names that repeat within a group pair up in order.
+		{"repeated names", "m3u8$$$iframe", "S$$$S", "X$https://c.example/1.m3u8#X$https://c.example/2.m3u8$$$X$https://p.example/1#X$https://p.example/2",
+			[]catalog.Server{{Name: "S", Episodes: []catalog.Episode{both("X", "https://p.example/1", "https://c.example/1.m3u8"), both("X", "https://p.example/2", "https://c.example/2.m3u8")}}}},
+		// The code says the kind of link, whatever the address ends in.
+		{"kind from the code", "m3u8$$$iframe", "S$$$S", "Full$https://c.example/live?id=1$$$Full$https://p.example/x.m3u8",
+			[]catalog.Server{{Name: "S", Episodes: []catalog.Episode{both("Full", "https://p.example/x.m3u8", "https://c.example/live?id=1")}}}},
+		// Resource sites send no notes: one server per group, by code.
+		{"no notes", "dplayer$$$ffm3u8$$$ffm3u8", "$$$$$$", "Ep 1$https://p.example/1$$$Ep 1$https://c.example/1.m3u8$$$Ep 1$https://d.example/1.m3u8",
+			[]catalog.Server{{Name: "dplayer", Episodes: []catalog.Episode{embed("Ep 1", "https://p.example/1")}},
+				{Name: "ffm3u8", Episodes: []catalog.Episode{m3u8("Ep 1", "https://c.example/1.m3u8")}},
+				{Name: "ffm3u8 (2)", Episodes: []catalog.Episode{m3u8("Ep 1", "https://d.example/1.m3u8")}}}},
+		// Two groups of one note with the same kind of link are two
+		// servers; so are groups of a note that comes back later.
+		{"same note, same kind", "youku$$$qq$$$m3u8$$$m3u8", "HD$$$HD$$$SD$$$HD", "Ep 1$https://y.example/1$$$Ep 1$https://q.example/1$$$Ep 1$https://c.example/1.m3u8$$$Ep 1$https://d.example/1.m3u8",
+			[]catalog.Server{{Name: "HD", Episodes: []catalog.Episode{embed("Ep 1", "https://y.example/1")}},
+				{Name: "HD (2)", Episodes: []catalog.Episode{embed("Ep 1", "https://q.example/1")}},
+				{Name: "SD", Episodes: []catalog.Episode{m3u8("Ep 1", "https://c.example/1.m3u8")}},
+				{Name: "HD (3)", Episodes: []catalog.Episode{m3u8("Ep 1", "https://d.example/1.m3u8")}}}},
+		// A note is one line of at most 64 characters.
+		{"long note", "m3u8$$$m3u8", long + "$$$" + long, "Ep 1$https://c.example/1.m3u8$$$Ep 1$https://d.example/1.m3u8",
+			[]catalog.Server{{Name: long[:catalog.MaxServerNameRunes], Episodes: []catalog.Episode{m3u8("Ep 1", "https://c.example/1.m3u8")}},
+				{Name: long[:catalog.MaxServerNameRunes-4] + " (2)", Episodes: []catalog.Episode{m3u8("Ep 1", "https://d.example/1.m3u8")}}}},
+		{"note over lines", "iframe", " A\n  B ", "Ep 1$https://p.example/1",
+			[]catalog.Server{{Name: "A B", Episodes: []catalog.Episode{embed("Ep 1", "https://p.example/1")}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := servers(tt.from, tt.note, tt.urls)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("\n got %+v\nwant %+v", got, tt.want)
+			}
+			// Repeated names make repeated slugs: MacCMS carries no slugs.
+			m := catalog.Movie{Name: "x", Episodes: got}
+			if err := m.Normalize(); err != nil && tt.name != "repeated names" {
+				t.Errorf("servers do not validate: %v", err)
+			}
+		})
+	}
+}
+
+// An empty portrait poster comes back empty: vod_pic that is vod_pic_slide
+// is section 6's fallback, not a poster of its own (contract 10).
+func TestPortraitPoster(t *testing.T) {
+	for _, tt := range []struct{ pic, slide, poster1, poster2 string }{
+		{"https://i.example/l.jpg", "https://i.example/l.jpg", "https://i.example/l.jpg", ""},
+		{"https://i.example/p.jpg", "https://i.example/l.jpg", "https://i.example/l.jpg", "https://i.example/p.jpg"},
+		{"https://i.example/p.jpg", "", "", "https://i.example/p.jpg"},
+		{"mac://i.example/l.jpg", "https://i.example/l.jpg", "https://i.example/l.jpg", ""},
+		{"", "", "", ""},
+	} {
+		got, fe := toMovie(&vod{ID: "1", Name: "x", Pic: tt.pic, PicSlide: tt.slide})
+		if len(fe) > 0 {
+			t.Fatalf("rejected: %s", fe.Describe(": "))
+		}
+		if got.Movie.Poster1URL != tt.poster1 || got.Movie.Poster2URL != tt.poster2 {
+			t.Errorf("vod_pic %q, vod_pic_slide %q: got posters %q and %q, want %q and %q",
+				tt.pic, tt.slide, got.Movie.Poster1URL, got.Movie.Poster2URL, tt.poster1, tt.poster2)
+		}
 	}
 }
 
