@@ -329,8 +329,10 @@ func writePlayPiece(b *strings.Builder, s string) {
 	}
 }
 
-// UnescapePlayPiece undoes the percent-encoding of "$" and "#" in a
-// name, a URL or a note of a play list; any other escape stays as sent.
+// UnescapePlayPiece undoes the percent-encoding of "$" and "#" in an
+// episode's name or a note of a play list; any other escape stays as
+// sent. A collector keeps links as sent: decoding %23 in an address
+// would turn a path into a fragment, changing where it points.
 func UnescapePlayPiece(s string) string {
 	if !strings.Contains(s, "%2") {
 		return s

@@ -325,7 +325,7 @@ func episodes(group, code string) ([]catalog.Episode, linkKinds) {
 			name, link = "", piece
 		}
 		link = strings.TrimSpace(link) // as the source wrote it: %24 and %23 stay
-		name = unescapePiece(strings.TrimSpace(name))
+		name = catalog.UnescapePlayPiece(strings.TrimSpace(name))
 		u, err := url.Parse(link)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 			continue
@@ -346,15 +346,4 @@ func episodes(group, code string) ([]catalog.Episode, linkKinds) {
 		eps = append(eps, e)
 	}
 	return eps, kinds
-}
-
-// unescapePiece undoes the percent-encoding of '$' and '#' that play
-// lists use in episode names; any other escape stays as sent. Links
-// are kept as sent: decoding %23 in an address would turn a path into
-// a fragment, changing where it points.
-func unescapePiece(s string) string {
-	if !strings.Contains(s, "%2") {
-		return s
-	}
-	return strings.NewReplacer("%24", "$", "%23", "#").Replace(s)
 }
