@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +38,12 @@ type CollectLookup interface {
 	JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]string, error)
 	// Movies reads these movies whole, by id.
 	Movies(ctx context.Context, ids []int64) (map[int64]Movie, error)
+	// HeldKeys returns which of these id_codes and slugs a movie holds
+	// that is not one of source's own (a movie a record of source
+	// became without joining it), each with the lowest such movie's id.
+	HeldKeys(ctx context.Context, source string, codes, slugs []string) (heldCodes, heldSlugs map[string]int64, err error)
+	// FreeSlugs returns which of these slugs no movie holds.
+	FreeSlugs(ctx context.Context, slugs []string) (map[string]bool, error)
 }
 
 // CollectWrite is one movie to write for a page: Movie is written by
@@ -102,7 +109,95 @@ func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look
 		}
 		writes = append(writes, w)
 	}
-	return mergeServers(ctx, source, page, writes, targets, look)
+	writes, err = mergeServers(ctx, source, page, writes, targets, look)
+	if err != nil {
+		return nil, err
+	}
+	return writes, ownKeys(ctx, source, page, writes, look)
+}
+
+// ownKeys keeps a source from taking an id_code or slug that a movie of
+// another source or an import holds: such an id_code is left empty and
+// such a slug is the record's own (derived from its name, with -2, -3,
+// ... when that is taken too), each noted. A joined record writes
+// neither.
+func ownKeys(ctx context.Context, source string, page []CollectedMovie, writes []CollectWrite, look CollectLookup) error {
+	codes, slugs := []string{}, []string{}
+	for _, w := range writes {
+		if !w.Joined {
+			if w.Movie.IDCode != "" {
+				codes = append(codes, w.Movie.IDCode)
+			}
+			slugs = append(slugs, w.Movie.Slug)
+		}
+	}
+	if len(slugs) == 0 {
+		return nil
+	}
+	heldCodes, heldSlugs, err := look.HeldKeys(ctx, source, codes, slugs)
+	if err != nil || len(heldCodes)+len(heldSlugs) == 0 {
+		return err
+	}
+	var taken []int // writes whose slug is held
+	var candidates []string
+	for i := range writes {
+		w := &writes[i]
+		if w.Joined {
+			continue
+		}
+		if id, ok := heldCodes[w.Movie.IDCode]; ok && w.Movie.IDCode != "" {
+			note(page, w, "id_code "+strconv.Quote(w.Movie.IDCode)+" is movie "+strconv.FormatInt(id, 10)+"'s: written without it")
+			w.Movie.IDCode = ""
+		}
+		if _, ok := heldSlugs[w.Movie.Slug]; ok {
+			taken = append(taken, i)
+			candidates = append(candidates, slugCandidates(w.Movie)...)
+		}
+	}
+	if len(taken) == 0 {
+		return nil
+	}
+	free, err := look.FreeSlugs(ctx, candidates)
+	if err != nil {
+		return err
+	}
+	for _, i := range taken {
+		w := &writes[i]
+		old, id := w.Movie.Slug, heldSlugs[w.Movie.Slug]
+		w.Movie.Slug = ""
+		for _, c := range slugCandidates(w.Movie) {
+			if free[c] {
+				w.Movie.Slug, free[c] = c, false // one record of the page each
+				break
+			}
+		}
+		if w.Movie.Slug == "" {
+			w.Movie.Slug = Slugify(w.Movie.Name) + "-" + strconv.FormatInt(w.VodID, 10)
+		}
+		note(page, w, "slug "+strconv.Quote(old)+" is movie "+strconv.FormatInt(id, 10)+"'s: written as "+strconv.Quote(w.Movie.Slug))
+	}
+	return nil
+}
+
+// slugTries is how many slugs ownKeys tries for a record: its name's,
+// then with -2 up to -slugTries.
+const slugTries = 20
+
+// slugCandidates are the slugs a record whose slug is taken may take
+// instead: derived from its name (contract 4.6), then with -2, -3, ...
+func slugCandidates(m Movie) []string {
+	base := Slugify(m.Name)
+	out := make([]string, 0, slugTries)
+	out = append(out, base)
+	for n := 2; n <= slugTries; n++ {
+		out = append(out, base+"-"+strconv.Itoa(n))
+	}
+	return out
+}
+
+// note records what was changed of w's record.
+func note(page []CollectedMovie, w *CollectWrite, msg string) {
+	page[w.Record].Notes = append(page[w.Record].Notes, msg)
 }
 
 // mergeServers completes the writes that share a movie with other
@@ -137,23 +232,60 @@ func mergeServers(ctx context.Context, source string, page []CollectedMovie, wri
 			kept = append(kept, w)
 			continue
 		}
-		var merged Movie
+		// The movie's own servers first, then the joining ones while the
+		// movie stays within its limits (20 servers, the size of its
+		// episodes): another source's servers never cost a record its
+		// update, and the servers left out are noted.
+		var base Movie
+		var joining []Server
 		if w.Joined {
-			merged = old
-			merged.Episodes = JoinServers(old.Episodes, source, w.Movie.Episodes)
+			base = old
+			base.Episodes = JoinServers(old.Episodes, source, nil)
+			joining = JoinServers(nil, source, w.Movie.Episodes)
 		} else {
-			merged = w.Movie
-			merged.Episodes = append(merged.Episodes, serversOf(old.Episodes, joined[w.Movie.ID])...)
+			base = w.Movie
+			joining = serversOf(old.Episodes, joined[w.Movie.ID])
 		}
-		merged.UpdatedAt = time.Time{} // changed now, if at all
-		if err := merged.Normalize(); err != nil {
+		base.UpdatedAt = time.Time{} // changed now, if at all
+		merged, left, err := fitServers(base, joining)
+		if err != nil {
 			page[w.Record].Err = "episodes: joining this record's servers to movie " + strconv.FormatInt(w.Movie.ID, 10) + ": " + ErrorMessage(err)
 			continue
+		}
+		if left > 0 {
+			whose := "of other sources"
+			if w.Joined {
+				whose = "of this record"
+			}
+			note(page, &w, strconv.Itoa(left)+" servers "+whose+" left out of movie "+strconv.FormatInt(w.Movie.ID, 10)+" to keep it within its limits")
 		}
 		w.Movie = merged
 		kept = append(kept, w)
 	}
 	return kept, nil
+}
+
+// fitServers is base with the servers of add appended in order, each
+// kept only while the movie stays valid (at most MaxServers servers,
+// the size limit of its episodes, unique names); it returns how many
+// were left out. The error is base's own, when base alone is not valid.
+func fitServers(base Movie, add []Server) (Movie, int, error) {
+	m := base
+	m.Episodes = slices.Clone(base.Episodes)
+	if err := m.Normalize(); err != nil {
+		return m, len(add), err
+	}
+	left := 0
+	for _, s := range add {
+		try := m
+		try.Episodes = append(slices.Clone(m.Episodes), s)
+		if try.Normalize() != nil {
+			left++
+			continue
+		}
+		m = try
+	}
+	return m, left, nil
 }
 
 // JoinedServerName is the name of a joined record's server: the source,

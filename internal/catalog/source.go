@@ -134,10 +134,13 @@ func checkSourceURL(raw string) string {
 type CollectedMovie struct {
 	VodID int64
 	Movie Movie
-	// Err is set by CollectMovies when the record could not be written
-	// (joining it would break a limit of the joined movie); "" when it
-	// was.
+	// Err is set by CollectMovies when the record could not be written;
+	// "" when it was.
 	Err string
+	// Notes are what CollectMovies changed of the record to write it,
+	// for the run's report: servers left out to keep a movie within its
+	// limits, an id_code or slug another movie holds.
+	Notes []string
 }
 
 // SourceStore keeps sources, their runs and which movie each collected

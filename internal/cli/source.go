@@ -253,6 +253,12 @@ func (p *Program) runCollect(ctx context.Context, st collect.Store, opts collect
 	if more := sum.Rejected - len(sum.Rejects); more > 0 {
 		fmt.Fprintf(p.Stderr, "%s: ... and %d more rejected records\n", opts.Source, more)
 	}
+	for _, n := range sum.Notes {
+		fmt.Fprintf(p.Stderr, "%s: record %d written with a change: %s\n", opts.Source, n.Line, flatten(n.Message))
+	}
+	if more := sum.Noted - len(sum.Notes); more > 0 {
+		fmt.Fprintf(p.Stderr, "%s: ... and %d more records written with a change\n", opts.Source, more)
+	}
 	fmt.Fprintf(p.Stdout, "%s: %d pages, %d read, %d written, %d rejected\n", opts.Source, run.Pages, run.Read, run.Written, run.Rejected)
 	switch {
 	case err != nil:

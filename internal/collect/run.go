@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"catalog/internal/catalog"
@@ -166,6 +167,7 @@ func writeBatch(ctx context.Context, st Store, opts Options, batch []fetched, ru
 	if len(batch) > 1 {
 		trial := *sum
 		trial.Rejects = append([]importer.Reject(nil), sum.Rejects...)
+		trial.Notes = append([]importer.Reject(nil), sum.Notes...)
 		if written, err := writePage(ctx, st, opts.Source, recordsOf(batch), run.Read, &trial); err == nil {
 			*sum = trial
 			counted(opts, batch, written, run, sum)
@@ -288,9 +290,13 @@ func writePage(ctx context.Context, st Store, source string, records []vod, seen
 	}
 	written := 0
 	for i := range valid {
+		label := vodLabel(strconv.FormatInt(valid[i].VodID, 10))
 		if valid[i].Err != "" {
-			sum.Reject(lines[i], vodLabel(strconv.FormatInt(valid[i].VodID, 10))+valid[i].Err)
+			sum.Reject(lines[i], label+valid[i].Err)
 			continue
+		}
+		if len(valid[i].Notes) > 0 {
+			sum.Note(lines[i], label+strings.Join(valid[i].Notes, "; "))
 		}
 		written++
 	}

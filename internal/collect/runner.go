@@ -282,11 +282,14 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 			}
 			r.mu.Unlock()
 		}}
-	run, _, err := Run(ctx, r.cfg.Store, opts)
+	run, sum, err := Run(ctx, r.cfg.Store, opts)
 	if r.cfg.Observe != nil {
 		r.cfg.Observe(run)
 	}
 	log := r.cfg.Logger.With("source", src.Name, "pages", run.Pages, "read", run.Read, "written", run.Written, "rejected", run.Rejected)
+	if sum.Noted > 0 {
+		log = log.With("written_with_a_change", sum.Noted, "first_change", sum.Notes[0].Message)
+	}
 	if err != nil {
 		log.Warn("collect: run stopped", "err", err)
 		return

@@ -71,6 +71,11 @@ type Summary struct {
 	Imported int // records written (or that would be, on a dry run)
 	Rejected int
 	Rejects  []Reject // the first MaxReported rejected records
+	// Noted counts the records written with a change (a collection's
+	// record whose slug another movie holds); Notes keeps the first
+	// MaxReported, each as a Reject would be.
+	Noted int
+	Notes []Reject
 	// LastLine is the line where the last record read starts: where an
 	// input that stopped early (a cut upload) can be resumed.
 	LastLine int
@@ -80,6 +85,15 @@ type Summary struct {
 // than MaxReported are kept: records that reach a store another way
 // than through a file (a collection) are reported the same.
 func (s *Summary) Reject(line int, msg string) { s.reject(line, msg) }
+
+// Note counts one record written with a change and keeps its report
+// while fewer than MaxReported are kept.
+func (s *Summary) Note(line int, msg string) {
+	s.Noted++
+	if len(s.Notes) < MaxReported {
+		s.Notes = append(s.Notes, Reject{Line: line, Message: msg})
+	}
+}
 
 func (s *Summary) reject(line int, msg string) {
 	s.Rejected++

@@ -258,3 +258,45 @@ func (l collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catal
 	}
 	return out, rows.Err()
 }
+
+// heldKeysSQL finds, for each id_code ($2) and slug ($3), the lowest id
+// of a movie holding it that is not one of source's ($1) own.
+const heldKeysSQL = `SELECT 'c', k.v, m.id FROM unnest($2::text[]) AS k (v)
+CROSS JOIN LATERAL (SELECT m.id FROM movies m WHERE m.id_code = k.v AND m.id_code <> ''
+  AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = $1 AND NOT s.joined)
+  ORDER BY m.id LIMIT 1) m
+UNION ALL
+SELECT 's', k.v, m.id FROM unnest($3::text[]) AS k (v)
+CROSS JOIN LATERAL (SELECT m.id FROM movies m WHERE m.slug = k.v
+  AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = $1 AND NOT s.joined)
+  ORDER BY m.id LIMIT 1) m`
+
+func (l collectLookup) HeldKeys(ctx context.Context, source string, codes, slugs []string) (map[string]int64, map[string]int64, error) {
+	held := map[string]map[string]int64{"c": {}, "s": {}}
+	rows, err := l.tx.Query(ctx, heldKeysSQL, lookupMode, source, codes, slugs)
+	if err != nil {
+		return nil, nil, err
+	}
+	var kind, key string
+	var id int64
+	_, err = pgx.ForEachRow(rows, []any{&kind, &key, &id}, func() error {
+		held[kind][key] = id
+		return nil
+	})
+	return held["c"], held["s"], err
+}
+
+func (l collectLookup) FreeSlugs(ctx context.Context, slugs []string) (map[string]bool, error) {
+	free := make(map[string]bool, len(slugs))
+	rows, err := l.tx.Query(ctx, `SELECT k.v FROM unnest($1::text[]) AS k (v)
+WHERE NOT EXISTS (SELECT 1 FROM movies m WHERE m.slug = k.v)`, lookupMode, slugs)
+	if err != nil {
+		return nil, err
+	}
+	var slug string
+	_, err = pgx.ForEachRow(rows, []any{&slug}, func() error {
+		free[slug] = true
+		return nil
+	})
+	return free, err
+}

@@ -263,3 +263,41 @@ func (l *collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]cata
 		})
 	return out, err
 }
+
+func (l *collectLookup) HeldKeys(ctx context.Context, source string, codes, slugs []string) (map[string]int64, map[string]int64, error) {
+	heldCodes, heldSlugs := make(map[string]int64), make(map[string]int64)
+	err := l.query(ctx, `SELECT 'c', k.value, (SELECT m.id FROM movies m WHERE m.id_code = k.value AND m.id_code <> ''
+    AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = ?1 ->> '$.s' AND NOT s.joined)
+    ORDER BY m.id LIMIT 1)
+  FROM json_each(?1 -> '$.codes') k
+UNION ALL
+SELECT 's', k.value, (SELECT m.id FROM movies m WHERE m.slug = k.value
+    AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = ?1 ->> '$.s' AND NOT s.joined)
+    ORDER BY m.id LIMIT 1)
+  FROM json_each(?1 -> '$.slugs') k`, map[string]any{"s": source, "codes": codes, "slugs": slugs}, func(rows *sql.Rows) error {
+		var kind, key string
+		var id sql.NullInt64
+		if err := rows.Scan(&kind, &key, &id); err != nil {
+			return err
+		}
+		if id.Valid {
+			map[string]map[string]int64{"c": heldCodes, "s": heldSlugs}[kind][key] = id.Int64
+		}
+		return nil
+	})
+	return heldCodes, heldSlugs, err
+}
+
+func (l *collectLookup) FreeSlugs(ctx context.Context, slugs []string) (map[string]bool, error) {
+	free := make(map[string]bool, len(slugs))
+	err := l.query(ctx, `SELECT k.value FROM json_each(?) k WHERE NOT EXISTS (SELECT 1 FROM movies m WHERE m.slug = k.value)`, slugs,
+		func(rows *sql.Rows) error {
+			var slug string
+			if err := rows.Scan(&slug); err != nil {
+				return err
+			}
+			free[slug] = true
+			return nil
+		})
+	return free, err
+}

@@ -19,6 +19,7 @@ func runSources(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("OwnerKeepsJoinedServers", func(t *testing.T) { runCollectOwner(t, open(t)) })
 	t.Run("DeletedMovieComesBack", func(t *testing.T) { runCollectDeleted(t, open(t)) })
 	t.Run("JoinOverTheLimit", func(t *testing.T) { runCollectLimit(t, open(t)) })
+	t.Run("KeysOfOthersNotTaken", func(t *testing.T) { runCollectKeys(t, open(t)) })
 }
 
 func runSourceList(t *testing.T, s catalog.Store) {
@@ -208,23 +209,91 @@ func runCollectDeleted(t *testing.T, s catalog.Store) {
 	wantMovieCount(t, s, 1)
 }
 
+// Finding 4 of issue 35: another source's servers never count toward a
+// source's own update, and a merge keeps within the limits by leaving
+// the joining servers out, noted.
 func runCollectLimit(t *testing.T, s catalog.Store) {
-	var full []catalog.Server
-	for i := range 20 {
-		full = append(full, playServer("s"+strconv.Itoa(i), "https://own.example/"+strconv.Itoa(i), 1))
+	servers := func(prefix string, n int) []catalog.Server {
+		var out []catalog.Server
+		for i := range n {
+			out = append(out, playServer(prefix+strconv.Itoa(i), "https://"+prefix+".example/"+strconv.Itoa(i), 1))
+		}
+		return out
 	}
-	page := collectPage(t, s, "alpha", collectedMovie(t, 1, "Crowded", "2000", "own", full...))
+	page := collectPage(t, s, "alpha", collectedMovie(t, 1, "Crowded", "2000", "own v1", servers("a", 20)...))
 	id := page[0].Movie.ID
+	// beta joins a full movie: written, its server left out, noted.
 	joined := collectPage(t, s, "beta",
 		collectedMovie(t, 1, "Crowded", "2000", "", playServer("iframe", "https://b.example/c", 1)),
 		collectedMovie(t, 2, "Roomy", "2000", ""))
-	if joined[0].Err == "" || joined[0].Movie.ID != 0 {
-		t.Fatalf("a 21st server: got id %d, error %q; want the record refused", joined[0].Movie.ID, joined[0].Err)
+	if joined[0].Err != "" || joined[0].Movie.ID != id || len(joined[0].Notes) != 1 {
+		t.Fatalf("a 21st server: got id %d, error %q, notes %q; want it joined to %d with its server left out, noted", joined[0].Movie.ID, joined[0].Err, joined[0].Notes, id)
 	}
 	if joined[1].Err != "" || joined[1].Movie.ID <= 0 {
 		t.Errorf("the other record of the page: got id %d, error %q; want it written", joined[1].Movie.ID, joined[1].Err)
 	}
 	if m := getMovie(t, s, id); len(m.Episodes) != 20 {
 		t.Errorf("crowded movie: %d servers, want its 20", len(m.Episodes))
+	}
+
+	// gamma joins alpha's smaller movie with 19 servers; alpha's next
+	// run grows to 5 servers and is written whole: two of gamma's are
+	// left out, noted, and alpha's synopsis is updated.
+	page = collectPage(t, s, "alpha", collectedMovie(t, 3, "Spacious", "2001", "own v1", servers("a", 3)...))
+	small := page[0].Movie.ID
+	joined = collectPage(t, s, "gamma", collectedMovie(t, 9, "Spacious", "2001", "", servers("g", 19)...))
+	if joined[0].Err != "" || joined[0].Movie.ID != small || len(joined[0].Notes) != 1 {
+		t.Fatalf("gamma's 19 servers: got id %d, error %q, notes %q; want 17 joined, 2 left out", joined[0].Movie.ID, joined[0].Err, joined[0].Notes)
+	}
+	if m := getMovie(t, s, small); len(m.Episodes) != 20 {
+		t.Fatalf("after gamma: %d servers, want 20", len(m.Episodes))
+	}
+	again := collectPage(t, s, "alpha", collectedMovie(t, 3, "Spacious", "2001", "own v2", servers("a", 5)...))
+	if again[0].Err != "" || len(again[0].Notes) != 1 {
+		t.Fatalf("alpha's update: error %q, notes %q; want it written, gamma's servers left out noted", again[0].Err, again[0].Notes)
+	}
+	m := getMovie(t, s, small)
+	if m.Synopsis != "own v2" || len(m.Episodes) != 20 || m.Episodes[4].Name != "a4" || m.Episodes[5].Name != "gamma: g0" {
+		t.Errorf("alpha's update: synopsis %q, %d servers (%+v); want own v2, alpha's 5 then 15 of gamma's", m.Synopsis, len(m.Episodes), m.Episodes)
+	}
+}
+
+// Finding 5 of issue 35: a collected record never takes an id_code or
+// slug that a movie of an import or another source holds: the id_code
+// is left out, the slug is the record's own, each noted; the source's
+// own movies keep theirs.
+func runCollectKeys(t *testing.T, s catalog.Store) {
+	ctx := context.Background()
+	imported := []catalog.Movie{{Name: "Held", Year: "2010", IDCode: "ABC-001", Slug: "taken-slug"}}
+	noErr(t, imported[0].Normalize(), "Normalize")
+	noErr(t, s.UpsertMovies(ctx, imported), "UpsertMovies")
+	rec := func(vodID int64, name, code, slug string) catalog.CollectedMovie {
+		m := collectedMovie(t, vodID, name, "2020", "")
+		m.Movie.IDCode, m.Movie.Slug = code, slug
+		return m
+	}
+	page := collectPage(t, s, "alpha", rec(1, "Claimer", "ABC-001", "taken-slug"), rec(2, "Claimer", "", "taken-slug"),
+		rec(3, "Fine", "OWN-1", "fine"))
+	for i, want := range []struct{ code, slug string }{{"", "claimer"}, {"", "claimer-2"}, {"OWN-1", "fine"}} {
+		m := getMovie(t, s, page[i].Movie.ID)
+		if m.IDCode != want.code || m.Slug != want.slug {
+			t.Errorf("record %d: got id_code %q, slug %q; want %q, %q", i, m.IDCode, m.Slug, want.code, want.slug)
+		}
+		if (len(page[i].Notes) > 0) != (i < 2) {
+			t.Errorf("record %d: notes %q", i, page[i].Notes)
+		}
+	}
+	if got := getMovie(t, s, imported[0].ID); got.IDCode != "ABC-001" || got.Slug != "taken-slug" || got.Name != "Held" {
+		t.Errorf("the imported movie: got %+v, want it unchanged", got)
+	}
+	// alpha's own movie keeps its keys on the next run; beta may not
+	// take them.
+	again := collectPage(t, s, "alpha", rec(3, "Fine", "OWN-1", "fine"))
+	if len(again[0].Notes) != 0 {
+		t.Errorf("alpha's own keys: notes %q, want none", again[0].Notes)
+	}
+	other := collectPage(t, s, "beta", rec(5, "Different", "OWN-1", "fine"))
+	if m := getMovie(t, s, other[0].Movie.ID); m.IDCode != "" || m.Slug != "different" || len(other[0].Notes) != 2 {
+		t.Errorf("beta's claim of alpha's keys: got id_code %q, slug %q, notes %q", m.IDCode, m.Slug, other[0].Notes)
 	}
 }
