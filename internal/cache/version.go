@@ -1,9 +1,7 @@
 // Package cache makes the hot read paths cheap without bending the
 // contract: encoded responses are kept per normalised query and data
 // version (responses.go), the version is read from the database for
-// every request (batched, never skipped; this file), and the detail
-// endpoints' records are read in keyed reads that concurrent requests
-// share (records.go).
+// every request (batched, never skipped; this file).
 package cache
 
 import (

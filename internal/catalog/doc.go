@@ -66,8 +66,6 @@
 // internal/search/facets.go), whose keyed read is Store.VodsByID.
 //
 // A detail (GET /api/movies/{id}, /api/jav/{id}, /api/clips/{id}) skips
-// step 4: its id goes to the same keyed read (MoviesByID with every
-// column, ClipsByID) through cache.Records (internal/cache/records.go),
-// where concurrent details share one read (internal/coalesce decides
-// which go together, as it does for PostgreSQL's round trips).
+// step 4: its id goes to the same keyed read (MoviesByID with the
+// request's fields, ClipsByID).
 package catalog

@@ -85,7 +85,6 @@ type server struct {
 	// platformsPayload never changes while the process runs.
 	platformsPayload *httpx.Payload
 	reads            *cache.Reads
-	clips            *cache.Records[catalog.Clip] // the detail's reads
 	search           *search.Live
 	// locale is the pages' messages, lang their default language.
 	locale *locale.Catalog
@@ -114,7 +113,6 @@ func New(cfg Config) http.Handler {
 		movieSearch = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
 	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchClips)
-	s.clips = cache.NewRecords(cfg.Store.ClipsByID, func(c *catalog.Clip) int64 { return c.ID })
 	s.reads.SetStats(cfg.CacheStats)
 	if s.platforms == nil {
 		p, err := catalog.NewPlatforms(catalog.DefaultPlatforms())

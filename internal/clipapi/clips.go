@@ -67,14 +67,14 @@ func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
 		return err
 	}
 	return s.reads.Serve(w, r, detailKey(id), "", func(ctx context.Context, _ int64) ([]byte, error) {
-		c, ok, err := s.clips.Get(ctx, id)
+		clips, err := s.store.ClipsByID(ctx, []int64{id})
 		if err != nil {
 			return nil, err
 		}
-		if !ok {
+		if len(clips) == 0 {
 			return nil, catalog.Errorf(catalog.ENOTFOUND, "clip not found")
 		}
-		return appendClipData(nil, &c), nil
+		return appendClipData(nil, &clips[0]), nil
 	})
 }
 

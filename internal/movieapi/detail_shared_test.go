@@ -10,8 +10,8 @@ import (
 	"catalog/internal/catalog"
 )
 
-// The detail endpoints read their movie in keyed reads that concurrent
-// requests share (cache.Records over MoviesByID): every body must be
+// The detail endpoints read their movie in a keyed read (MoviesByID
+// with the request's fields), many at a time: every body must be
 // the one the movie's own point read (GetMovie) encodes, in both forms,
 // series and missing ids included, however the requests were grouped.
 func TestDetailsFromSharedReads(t *testing.T) {

@@ -217,15 +217,15 @@ func appendListHead(b []byte, p catalog.Paging, total int64, quoted bool) []byte
 
 // encodeDetail loads one movie and encodes the detail envelope.
 func (s *server) encodeDetail(ctx context.Context, dq detailQuery) ([]byte, error) {
-	m, ok, err := s.movies.Get(ctx, dq.id)
+	movies, err := s.store.MoviesByID(ctx, []int64{dq.id}, dq.fields)
 	if err != nil {
 		return nil, err
 	}
-	if !ok {
+	if len(movies) == 0 {
 		return nil, errMovieNotFound()
 	}
 	b := make([]byte, 0, 2048)
 	b = append(b, `{"code":1,"msg":"data detail","data":`...)
-	b = m.AppendJSON(b, dq.fields, dq.legacy)
+	b = movies[0].AppendJSON(b, dq.fields, dq.legacy)
 	return append(b, '}'), nil
 }

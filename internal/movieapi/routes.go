@@ -4,7 +4,6 @@
 package movieapi
 
 import (
-	"context"
 	"log/slog"
 	"net/http"
 	"time"
@@ -45,7 +44,6 @@ type server struct {
 	log       *slog.Logger
 	now       func() time.Time
 	reads     *cache.Reads
-	movies    *cache.Records[catalog.Movie] // the detail's reads, every column
 	search    *search.Live
 	lang      string // the reference page's default language
 }
@@ -61,9 +59,6 @@ func New(cfg Config) http.Handler {
 		s.search = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
 	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies)
-	s.movies = cache.NewRecords(func(ctx context.Context, ids []int64) ([]catalog.Movie, error) {
-		return cfg.Store.MoviesByID(ctx, ids, catalog.AllFields(true))
-	}, func(m *catalog.Movie) int64 { return m.ID })
 	s.reads.SetStats(cfg.CacheStats)
 	return httpx.Stack{
 		Log:         s.log,

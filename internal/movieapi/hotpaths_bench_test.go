@@ -1,0 +1,82 @@
+package movieapi_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/movieapi"
+	"catalog/internal/search/searchtest"
+)
+
+// BenchmarkHotPaths serves the hot reads through the whole movie
+// service, in process, over a seeded store of the engine
+// CATALOG_TEST_ENGINE names, many requests at a time as under load:
+// the first page (a cache hit), deep pages, details and searches (each
+// a fresh service, so mostly misses that reach the index and the
+// store), and MacCMS detail pages. Besides ns/op it reports cpu-ns/op,
+// the process's CPU time per request, which a machine shared with other
+// work disturbs less than the wall clock (the database server's CPU is
+// not in it).
+//
+// Compare two builds with benchstat, running them in turn:
+//
+//	go test -c -o new.test ./internal/movieapi
+//	./new.test -test.run '^$' -test.bench HotPaths -test.benchtime 2000x -test.count 1
+func BenchmarkHotPaths(b *testing.B) {
+	const movies = 10_000
+	store := newTestStore(b)
+	seedDemo(b, store, 1, movies)
+	live := searchtest.Start(b, store, catalog.SearchMovies)
+	pages := int64(movies / catalog.DefaultLimit)
+	for _, bm := range []struct {
+		name   string
+		target func(i int64) string
+	}{
+		{"list", func(int64) string { return "/api/movies" }},
+		{"deep-page", func(i int64) string { return fmt.Sprintf("/api/movies?limit=20&page=%d", 2+(i*7919)%(movies/20-1)) }},
+		{"detail", func(i int64) string { return fmt.Sprintf("/api/movies/%d", 1+(i*7919)%movies) }},
+		{"search", func(i int64) string {
+			return []string{"/api/movies?q=paper", "/api/movies?q=river+house", "/api/movies?q=fer"}[i%3] + fmt.Sprintf("&page=%d", 1+i%5)
+		}},
+		{"maccms-detail", func(i int64) string { return fmt.Sprintf(vodPath+"?ac=detail&pg=%d", 1+(i*7919)%pages) }},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			h := movieapi.New(movieapi.Config{Store: store, Version: "bench", Search: live})
+			b.ReportAllocs()
+			b.SetParallelism(4) // many connections at a time
+			cpu := cpuTime()
+			var next atomic.Int64 // where a run starts differs, so a detail is rarely asked twice
+			next.Store(time.Now().UnixNano() % 1_000_000)
+			b.RunParallel(func(pb *testing.PB) {
+				for pb.Next() {
+					i := next.Add(1)
+					r := httptest.NewRequest(http.MethodGet, bm.target(i), nil)
+					r.Header.Set("Accept-Encoding", "gzip")
+					w := httptest.NewRecorder()
+					h.ServeHTTP(w, r)
+					if w.Code != http.StatusOK {
+						b.Errorf("%s: %d %s", bm.target(i), w.Code, w.Body)
+						return
+					}
+				}
+			})
+			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+		})
+	}
+}
+
+// cpuTime is the CPU time the process has used, user and system, in
+// nanoseconds.
+func cpuTime() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return ru.Utime.Nano() + ru.Stime.Nano()
+}
