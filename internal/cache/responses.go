@@ -1,3 +1,7 @@
+// Package cache makes the hot read paths cheap without bending the
+// contract: encoded responses are kept per normalised query and data
+// version, and the version is read from the database for every request,
+// never skipped, so no answer is older than the request.
 package cache
 
 import (
@@ -172,20 +176,20 @@ func (c *Responses) Len() (entries int, bytes int64) {
 // Reads combines the per-request version read with a Responses: what
 // each service's read handlers share.
 type Reads struct {
-	versions  *Versions
+	version   func(context.Context) (int64, error)
 	responses *Responses
 }
 
 // NewReads returns Reads over a store's DataVersion, caching at most
 // maxBytes (0: DefaultMaxBytes).
 func NewReads(dataVersion func(context.Context) (int64, error), maxBytes int64) *Reads {
-	return &Reads{versions: NewVersions(dataVersion), responses: NewResponses(maxBytes)}
+	return &Reads{version: dataVersion, responses: NewResponses(maxBytes)}
 }
 
 // Get reads the data version, then answers key from the cache or from
 // fill, which gets that version (see Responses.Get).
 func (r *Reads) Get(ctx context.Context, key string, fill func(ctx context.Context, version int64) (*httpx.Payload, error)) (*httpx.Payload, error) {
-	version, err := r.versions.Current(ctx)
+	version, err := r.version(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -197,7 +201,7 @@ func (r *Reads) Get(ctx context.Context, key string, fill func(ctx context.Conte
 // Uncached reads the data version and calls fill, for answers that
 // depend on more than the query (the clock).
 func (r *Reads) Uncached(ctx context.Context, fill func(ctx context.Context, version int64) (*httpx.Payload, error)) (*httpx.Payload, error) {
-	version, err := r.versions.Current(ctx)
+	version, err := r.version(ctx)
 	if err != nil {
 		return nil, err
 	}

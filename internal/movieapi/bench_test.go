@@ -9,9 +9,7 @@ import (
 // BenchmarkCachedRead serves cached answers (list, legacy list, detail)
 // through the whole handler, in parallel: the cost of the service's own
 // layers (routing, headers, version check, cache hit, gzip choice)
-// without the store's. Requests in parallel share the data version reads
-// (cache.Versions), as under load; one at a time, each would wait for
-// its batch window.
+// without the store's, in parallel as under load.
 func BenchmarkCachedRead(b *testing.B) {
 	store := newTestStore(b)
 	addNumbered(b, store, 50)
