@@ -49,10 +49,8 @@
 //  5. Page loads the ids with Store.MoviesByID, which reads exactly the
 //     columns of fields (MovieFieldColumns, here id and name) by key:
 //     internal/sqlite/searchlog.go (on connections of its own that call
-//     SQLite's C API, keyed.go) or internal/postgres/searchlog.go (in
-//     one round trip with the keyed reads of other requests that wait
-//     at the same time, keyed.go), both held to the same behaviour by
-//     internal/storetest.
+//     SQLite's C API, keyed.go) or internal/postgres/searchlog.go,
+//     both held to the same behaviour by internal/storetest.
 //  6. encodeList writes the list envelope of contract 4.2, each movie
 //     encoding itself (Movie.AppendJSON in movie.go), and
 //     httpx.WritePayload (internal/httpx/payload.go) sends it with a

@@ -24,8 +24,7 @@ func serverDSN(t *testing.T) string {
 
 // A statement still running at its context's deadline is cancelled on
 // the server and reported as EUNAVAILABLE "request timed out", as on
-// SQLite: one run on a connection of the pool, and a keyed read, which
-// runs on its request's context when it is sent alone.
+// SQLite: one run on a connection of the pool, and a keyed read.
 func TestDeadlineCancelsStatement(t *testing.T) {
 	tests := []struct {
 		name string
@@ -36,7 +35,7 @@ func TestDeadlineCancelsStatement(t *testing.T) {
 			return err
 		}},
 		{"keyed read", func(ctx context.Context, s *Store, sql string) error {
-			return s.keyed.read(ctx, sql, nil, func(rows pgx.Rows) error {
+			return s.keyedRead(ctx, sql, nil, func(rows pgx.Rows) error {
 				rows.Close()
 				return rows.Err()
 			})

@@ -20,7 +20,7 @@ var vodPageColumns = "m.id, " + catalog.ColumnNames(movieReadColumns, "m.") +
 // the order of ids.
 func (s *Store) VodsByID(ctx context.Context, ids []int64) ([]catalog.Vod, error) {
 	var vods []catalog.Vod
-	err := s.keyed.read(ctx, `SELECT `+vodPageColumns+`
+	err := s.keyedRead(ctx, `SELECT `+vodPageColumns+`
 FROM movies m LEFT JOIN movie_types t ON t.name = m.type_name
 WHERE m.id = ANY($1)`, []any{ids}, func(rows pgx.Rows) (err error) {
 		vods, err = collect(rows, int64(len(ids)), scanVod)

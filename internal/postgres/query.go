@@ -23,8 +23,7 @@ func collect[T any](rows pgx.Rows, limit int64, scan func(pgx.Row, *T) error) ([
 // byID reads the rows of ids, highest id first: from is "SELECT ...
 // FROM ..." and col the id column, named as from names it. A page of a
 // whole list (catalog.KeyRange) is one range of the key, other ids
-// "= ANY". The statement goes through s.keyed, in a batch with the
-// keyed reads of other requests when the server is busy.
+// "= ANY". The statement runs on the request pool.
 func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []int64,
 	scan func(pgx.Row, *T) error, id func(*T) int64) ([]T, error) {
 	if len(ids) == 0 {
@@ -47,7 +46,7 @@ func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []in
 		args, size = []any{lo, hi}, hi-lo+1
 	}
 	var page []T
-	err := s.keyed.read(ctx, sql, args, func(rows pgx.Rows) (err error) {
+	err := s.keyedRead(ctx, sql, args, func(rows pgx.Rows) (err error) {
 		page, err = collect(rows, size, scan)
 		return err
 	})
@@ -58,4 +57,14 @@ func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []in
 		page = catalog.OnlyAsked(page, ids, id)
 	}
 	return page, nil
+}
+
+// keyedRead runs sql with args on the request pool and hands the rows
+// to scan, which closes them.
+func (s *Store) keyedRead(ctx context.Context, sql string, args []any, scan func(pgx.Rows) error) error {
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return err
+	}
+	return scan(rows)
 }

@@ -50,8 +50,6 @@ type Options struct {
 // Store is a catalog.Store on PostgreSQL.
 type Store struct {
 	pool *pgxpool.Pool
-	// keyed sends the keyed reads of pages and details (keyed.go).
-	keyed *keyedReads
 	// streams are the connections of whole-table streams and of the
 	// snapshot lock, within the budgets of stream (see streams.go).
 	streams *pgxpool.Pool
@@ -127,7 +125,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		pool.Close()
 		return nil, catalog.Reworded(fmt.Sprintf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout)), err)
 	}
-	s := &Store{pool: pool, keyed: newKeyedReads(pool)}
+	s := &Store{pool: pool}
 	if err := s.openStreams(ctx, cfg); err != nil {
 		pool.Close()
 		return nil, catalog.Reworded("postgres: "+connectReason(err, cfg.ConnConfig.ConnectTimeout), err)
