@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"catalog/internal/catalog"
 )
@@ -205,9 +206,13 @@ func item(list []string, i int) string {
 }
 
 // serverNote is a group's note as a server name: "$" and "#" decoded,
-// white space collapsed, at most catalog.MaxServerNameRunes characters.
+// trimmed, white space collapsed when the note runs over lines (a server
+// name is one line), at most catalog.MaxServerNameRunes characters.
 func serverNote(s string) string {
-	s = strings.Join(strings.Fields(catalog.UnescapePlayPiece(s)), " ")
+	s = strings.TrimSpace(catalog.UnescapePlayPiece(s))
+	if strings.ContainsFunc(s, unicode.IsControl) {
+		s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+	}
 	if r := []rune(s); len(r) > catalog.MaxServerNameRunes {
 		s = strings.TrimSpace(string(r[:catalog.MaxServerNameRunes]))
 	}

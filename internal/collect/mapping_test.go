@@ -217,6 +217,8 @@ func TestServersFromNotes(t *testing.T) {
 				{Name: long[:catalog.MaxServerNameRunes-4] + " (2)", Episodes: []catalog.Episode{m3u8("Ep 1", "https://d.example/1.m3u8")}}}},
 		{"note over lines", "iframe", " A\n  B ", "Ep 1$https://p.example/1",
 			[]catalog.Server{{Name: "A B", Episodes: []catalog.Episode{embed("Ep 1", "https://p.example/1")}}}},
+		{"spaces inside a note", "iframe", " A  B ", "Ep 1$https://p.example/1",
+			[]catalog.Server{{Name: "A  B", Episodes: []catalog.Episode{embed("Ep 1", "https://p.example/1")}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -104,10 +104,10 @@ func carried(t testing.TB, store catalog.Store) map[string]string {
 	return out
 }
 
-// roundTripMovies are what the demo catalog lacks: a server name that
-// holds the characters play lists split on and XML escapes, an episode
-// with only an embed link before one with both, an HLS link that does
-// not end in .m3u8, and no portrait poster.
+// roundTripMovies are what the demo catalog lacks: server names that
+// hold the characters play lists split on and XML escapes, or two
+// spaces in a row; an episode with only an embed link before one with
+// both; an HLS link that does not end in .m3u8; no portrait poster.
 func roundTripMovies() []movieInput {
 	return []movieInput{
 		{Movie: catalog.Movie{ID: 1001, Name: "Round Trip One", Year: "2020", Poster1URL: "https://img.example/l.jpg",
@@ -121,7 +121,7 @@ func roundTripMovies() []movieInput {
 		{Movie: catalog.Movie{ID: 1002, Name: "Round Trip Two", Year: "2021", Poster1URL: "https://img.example/l2.jpg",
 			Poster2URL: "https://img.example/p2.jpg", Episodes: []catalog.Server{
 				{Name: "A", Episodes: []catalog.Episode{{Name: "Full", LinkEmbed: "https://a.example/1"}}},
-				{Name: "B", Episodes: []catalog.Episode{{Name: "Full", LinkEmbed: "https://b.example/1"}}}}}},
+				{Name: "B  two", Episodes: []catalog.Episode{{Name: "Full", LinkEmbed: "https://b.example/1"}}}}}},
 	}
 }
 
