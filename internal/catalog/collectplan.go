@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -19,6 +20,18 @@ import (
 type SourceLink struct {
 	MovieID int64
 	Joined  bool
+	// Servers are the names of the servers a joined record put in the
+	// movie when it was last written; nil when not known (a link stored
+	// before the names were kept), and then its servers are those named
+	// "SOURCE: ...".
+	Servers []string
+}
+
+// JoinedLink is a source whose record joined a movie, with the servers
+// it put there (SourceLink.Servers).
+type JoinedLink struct {
+	Source  string
+	Servers []string
 }
 
 // TitleYear is what a record joins an existing movie by.
@@ -34,8 +47,8 @@ type CollectLookup interface {
 	// that name and year that no record of source became.
 	SameTitles(ctx context.Context, source string, keys []TitleYear) (map[TitleYear]int64, error)
 	// JoinedSources returns, by movie id, the sources whose records
-	// joined these movies.
-	JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]string, error)
+	// joined these movies, each with the servers it put there.
+	JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]JoinedLink, error)
 	// Movies reads these movies whole, by id.
 	Movies(ctx context.Context, ids []int64) (map[int64]Movie, error)
 	// HeldKeys returns which of these id_codes and slugs a movie holds
@@ -48,13 +61,20 @@ type CollectLookup interface {
 
 // CollectWrite is one movie to write for a page: Movie is written by
 // its ID (0: a new movie, numbered by the engine); when Link is set
-// the record's link is stored afterwards, pointing at Movie.ID.
+// the record's link is stored afterwards (added or replaced), pointing
+// at Movie.ID, with Servers when Joined.
 type CollectWrite struct {
 	Record int // index in the page
 	Movie  Movie
 	VodID  int64
 	Link   bool
 	Joined bool
+	// Servers are, for a joined record, the names of its servers in the
+	// movie written: what its next run replaces, so that a hand-made
+	// server is never taken for the source's.
+	Servers []string
+	// mine is the joined record's servers as last written (its link's).
+	mine []string
 }
 
 // PlanCollect applies the identity rule to a page whose records are
@@ -98,9 +118,10 @@ func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look
 		w := CollectWrite{Record: i, Movie: page[i].Movie, VodID: id}
 		w.Movie.ID = 0
 		if l, ok := links[id]; ok {
-			w.Movie.ID, w.Joined = l.MovieID, l.Joined
+			w.Movie.ID, w.Joined, w.mine = l.MovieID, l.Joined, l.Servers
+			w.Link = l.Joined // a joined link keeps its servers' names
 		} else if mid, ok := same[TitleYear{w.Movie.Name, w.Movie.Year}]; ok {
-			w.Movie.ID, w.Joined, w.Link = mid, true, true
+			w.Movie.ID, w.Joined, w.Link, w.mine = mid, true, true, []string{} // none of its servers are there yet
 		} else {
 			w.Link = true
 		}
@@ -240,8 +261,8 @@ func mergeServers(ctx context.Context, source string, page []CollectedMovie, wri
 		var joining []Server
 		if w.Joined {
 			base = old
-			base.Episodes = JoinServers(old.Episodes, source, nil)
-			joining = JoinServers(nil, source, w.Movie.Episodes)
+			base.Episodes = slices.DeleteFunc(slices.Clone(old.Episodes), func(s Server) bool { return isSourceServer(s.Name, source, w.mine) })
+			joining = joinNames(base.Episodes, source, w.Movie.Episodes)
 		} else {
 			base = w.Movie
 			joining = serversOf(old.Episodes, joined[w.Movie.ID])
@@ -258,6 +279,12 @@ func mergeServers(ctx context.Context, source string, page []CollectedMovie, wri
 				whose = "of this record"
 			}
 			note(page, &w, strconv.Itoa(left)+" servers "+whose+" left out of movie "+strconv.FormatInt(w.Movie.ID, 10)+" to keep it within its limits")
+		}
+		if w.Joined {
+			w.Servers = []string{}
+			for _, s := range merged.Episodes[len(base.Episodes):] {
+				w.Servers = append(w.Servers, s.Name)
+			}
 		}
 		w.Movie = merged
 		kept = append(kept, w)
@@ -293,34 +320,71 @@ func fitServers(base Movie, add []Server) (Movie, int, error) {
 // the note of its groups, else its play code).
 func JoinedServerName(source, server string) string { return source + ": " + server }
 
-// JoinServers replaces source's servers among stored with add, each
-// renamed JoinedServerName(source, name); the other servers stay, in
-// their order, before the source's.
-func JoinServers(stored []Server, source string, add []Server) []Server {
-	out := make([]Server, 0, len(stored)+len(add))
-	for _, s := range stored {
-		if !strings.HasPrefix(s.Name, JoinedServerName(source, "")) {
-			out = append(out, s)
-		}
+// isSourceServer reports whether the server named name is source's:
+// one of mine, the names its joined record put there, or when those are
+// not known (nil), any named "SOURCE: ...".
+func isSourceServer(name, source string, mine []string) bool {
+	if mine != nil {
+		return slices.Contains(mine, name)
 	}
+	return strings.HasPrefix(name, JoinedServerName(source, ""))
+}
+
+// joinNames is add renamed for joining a movie whose servers are
+// stored: each "SOURCE: NAME", with " (2)", " (3)", ... when another
+// server (a hand-made one) already has that name.
+func joinNames(stored []Server, source string, add []Server) []Server {
+	taken := make(map[string]bool, len(stored)+len(add))
+	for _, s := range stored {
+		taken[s.Name] = true
+	}
+	out := make([]Server, 0, len(add))
 	for _, s := range add {
-		s.Name = JoinedServerName(source, s.Name)
+		name := JoinedServerName(source, s.Name)
+		for n := 2; taken[name] && n <= MaxServers+1; n++ {
+			name = JoinedServerName(source, s.Name) + " (" + strconv.Itoa(n) + ")"
+		}
+		taken[name] = true
+		s.Name = name
 		out = append(out, s)
 	}
 	return out
 }
 
-// serversOf returns the servers of stored that records of sources
-// joined the movie with.
-func serversOf(stored []Server, sources []string) []Server {
+// serversOf returns the servers of stored that records of other
+// sources joined the movie with.
+func serversOf(stored []Server, links []JoinedLink) []Server {
 	var out []Server
 	for _, s := range stored {
-		for _, src := range sources {
-			if strings.HasPrefix(s.Name, JoinedServerName(src, "")) {
+		for _, l := range links {
+			if isSourceServer(s.Name, l.Source, l.Servers) {
 				out = append(out, s)
 				break
 			}
 		}
 	}
 	return out
+}
+
+// EncodeServerNames is a joined link's servers (SourceLink.Servers) as
+// the engines store them: a JSON array, "" for not known (nil).
+func EncodeServerNames(names []string) string {
+	if names == nil {
+		return ""
+	}
+	b, _ := json.Marshal(names)
+	return string(b)
+}
+
+// DecodeServerNames reads EncodeServerNames: nil for "" or for what does
+// not read.
+func DecodeServerNames(s string) []string {
+	if s == "" {
+		return nil
+	}
+	names := []string{}
+	if json.Unmarshal([]byte(s), &names) != nil {
+		return nil
+	}
+	return names
 }

@@ -143,11 +143,16 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 			return err
 		}
 		if len(linked) > 0 {
-			_, err = tx.CopyFrom(ctx, pgx.Identifier{"source_movies"}, []string{"source", "vod_id", "movie_id", "joined"},
-				pgx.CopyFromSlice(len(linked), func(i int) ([]any, error) {
-					w := &writes[linked[i]]
-					return []any{source, w.VodID, movies[linked[i]].ID, w.Joined}, nil
-				}))
+			vodIDs, movieIDs := make([]int64, len(linked)), make([]int64, len(linked))
+			joined, servers := make([]bool, len(linked)), make([]string, len(linked))
+			for i, k := range linked {
+				w := &writes[k]
+				vodIDs[i], movieIDs[i], joined[i], servers[i] = w.VodID, movies[k].ID, w.Joined, catalog.EncodeServerNames(w.Servers)
+			}
+			_, err = tx.Exec(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers)
+SELECT $1, k.vod_id, k.movie_id, k.joined, k.servers FROM unnest($2::bigint[], $3::bigint[], $4::bool[], $5::text[]) AS k (vod_id, movie_id, joined, servers)
+ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined, servers = excluded.servers`,
+				source, vodIDs, movieIDs, joined, servers)
 			if err != nil {
 				return err
 			}
@@ -177,7 +182,7 @@ type collectLookup struct{ tx pgx.Tx }
 const lookupMode = pgx.QueryExecModeCacheDescribe
 
 // linksSQL finds the links of source ($1) for the vod_ids $2.
-const linksSQL = `SELECT l.vod_id, l.movie_id, l.joined FROM unnest($2::bigint[]) AS k (id)
+const linksSQL = `SELECT l.vod_id, l.movie_id, l.joined, l.servers FROM unnest($2::bigint[]) AS k (id)
 CROSS JOIN LATERAL (SELECT * FROM source_movies s WHERE s.source = $1 AND s.vod_id = k.id LIMIT 1) l`
 
 // sameTitlesSQL finds, for each name ($2) and year ($3), the lowest id
@@ -197,7 +202,9 @@ func (l collectLookup) Links(ctx context.Context, source string, vodIDs []int64)
 	}
 	var id int64
 	var link catalog.SourceLink
-	_, err = pgx.ForEachRow(rows, []any{&id, &link.MovieID, &link.Joined}, func() error {
+	var names string
+	_, err = pgx.ForEachRow(rows, []any{&id, &link.MovieID, &link.Joined, &names}, func() error {
+		link.Servers = catalog.DecodeServerNames(names)
 		out[id] = link
 		return nil
 	})
@@ -226,17 +233,17 @@ func (l collectLookup) SameTitles(ctx context.Context, source string, keys []cat
 	return out, err
 }
 
-func (l collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]string, error) {
-	out := make(map[int64][]string)
-	rows, err := l.tx.Query(ctx, `SELECT movie_id, source FROM source_movies
+func (l collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]catalog.JoinedLink, error) {
+	out := make(map[int64][]catalog.JoinedLink)
+	rows, err := l.tx.Query(ctx, `SELECT movie_id, source, servers FROM source_movies
 WHERE movie_id = ANY($1::bigint[]) AND joined ORDER BY movie_id, source`, lookupMode, movieIDs)
 	if err != nil {
 		return nil, err
 	}
 	var id int64
-	var src string
-	_, err = pgx.ForEachRow(rows, []any{&id, &src}, func() error {
-		out[id] = append(out[id], src)
+	var src, names string
+	_, err = pgx.ForEachRow(rows, []any{&id, &src, &names}, func() error {
+		out[id] = append(out[id], catalog.JoinedLink{Source: src, Servers: catalog.DecodeServerNames(names)})
 		return nil
 	})
 	return out, err

@@ -148,14 +148,14 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 		if err := upsertMovies(ctx, tx, stamp, movies); err != nil {
 			return err
 		}
-		link, err := look.stmt(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined) VALUES (?, ?, ?, ?)
-ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined`)
+		link, err := look.stmt(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined, servers = excluded.servers`)
 		if err != nil {
 			return err
 		}
 		for i, w := range writes {
 			if w.Link {
-				if _, err := link.ExecContext(ctx, source, w.VodID, movies[i].ID, w.Joined); err != nil {
+				if _, err := link.ExecContext(ctx, source, w.VodID, movies[i].ID, w.Joined, catalog.EncodeServerNames(w.Servers)); err != nil {
 					return translate(err, "collect movies")
 				}
 			}
@@ -193,14 +193,16 @@ func (l *collectLookup) query(ctx context.Context, query string, arg any, scan f
 
 func (l *collectLookup) Links(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
 	out := make(map[int64]catalog.SourceLink)
-	err := l.query(ctx, `SELECT vod_id, movie_id, joined FROM source_movies
+	err := l.query(ctx, `SELECT vod_id, movie_id, joined, servers FROM source_movies
 WHERE source = ?1 ->> '$.s' AND vod_id IN (SELECT value FROM json_each(?1 -> '$.ids'))`,
 		map[string]any{"s": source, "ids": vodIDs}, func(rows *sql.Rows) error {
 			var id int64
 			var link catalog.SourceLink
-			if err := rows.Scan(&id, &link.MovieID, &link.Joined); err != nil {
+			var names string
+			if err := rows.Scan(&id, &link.MovieID, &link.Joined, &names); err != nil {
 				return err
 			}
+			link.Servers = catalog.DecodeServerNames(names)
 			out[id] = link
 			return nil
 		})
@@ -234,33 +236,18 @@ FROM json_each(?1 -> '$.keys') k`, map[string]any{"s": source, "keys": pairs}, f
 	return out, err
 }
 
-func (l *collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]string, error) {
-	out := make(map[int64][]string)
-	err := l.query(ctx, `SELECT movie_id, source FROM source_movies
+func (l *collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]catalog.JoinedLink, error) {
+	out := make(map[int64][]catalog.JoinedLink)
+	err := l.query(ctx, `SELECT movie_id, source, servers FROM source_movies
 WHERE joined AND movie_id IN (SELECT value FROM json_each(?)) ORDER BY movie_id, source`, movieIDs, func(rows *sql.Rows) error {
 		var id int64
-		var src string
-		if err := rows.Scan(&id, &src); err != nil {
+		var src, names string
+		if err := rows.Scan(&id, &src, &names); err != nil {
 			return err
 		}
-		out[id] = append(out[id], src)
+		out[id] = append(out[id], catalog.JoinedLink{Source: src, Servers: catalog.DecodeServerNames(names)})
 		return nil
 	})
-	return out, err
-}
-
-func (l *collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catalog.Movie, error) {
-	out := make(map[int64]catalog.Movie, len(ids))
-	ms := newMovieScan()
-	err := l.query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id IN (SELECT value FROM json_each(?))`, ids,
-		func(rows *sql.Rows) error {
-			var m catalog.Movie
-			if err := ms.into(rows, &m); err != nil {
-				return err
-			}
-			out[m.ID] = m
-			return nil
-		})
 	return out, err
 }
 
@@ -300,4 +287,19 @@ func (l *collectLookup) FreeSlugs(ctx context.Context, slugs []string) (map[stri
 			return nil
 		})
 	return free, err
+}
+
+func (l *collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catalog.Movie, error) {
+	out := make(map[int64]catalog.Movie, len(ids))
+	ms := newMovieScan()
+	err := l.query(ctx, `SELECT `+movieColumns+` FROM movies WHERE id IN (SELECT value FROM json_each(?))`, ids,
+		func(rows *sql.Rows) error {
+			var m catalog.Movie
+			if err := ms.into(rows, &m); err != nil {
+				return err
+			}
+			out[m.ID] = m
+			return nil
+		})
+	return out, err
 }

@@ -20,6 +20,7 @@ func runSources(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("DeletedMovieComesBack", func(t *testing.T) { runCollectDeleted(t, open(t)) })
 	t.Run("JoinOverTheLimit", func(t *testing.T) { runCollectLimit(t, open(t)) })
 	t.Run("KeysOfOthersNotTaken", func(t *testing.T) { runCollectKeys(t, open(t)) })
+	t.Run("HandMadeServersStay", func(t *testing.T) { runCollectHandMade(t, open(t)) })
 }
 
 func runSourceList(t *testing.T, s catalog.Store) {
@@ -296,4 +297,28 @@ func runCollectKeys(t *testing.T, s catalog.Store) {
 	if m := getMovie(t, s, other[0].Movie.ID); m.IDCode != "" || m.Slug != "different" || len(other[0].Notes) != 2 {
 		t.Errorf("beta's claim of alpha's keys: got id_code %q, slug %q, notes %q", m.IDCode, m.Slug, other[0].Notes)
 	}
+}
+
+// Finding 4 of issue 35: a source's servers never collide with
+// hand-made ones, even one named like its own ("SOURCE: NAME"), added
+// before the source joined or after.
+func runCollectHandMade(t *testing.T, s catalog.Store) {
+	ctx := context.Background()
+	hand := playServer("beta: iframe", "https://hand.example/h", 1)
+	imported := []catalog.Movie{{Name: "Handy", Year: "2015", Episodes: []catalog.Server{playServer("Main", "https://own.example/h", 1), hand}}}
+	noErr(t, imported[0].Normalize(), "Normalize")
+	noErr(t, s.UpsertMovies(ctx, imported), "UpsertMovies")
+	id := imported[0].ID
+	collectPage(t, s, "beta", collectedMovie(t, 1, "Handy", "2015", "", playServer("iframe", "https://b.example/1", 1)))
+	wantServers(t, "first join", getMovie(t, s, id).Episodes, playServer("Main", "https://own.example/h", 1), hand,
+		playServer("beta: iframe (2)", "https://b.example/1", 1))
+
+	// An administrator adds another server named like beta's.
+	m := getMovie(t, s, id)
+	later := playServer("beta: m3u8", "https://hand.example/later", 1)
+	m.Episodes = append(m.Episodes, later)
+	noErr(t, s.UpdateMovie(ctx, &m), "UpdateMovie")
+	collectPage(t, s, "beta", collectedMovie(t, 1, "Handy", "2015", "", playServer("iframe", "https://b.example/2", 2), playServer("m3u8", "https://b.example/m", 1)))
+	wantServers(t, "second run", getMovie(t, s, id).Episodes, playServer("Main", "https://own.example/h", 1), hand, later,
+		playServer("beta: iframe (2)", "https://b.example/2", 2), playServer("beta: m3u8 (2)", "https://b.example/m", 1))
 }
