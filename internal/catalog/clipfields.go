@@ -86,9 +86,9 @@ var (
 				Dest:  func(c *Clip) any { return text(c) },
 				Value: func(c *Clip) any { return *text(c) }})
 			if s.json == "title" {
-				// title_fold is what searches match, derived from the
-				// title and never read back.
-				cols = append(cols, ClipColumn{Name: "title_fold", Value: func(c *Clip) any { return Fold(c.Title) }})
+				// title_fold is what searches match (SearchText),
+				// derived from the title and never read back.
+				cols = append(cols, ClipColumn{Name: "title_fold", Value: func(c *Clip) any { return SearchText(c.Title, "") }})
 			}
 		}
 		return cols

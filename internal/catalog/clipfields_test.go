@@ -17,8 +17,8 @@ func TestClipColumns(t *testing.T) {
 	for _, c := range catalog.ClipColumns() {
 		names = append(names, c.Name)
 		if c.Dest == nil {
-			if c.Value(&in) != catalog.Fold(in.Title) {
-				t.Errorf("%s = %v, want Fold(title)", c.Name, c.Value(&in))
+			if c.Value(&in) != catalog.SearchText(in.Title, "") {
+				t.Errorf("%s = %v, want SearchText(title)", c.Name, c.Value(&in))
 			}
 			continue
 		}

@@ -157,9 +157,9 @@ var (
 					Value: func(m *Movie) any { return *text(m) }})
 			}
 			if s.member == "name" {
-				// name_fold is what searches match, derived from the
-				// name and never read back.
-				cols = append(cols, MovieColumn{Name: "name_fold", Value: func(m *Movie) any { return Fold(m.Name) }})
+				// name_fold is what searches match (SearchText of the
+				// name and the id_code), derived and never read back.
+				cols = append(cols, MovieColumn{Name: "name_fold", Value: func(m *Movie) any { return SearchText(m.Name, m.IDCode) }})
 			}
 		}
 		return cols

@@ -109,8 +109,8 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 				t.Errorf("%s = %v, want the m3u8 bit", c.Name, got)
 			}
 		case c.Dest == nil:
-			if got := c.Value(&in); got != catalog.Fold(in.Name) {
-				t.Errorf("%s = %v, want Fold(name)", c.Name, got)
+			if got := c.Value(&in); got != catalog.SearchText(in.Name, in.IDCode) {
+				t.Errorf("%s = %q, want SearchText(name, id_code)", c.Name, got)
 			}
 		default:
 			switch d := c.Dest(&out).(type) {

@@ -219,3 +219,40 @@ func LatinWord(term string) bool {
 	}
 	return true
 }
+
+// A search text keeps a title's pinyin beside its folded form (section
+// 11, step 6). So that a plain search never matches the pinyin, and a
+// search of the full pinyin never matches the initials, each is spelled
+// in an alphabet that String never outputs: the full pinyin in capital
+// Latin letters (A for a), the initials in capital Cyrillic letters
+// (U+0410 for a). A Latin query is spelled the same way for the
+// fallback's two steps.
+
+// FullKey spells the lower-case Latin letters of s as capitals.
+func FullKey(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'a' <= c && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
+	return string(b)
+}
+
+// InitialsKey spells the lower-case Latin letters of s as capital
+// Cyrillic letters, U+0410 for a to U+0429 for z.
+func InitialsKey(s string) string {
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; 'a' <= c && c <= 'z' {
+			b = utf8.AppendRune(b, rune(0x410+int(c-'a')))
+		} else {
+			b = append(b, c)
+		}
+	}
+	return string(b)
+}
+
+// keyAlphabet reports whether r is a letter of FullKey's or
+// InitialsKey's alphabet, which String never outputs.
+func keyAlphabet(r rune) bool { return 'A' <= r && r <= 'Z' || 0x410 <= r && r <= 0x429 }

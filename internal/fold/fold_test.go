@@ -205,6 +205,24 @@ func TestPinyinAsGoPinyin(t *testing.T) {
 	}
 }
 
+func TestKeys(t *testing.T) {
+	if got := fold.FullKey("xingqisan"); got != "XINGQISAN" {
+		t.Errorf("FullKey = %q", got)
+	}
+	if got := fold.InitialsKey("xqs"); got != "\u0427\u0420\u0422" {
+		t.Errorf("InitialsKey = %q", got)
+	}
+	if got := fold.InitialsKey("az"); got != "\u0410\u0429" {
+		t.Errorf("InitialsKey = %q", got)
+	}
+	// No title or query folds into the keys' alphabets.
+	for _, s := range []string{"XINGQISAN", "ЧРТ", "АБВГД ЕЁЖЗИЙ КЛМНОП РСТУФ ХЦЧШЩ", "Ⅻ", "ＡＢＣ"} {
+		if f := fold.String(s); strings.ContainsFunc(f, fold.KeyAlphabet) {
+			t.Errorf("String(%q) = %q holds a key letter", s, f)
+		}
+	}
+}
+
 func TestLatinWord(t *testing.T) {
 	tests := []struct {
 		term string
@@ -242,6 +260,9 @@ func FuzzString(f *testing.F) {
 		once := fold.String(s)
 		if !utf8.ValidString(once) {
 			t.Fatalf("String(%q) = %q, not valid UTF-8", s, once)
+		}
+		if i := strings.IndexFunc(once, fold.KeyAlphabet); i >= 0 {
+			t.Fatalf("String(%q) = %q holds %q, a letter of the pinyin keys' alphabets", s, once, once[i:])
 		}
 		if slow := fold.Slow(s); slow != once {
 			t.Fatalf("String(%q) = %q, but the path without the ASCII shortcut gives %q", s, once, slow)

@@ -26,7 +26,7 @@ func TestFileAnswersLikeTheIndex(t *testing.T) {
 	docs := map[int64]Doc{}
 	var initial []Doc
 	for id := int64(1); id <= 600; id++ {
-		d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(3)]}
+		d := Doc{ID: id, Fold: catalog.SearchText(randomTitle(rng), ""), Group: groups[rng.IntN(3)]}
 		docs[id] = d
 		initial = append(initial, d)
 	}
@@ -175,7 +175,7 @@ func TestFileIndexUnderConcurrentChanges(t *testing.T) {
 	docs := map[int64]Doc{}
 	var initial []Doc
 	for id := int64(1); id <= 2000; id++ {
-		d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(2)]}
+		d := Doc{ID: id, Fold: catalog.SearchText(randomTitle(rng), ""), Group: groups[rng.IntN(2)]}
 		docs[id] = d
 		initial = append(initial, d)
 	}

@@ -17,7 +17,7 @@ import (
 func frozenDoc(r *rand.Rand, id int64, groups []string) Doc {
 	d := randomMovie(r, id)
 	d.Group = groups[r.IntN(len(groups))]
-	d.Fold += " " + catalog.Fold(randomTitle(r))
+	d.Fold += " " + catalog.SearchText(randomTitle(r), "")
 	return d
 }
 

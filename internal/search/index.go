@@ -2,9 +2,10 @@
 // so that a search answers in milliseconds with the exact total the
 // contract asks for, whatever the length of its terms.
 //
-// Every title is folded by the caller with catalog.Fold (the folding the
-// stores use), and every distinct run of one, two and three runes in it
-// that holds no white space (its grams) gets a posting list: a roaring
+// Every record's search text is made by the caller with
+// catalog.SearchText (what the stores keep: the folded title, and more),
+// and every distinct run of one, two and three runes in it that holds no
+// white space (its grams) gets a posting list: a roaring
 // bitmap of the ids whose title contains that gram. A search term never
 // holds white space, so a term of at most three runes is exactly one
 // posting list, with no false positives. A longer term lies inside one
@@ -81,7 +82,7 @@ func New() *Index {
 // Doc is one record as the index sees it (catalog.SearchDoc).
 type Doc struct {
 	ID      int64
-	Fold    string // catalog.Fold of the title
+	Fold    string // catalog.SearchText of the title (and the movie's id_code)
 	Group   string // the clip's platform ("" for none, and for movies)
 	Changed int64  // movies: last change, unix seconds (facets.go)
 	Type    int64  // movies: type id of the first category, 0 = none
@@ -312,6 +313,9 @@ func (ix *Index) compact() {
 type Result struct {
 	IDs   []int64 // highest first
 	Total int64
+	// Terms are the terms the records matched: the query's, or their
+	// pinyin spelling when the fallback answered (Find).
+	Terms []string
 }
 
 // page is the page at [offset, offset+limit) counted from the top of a

@@ -59,7 +59,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 	ix := New()
 	var initial []Doc
 	for id := int64(1); id <= 400; id++ {
-		d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(3)]}
+		d := Doc{ID: id, Fold: catalog.SearchText(randomTitle(rng), ""), Group: groups[rng.IntN(3)]}
 		docs[id] = d
 		initial = append(initial, d)
 	}
@@ -118,7 +118,7 @@ func randomChanges(rng *rand.Rand, docs map[int64]Doc, groups []string, n, maxID
 			gone = append(gone, id)
 			continue
 		}
-		d := Doc{ID: id, Fold: catalog.Fold(randomTitle(rng)), Group: groups[rng.IntN(len(groups))]}
+		d := Doc{ID: id, Fold: catalog.SearchText(randomTitle(rng), ""), Group: groups[rng.IntN(len(groups))]}
 		docs[id] = d
 		changed = append(changed, d)
 		gone = slices.DeleteFunc(gone, func(g int64) bool { return g == id })
@@ -160,7 +160,7 @@ func demoDocs(n int) []Doc {
 	docs := make([]Doc, n)
 	for i := range docs {
 		c := g.Clip()
-		docs[i] = Doc{ID: int64(i + 1), Fold: catalog.Fold(c.Title), Group: c.Platform}
+		docs[i] = Doc{ID: int64(i + 1), Fold: catalog.SearchText(c.Title, ""), Group: c.Platform}
 	}
 	return docs
 }

@@ -20,23 +20,24 @@ func (l *Live) Clips(ctx context.Context, version int64, f catalog.ClipFilter) (
 		q.Group = &f.Platform
 	}
 	return listPage(ctx, l, version, q, l.src.ClipsByID,
-		func(c *catalog.Clip) (int64, string, string) { return c.ID, c.Title, c.Platform })
+		func(c *catalog.Clip) (int64, string, string, string) { return c.ID, c.Title, "", c.Platform })
 }
 
 // Movies is a page of movies, newest first, with the stored columns of
-// fields read (catalog.MovieFieldColumns; the name too when f searches),
+// fields read (catalog.MovieFieldColumns; the name and the id_code too
+// when f searches),
 // and the exact total. f.IDs and f.ChangedSince (/api/jav's ids and h)
 // filter as well as the terms.
 func (l *Live) Movies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
 	if len(f.Terms) > 0 {
-		fields |= 1 << catalog.FieldTitle
+		fields |= 1<<catalog.FieldTitle | 1<<catalog.FieldIDCode
 	}
 	q := Query{Terms: f.Terms, IDs: f.IDs, Since: SinceUnix(f.ChangedSince), Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
 	return listPage(ctx, l, version, q,
 		func(ctx context.Context, ids []int64) ([]catalog.Movie, error) {
 			return l.src.MoviesByID(ctx, ids, fields)
 		},
-		func(m *catalog.Movie) (int64, string, string) { return m.ID, m.Name, "" })
+		func(m *catalog.Movie) (int64, string, string, string) { return m.ID, m.Name, m.IDCode, "" })
 }
 
 // Vods is a page of the MacCMS resource API (contract 6), last change
@@ -50,13 +51,13 @@ func (l *Live) Vods(ctx context.Context, version int64, f catalog.VodFilter) ([]
 		q.Years = &span
 	}
 	return listPage(ctx, l, version, q, l.src.VodsByID,
-		func(v *catalog.Vod) (int64, string, string) { return v.ID, v.Name, "" })
+		func(v *catalog.Vod) (int64, string, string, string) { return v.ID, v.Name, v.IDCode, "" })
 }
 
 // listPage is Page at version, or at the store's current version when
 // it is 0, with load reading the page's records by key.
 func listPage[T any](ctx context.Context, l *Live, version int64, q Query,
-	load func(ctx context.Context, ids []int64) ([]T, error), doc func(*T) (int64, string, string)) ([]T, int64, error) {
+	load func(ctx context.Context, ids []int64) ([]T, error), doc func(*T) (int64, string, string, string)) ([]T, int64, error) {
 	if version == 0 {
 		var err error
 		if version, err = l.src.KindVersion(ctx, l.kind); err != nil {

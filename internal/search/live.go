@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/fold"
 )
 
 const (
@@ -503,13 +504,13 @@ var errMoving = catalog.Errorf(catalog.EUNAVAILABLE, "the records of this page k
 // Page is a list request answered from the index, the one read path of
 // every list: the ids and the exact total come from the index, then load
 // reads exactly those records by key, in the order of ids; doc gives a
-// record's id, title and group. Without filters it is a page of the
-// whole list; a deep page costs the same as the first. A record that
-// changed between the index and load (its title or group no longer
-// matches, it is gone, or load found other ids) makes it catch up and
-// try again.
+// record's id, title, code (a movie's id_code, "" for clips) and group.
+// Without filters it is a page of the whole list; a deep page costs the
+// same as the first. A record that changed between the index and load
+// (its search text or group no longer matches, it is gone, or load found
+// other ids) makes it catch up and try again.
 func Page[T any](ctx context.Context, l *Live, version int64, q Query,
-	load func(ids []int64) ([]T, error), doc func(*T) (id int64, title, group string)) (page []T, total int64, err error) {
+	load func(ids []int64) ([]T, error), doc func(*T) (id int64, title, code, group string)) (page []T, total int64, err error) {
 	for range 3 {
 		r, err := l.Find(ctx, version, q)
 		if err != nil {
@@ -522,7 +523,7 @@ func Page[T any](ctx context.Context, l *Live, version int64, q Query,
 		if err != nil {
 			return nil, 0, err
 		}
-		if matches(page, r.IDs, q.Terms, q.Group, doc) {
+		if matches(page, r.IDs, r.Terms, q.Group, doc) {
 			return page, r.Total, nil
 		}
 		// A write landed between the index and the rows: catch up to
@@ -534,16 +535,24 @@ func Page[T any](ctx context.Context, l *Live, version int64, q Query,
 	return nil, 0, errMoving
 }
 
-func matches[T any](page []T, ids []int64, terms []string, group *string, doc func(*T) (int64, string, string)) bool {
+// matches reports whether page holds the records ids, in group, each
+// matching terms (the terms Find says they matched).
+func matches[T any](page []T, ids []int64, terms []string, group *string, doc func(*T) (int64, string, string, string)) bool {
 	if len(page) != len(ids) {
 		return false
 	}
 	for i := range page {
-		id, title, g := doc(&page[i])
+		id, title, code, g := doc(&page[i])
 		if id != ids[i] || (group != nil && g != *group) {
 			return false
 		}
-		if !catalog.TitleMatches(title, terms) {
+		if len(terms) == 0 {
+			continue
+		}
+		// The folded title is the start of the search text, and most
+		// searches match it; the rest (the code, the pinyin) is made only
+		// when it does not.
+		if !catalog.TextMatches(fold.String(title), terms) && !catalog.TextMatches(catalog.SearchText(title, code), terms) {
 			return false
 		}
 	}

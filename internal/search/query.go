@@ -5,12 +5,14 @@ import (
 	"slices"
 
 	"github.com/RoaringBitmap/roaring/v2"
+
+	"catalog/internal/catalog"
 )
 
 // Query is one list request: every filter that is set must hold, and
 // the page is read from the result in its order.
 type Query struct {
-	Terms []string // folded and deduplicated (catalog.SearchTerms): every one must occur in the title
+	Terms []string // folded and deduplicated (catalog.SearchTerms): every one must occur in the search text
 	Group *string  // clips: only this platform
 	IDs   []int64  // when not empty: only these ids
 	// The movie filters (facets.go); zero is no filter.
@@ -30,11 +32,40 @@ func (ix *Index) Search(terms []string, group *string, offset, limit int64) Resu
 }
 
 // Find returns the page at [Offset, Offset+Limit) of the records that
-// q selects, in q's order, and their exact number.
+// q selects, in q's order, and their exact number. Terms of Latin
+// letters only that select nothing are then matched as pinyin (contract
+// 2): as full pinyin, then as initials (catalog.PinyinTerms); the
+// result's Terms say which spelling matched.
 func (ix *Index) Find(q Query) Result {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	fault("find")
+	r := ix.find(q)
+	if r.Total > 0 {
+		return r
+	}
+	full, initials, ok := catalog.PinyinTerms(q.Terms)
+	if !ok {
+		return r
+	}
+	for _, terms := range [2][]string{full, initials} {
+		q.Terms = terms
+		if p := ix.find(q); p.Total > 0 {
+			return p
+		}
+	}
+	return r
+}
+
+// find is Find without the pinyin fallback; the read lock is held.
+func (ix *Index) find(q Query) Result {
+	r := ix.selectPage(q)
+	r.Terms = q.Terms
+	return r
+}
+
+// selectPage is find's page and total.
+func (ix *Index) selectPage(q Query) Result {
 	sets, ok := ix.filters(q)
 	if !ok {
 		return Result{IDs: []int64{}}

@@ -67,14 +67,14 @@ func (w *clipWriter) change(n int) {
 			if err := w.s.CreateClip(ctx, &c); err != nil {
 				w.t.Fatal(err)
 			}
-			w.docs[c.ID] = Doc{ID: c.ID, Fold: catalog.Fold(c.Title)}
+			w.docs[c.ID] = Doc{ID: c.ID, Fold: catalog.SearchText(c.Title, "")}
 		case k == 1:
 			id := ids[w.r.IntN(len(ids))]
 			c, err := w.s.UpdateClip(ctx, id, func(c *catalog.Clip) error { c.Title = w.title(); return nil })
 			if err != nil {
 				w.t.Fatal(err)
 			}
-			w.docs[id] = Doc{ID: id, Fold: catalog.Fold(c.Title)}
+			w.docs[id] = Doc{ID: id, Fold: catalog.SearchText(c.Title, "")}
 		default:
 			id := ids[w.r.IntN(len(ids))]
 			if err := w.s.DeleteClip(ctx, id); err != nil {

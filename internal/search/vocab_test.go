@@ -39,7 +39,7 @@ func wordyTitle(rng *rand.Rand) string {
 func TestVocabularyMatchesBruteForce(t *testing.T) {
 	var terms []string
 	for _, w := range vocabWords {
-		f := []rune(catalog.Fold(w))
+		f := []rune(catalog.SearchText(w, ""))
 		for i := 0; i+minVocabRunes <= len(f); i++ {
 			terms = append(terms, string(f[i:i+minVocabRunes]), string(f[i:]))
 		}
@@ -49,7 +49,7 @@ func TestVocabularyMatchesBruteForce(t *testing.T) {
 		docs := map[int64]Doc{}
 		var initial []Doc
 		for id := int64(1); id <= 3000; id++ {
-			d := Doc{ID: id, Fold: catalog.Fold(wordyTitle(rng))}
+			d := Doc{ID: id, Fold: catalog.SearchText(wordyTitle(rng), "")}
 			docs[id] = d
 			initial = append(initial, d)
 		}
@@ -82,7 +82,7 @@ func TestVocabularyMatchesBruteForce(t *testing.T) {
 				if slices.Contains(gone, id) || slices.ContainsFunc(changed, func(d Doc) bool { return d.ID == id }) {
 					continue
 				}
-				d := Doc{ID: id, Fold: catalog.Fold(wordyTitle(rng))}
+				d := Doc{ID: id, Fold: catalog.SearchText(wordyTitle(rng), "")}
 				docs[id] = d
 				changed = append(changed, d)
 			}

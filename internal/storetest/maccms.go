@@ -124,6 +124,7 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 			vodMovie(t, "Delta", nil, "", base.Add(2*time.Hour)),
 			vodMovie(t, "Epsilon one", []string{"Drama"}, "", base),
 		}
+		m[1].IDCode = "XYZ-007"
 		ptrs := make([]*catalog.Movie, len(m))
 		for i := range m {
 			ptrs[i] = &m[i]
@@ -151,6 +152,8 @@ func runVods(t *testing.T, open func(t *testing.T) catalog.Store) {
 			{"terms", catalog.VodFilter{Terms: catalog.SearchTerms("ONE")}, []int64{id(2), id(0), id(4)}},
 			{"terms and type and time", catalog.VodFilter{Terms: catalog.SearchTerms("one"), TypeID: drama, ChangedSince: base.Add(time.Hour)}, []int64{id(2), id(0)}},
 			{"short term and ids", catalog.VodFilter{Terms: catalog.SearchTerms("a"), IDs: []int64{id(0), id(1)}}, []int64{id(0), id(1)}},
+			{"code", catalog.VodFilter{Terms: catalog.SearchTerms("xyz-007")}, []int64{id(1)}},
+			{"code full-width", catalog.VodFilter{Terms: catalog.SearchTerms("ＸＹＺ－００７")}, []int64{id(1)}},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {

@@ -266,6 +266,13 @@ func runMovies(t *testing.T, open func(t *testing.T) catalog.Store) {
 			{"search literal percent", catalog.MovieFilter{Terms: catalog.SearchTerms("%a")}, nil, 0},
 			{"search and ids", catalog.MovieFilter{Terms: catalog.SearchTerms("alpha"), IDs: []int64{all[5]}}, []int64{all[5]}, 1},
 			{"search and changed since", catalog.MovieFilter{Terms: catalog.SearchTerms("a"), ChangedSince: recent}, []int64{all[0], all[2]}, 2},
+			{"search code", catalog.MovieFilter{Terms: catalog.SearchTerms("l-3")}, []int64{all[2]}, 1},
+			{"search code full-width", catalog.MovieFilter{Terms: catalog.SearchTerms("Ｌ－３")}, []int64{all[2]}, 1},
+			{"search code and title", catalog.MovieFilter{Terms: catalog.SearchTerms("beta L-3")}, []int64{all[2]}, 1},
+			{"search code prefix", catalog.MovieFilter{Terms: catalog.SearchTerms("l-")}, all, 6},
+			{"search simplified", catalog.MovieFilter{Terms: catalog.SearchTerms("东京")}, []int64{all[3]}, 1},
+			{"search pinyin", catalog.MovieFilter{Terms: catalog.SearchTerms("dongjing")}, []int64{all[3]}, 1},
+			{"search pinyin initials", catalog.MovieFilter{Terms: catalog.SearchTerms("djwy")}, []int64{all[3]}, 1},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {

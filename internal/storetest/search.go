@@ -7,9 +7,10 @@ import (
 	"catalog/internal/catalog"
 )
 
-// runSearch holds the stores to contract 2: case-insensitive,
-// Unicode-aware substring search on the title, every term must occur,
-// short terms work, and no character of the query is special.
+// runSearch holds the stores to contract 2 and 11: substring search on
+// the title folded for case, width, accents, Chinese variants and kana,
+// every term must occur, short terms work, no character of the query
+// is special, and Latin letters that match nothing are tried as pinyin.
 func runSearch(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("Rules", func(t *testing.T) {
 		s := open(t)
@@ -24,6 +25,13 @@ func runSearch(t *testing.T, open func(t *testing.T) catalog.Store) {
 			{"special", `100% pure_fun "quoted" it's a\b`, ""},
 			{"plain", "100 pure fun quoted its", ""},
 			{"xfun", "pureXfun", ""},
+			{"viet", "Tiếng Việt cho người mới", ""},
+			{"zh", "愛情公寓 第２季", ""},
+			{"kana", "かわいい猫", ""},
+			{"code", "ＡＢＣ－１２３ sample", ""},
+			{"polish", "Łódź nocą", ""},
+			{"xqs", "星期三", ""},
+			{"road", "Aiqing Road", ""},
 		}
 		id := map[string]int64{}
 		for _, tt := range titles {
@@ -86,6 +94,24 @@ func runSearch(t *testing.T, open func(t *testing.T) catalog.Store) {
 			{"with other platform", "sunset", "ทวิต", ids("blvd")},
 			{"with platform, no match", "sunset", "คลิปหลุด", nil},
 			{"only spaces is no filter", "   ", "JAV", ids("bay")},
+			{"Vietnamese without marks", "tieng viet", "", ids("viet")},
+			{"Vietnamese in capitals", "TIẾNG NGƯỜI", "", ids("viet")},
+			{"Vietnamese tones", "nguoi moi", "", ids("viet")},
+			{"simplified finds traditional", "爱情", "", ids("zh")},
+			{"traditional finds traditional", "愛情公寓", "", ids("zh")},
+			{"full-width digit in the title", "第2季", "", ids("zh")},
+			{"katakana finds hiragana", "カワイイ", "", ids("kana")},
+			{"full-width code", "ＡＢＣ－１２３", "", ids("code")},
+			{"code as typed", "abc-123", "", ids("code")},
+			{"Polish ł", "lodz noca", "", ids("polish")},
+			{"pinyin", "aiqinggong", "", ids("zh")},
+			{"pinyin of several titles", "gong", "", ids("zh")},
+			{"pinyin words", "xingqi san", "", ids("xqs")},
+			{"pinyin initials", "xqs", "", ids("xqs")},
+			{"pinyin initials across words", "aqgydj", "", ids("zh")},
+			{"pinyin with a platform", "xqs", "JAV", nil},
+			{"a plain match comes first", "aiqing", "", ids("road")},
+			{"pinyin, then nothing", "xqsz", "", nil},
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
