@@ -105,7 +105,7 @@ func TestPinyinTerms(t *testing.T) {
 		{"xingqisan", true, true, false},
 		{"XingQi San", true, true, false},
 		{"xqs", true, false, true},
-		{"xqsdj", true, false, true}, // initials run on across words
+		{"xqsdj", true, false, true},   // initials run on across words
 		{"san xq", true, false, false}, // every term in one of the two, not across them
 		{"xingqi 2", false, false, false},
 		{"ＸＱＳ", true, false, true},
