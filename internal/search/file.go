@@ -22,7 +22,7 @@ import (
 // is current to, the kind of record and the identity of the database it
 // was built from. Layout (little-endian, every section 8-byte aligned):
 //
-//	header   "CATIDX1\n", format u32, kind u32, version i64, identity length u32, 0 u32, identity, padding
+//	header   "CATIDX1\n", format u32, kind u32, version i64, identity length u32, fold u32, identity, padding
 //	sections one after the other (see writeSections)
 //	directory section count u32, then per section: offset u64, length u64, name length u32, name
 //	trailer  directory offset u64, CRC-32C of every byte before it u32, 0 u32, "CATIDXOK"
@@ -47,6 +47,11 @@ type FileHeader struct {
 	Kind     int
 	Version  int64  // every change up to it is in the file
 	Identity string // the database's (catalog.SearchLog.Identity)
+	// Fold is the fold.Version of the search text the file holds: a file
+	// of another fold is rebuilt, never matched against this one's
+	// terms. Files written before it was recorded hold 0 there, which
+	// stands for fold 1.
+	Fold int
 }
 
 // errBadFile wraps every reason a file is refused.
@@ -184,7 +189,7 @@ func (ix *Index) writeTo(fw *fileWriter, h FileHeader) error {
 	fw.u32(uint32(h.Kind))
 	fw.u64(uint64(h.Version))
 	fw.u32(uint32(len(h.Identity)))
-	fw.u32(0)
+	fw.u32(uint32(h.Fold))
 	fw.Write([]byte(h.Identity))
 	if err := ix.writeSections(fw); err != nil {
 		return err
@@ -410,6 +415,7 @@ func checkFile(f *os.File) (FileHeader, int64, error) {
 		Kind:     int(binary.LittleEndian.Uint32(hd[12:])),
 		Version:  int64(binary.LittleEndian.Uint64(hd[16:])),
 		Identity: string(id),
+		Fold:     max(1, int(binary.LittleEndian.Uint32(hd[28:]))),
 	}, dirOff, nil
 }
 

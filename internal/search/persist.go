@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
@@ -11,6 +12,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/fold"
 )
 
 // fileState is where a Live keeps its index between runs (UseFile).
@@ -132,6 +134,9 @@ func (l *Live) usable(ctx context.Context, h FileHeader) (string, error) {
 	if h.Kind != int(l.kind) {
 		return "the file holds another kind of record", nil
 	}
+	if h.Fold != fold.Version {
+		return fmt.Sprintf("the file's search text is of fold version %d, this program folds with version %d", h.Fold, fold.Version), nil
+	}
 	if h.Identity != id {
 		return "the file belongs to another database", nil
 	}
@@ -198,7 +203,7 @@ func (l *Live) save() {
 	}
 	v := view.version.Load()
 	start := time.Now()
-	err = view.ix.writeFile(l.file.path, FileHeader{Kind: int(l.kind), Version: v, Identity: id}, l.file.afterSection)
+	err = view.ix.writeFile(l.file.path, FileHeader{Kind: int(l.kind), Version: v, Identity: id, Fold: fold.Version}, l.file.afterSection)
 	// The view reads the file st.ix maps, if any, which is unmapped
 	// once st.ix is unreachable.
 	runtime.KeepAlive(st.ix)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/fold"
 	"catalog/internal/search"
 	"catalog/internal/search/searchtest"
 )
@@ -134,8 +135,8 @@ func TestRestartServesFromTheFile(t *testing.T) {
 }
 
 // TestUnusableFileRebuilds: a file of another database, one cut short,
-// one with a byte changed, one behind a pruned log and one newer than
-// the database are each a logged reason and a build from the database,
+// one with a byte changed, one behind a pruned log, one of another fold
+// (fold.Version) and one newer than the database are each a logged reason and a build from the database,
 // never used, and the index answers from the database's records.
 func TestUnusableFileRebuilds(t *testing.T) {
 	cases := []struct {
@@ -185,6 +186,13 @@ func TestUnusableFileRebuilds(t *testing.T) {
 		{"another kind", func(t *testing.T, path string, a, b store) {
 			rewriteHeader(t, path, func(h *search.FileHeader) { h.Kind = int(catalog.SearchMovies) })
 		}, "the file holds another kind of record"},
+		{"of the old fold", func(t *testing.T, path string, a, b store) {
+			// As written before the fold version was recorded (0, fold 1).
+			rewriteHeader(t, path, func(h *search.FileHeader) { h.Fold = 0 })
+		}, "the file's search text is of fold version 1, this program folds with version 2"},
+		{"of another fold", func(t *testing.T, path string, a, b store) {
+			rewriteHeader(t, path, func(h *search.FileHeader) { h.Fold = fold.Version + 1 })
+		}, "the file's search text is of fold version 3"},
 		{"newer than the database", func(t *testing.T, path string, a, b store) {
 			// As after a restore of an older copy of the same database.
 			rewriteHeader(t, path, func(h *search.FileHeader) { h.Version += 1000 })
