@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"strings"
 
 	"catalog/internal/fold"
@@ -93,3 +94,18 @@ func PinyinTerms(terms []string) (full, initials []string, ok bool) {
 // MinIndexedTerm is the shortest term (in runes) a trigram index can
 // serve; shorter terms are matched by scanning the folded titles.
 const MinIndexedTerm = 3
+
+// Refolded is what a store's migration did to bring the stored search
+// text (title_fold, name_fold) to the current fold (contract 11):
+// every record's SearchText made again, the ones that differ rewritten.
+type Refolded struct {
+	Fold                  int // the fold version the text is now of (fold.Version)
+	Clips, ClipsChanged   int64
+	Movies, MoviesChanged int64
+}
+
+// String is the line catalog migrate prints after "applied".
+func (r Refolded) String() string {
+	return fmt.Sprintf("search text refolded to fold version %d: %d of %d clips and %d of %d movies changed",
+		r.Fold, r.ClipsChanged, r.Clips, r.MoviesChanged, r.Movies)
+}

@@ -154,7 +154,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return err
 }
 
-// MigrateApplied is Migrate, returning the migrations it applied.
+// MigrateApplied is Migrate, returning the migrations it applied and,
+// when the stored search text was of an older fold and the catalog is
+// not empty, a line saying what its refold changed (catalog.Refolded).
 func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 	// A separate database/sql handle, closed afterwards, so that goose's
 	// lock connection never competes with the pool.
@@ -185,6 +187,13 @@ func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 		// message is the useful line (e.g. permission denied for
 		// schema public).
 		return nil, catalog.Reworded("postgres: migrate: "+connectReason(err, ConnectTimeout), err)
+	}
+	r, refolded, err := s.refold(ctx)
+	if err != nil {
+		return applied, fmt.Errorf("postgres: migrate: %w", err)
+	}
+	if refolded && r.Clips+r.Movies > 0 {
+		applied = append(applied, r.String())
 	}
 	return applied, nil
 }

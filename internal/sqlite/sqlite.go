@@ -190,7 +190,9 @@ func (s *Store) Migrate(ctx context.Context) error {
 	return err
 }
 
-// MigrateApplied is Migrate, returning the migrations it applied.
+// MigrateApplied is Migrate, returning the migrations it applied and,
+// when the stored search text was of an older fold and the catalog is
+// not empty, a line saying what its refold changed (catalog.Refolded).
 func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 	fsys, err := fs.Sub(migrations, "migrations")
 	if err != nil {
@@ -206,6 +208,13 @@ func (s *Store) MigrateApplied(ctx context.Context) ([]string, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
+	}
+	r, refolded, err := s.refold(ctx)
+	if err != nil {
+		return applied, fmt.Errorf("sqlite: migrate %s: %w", s.path, err)
+	}
+	if refolded && r.Clips+r.Movies > 0 {
+		applied = append(applied, r.String())
 	}
 	return applied, nil
 }
