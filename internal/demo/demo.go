@@ -1,6 +1,8 @@
 // Package demo makes neutral sample clips and movies: varied enough to
-// show search (English, Thai, Japanese), cover derivation (YouTube,
-// Dailymotion, another host) and every movie field, and deterministic
+// show search (English, Thai, Japanese, and among the movies French,
+// Vietnamese, traditional Chinese and a full-width code), cover
+// derivation (YouTube, Dailymotion, another host) and every movie
+// field, and deterministic
 // for a given seed so that demos and benchmarks repeat. A Generator
 // makes one record at a time, so a million records never sit in memory.
 package demo
@@ -148,6 +150,10 @@ var (
 		"ฤดูฝนที่บ้านสวน", "แสงสุดท้ายของวัน", "รถไฟสายเก่า", "บ้านริมคลอง",
 		"風の通り道", "月曜日の約束", "遠い夏の日", "小さな本屋",
 		"Café au lait", "Été à Nice",
+		// What search folds (contract 11): Vietnamese marks (hoi an),
+		// traditional characters (海边, and the pinyin haibian or hbd),
+		// and a code in full width (sample-001).
+		"Mùa hè ở Hội An", "海邊的小鎮", "ＳＡＭＰＬＥ－００１ 港の朝",
 	}
 	categories = []string{"Drama", "Comedy", "Documentary", "Travel", "Romance", "Mystery", "Animation", "Family"}
 	genres     = []string{"Slice of life", "Road movie", "Coming of age", "Period piece", "Musical", "Thriller"}

@@ -2,6 +2,7 @@ package demo_test
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +157,29 @@ func TestMovieEpisodesShares(t *testing.T) {
 	if series != 30 || twoServers != 10 || both != 240 || embedOnly != 30 || hlsOnly != 30 {
 		t.Errorf("of 300: %d series, %d on two servers, %d with both kinds, %d embed only, %d HLS only; want 30, 10, 240, 30, 30",
 			series, twoServers, both, embedOnly, hlsOnly)
+	}
+}
+
+// TestMoviesShowFolding: the demo movies hold titles that only the
+// search folding finds (contract 11): without marks, in simplified
+// characters, in pinyin, and a full-width code typed plainly.
+func TestMoviesShowFolding(t *testing.T) {
+	g := demo.NewGenerator(1, platforms(t), from, time.Minute, 0)
+	var texts []string
+	for range 100 {
+		m := g.Movie()
+		texts = append(texts, catalog.SearchText(m.Name, m.IDCode))
+	}
+	for _, q := range []string{"hoi an", "海边的小镇", "sample-001", "cafe au lait", "ete a nice"} {
+		terms := catalog.SearchTerms(q)
+		if !slices.ContainsFunc(texts, func(s string) bool { return catalog.TextMatches(s, terms) }) {
+			t.Errorf("%q finds no demo movie", q)
+		}
+	}
+	for _, q := range []string{"haibian", "hbdxz"} {
+		full, initials, _ := catalog.PinyinTerms(catalog.SearchTerms(q))
+		if !slices.ContainsFunc(texts, func(s string) bool { return catalog.TextMatches(s, full) || catalog.TextMatches(s, initials) }) {
+			t.Errorf("%q finds no demo movie by its pinyin", q)
+		}
 	}
 }
