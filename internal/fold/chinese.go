@@ -185,13 +185,18 @@ func (t *pinyinTable) lookup(r rune) string {
 // folded title (the common reading of each) as one string without
 // spaces, and their initials: "xingqisan" and "xqs" for 星期三. The rest
 // of the title is left out. Both are "" when the title has no Chinese
-// character.
+// character, and when it has kana: a Japanese title's kanji are not
+// read in pinyin (東京 is Tōkyō, not dongjing), so its pinyin would
+// only make false matches.
 func Pinyin(folded string) (full, initials string) {
 	var t *pinyinTable
 	var f, in []byte
 	for _, r := range folded {
 		if r < 0x3000 {
 			continue
+		}
+		if 0x3041 <= r && r <= 0x30FF && r != 0x30FB { // kana, but for the middle dot
+			return "", ""
 		}
 		if t == nil {
 			t = pinyins()

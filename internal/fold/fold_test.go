@@ -168,6 +168,10 @@ func TestPinyin(t *testing.T) {
 		{"老友記 Friends 第１季", "laoyoujidiji", "lyjdj"},
 		{"Friends", "", ""},
 		{"かわいい", "", ""},
+		{"東京の夜", "", ""},                      // Japanese: kana beside the kanji
+		{"ラーメン屋", "", ""},                     // katakana too
+		{"東京・上海", "dongjingshanghai", "djsh"}, // the middle dot is no kana
+		{"東京", "dongjing", "dj"},              // without kana, kanji are Chinese characters
 		{"", "", ""},
 	}
 	for _, tt := range tests {

@@ -415,7 +415,7 @@ func checkFile(f *os.File) (FileHeader, int64, error) {
 		Kind:     int(binary.LittleEndian.Uint32(hd[12:])),
 		Version:  int64(binary.LittleEndian.Uint64(hd[16:])),
 		Identity: string(id),
-		Fold:     max(1, int(binary.LittleEndian.Uint32(hd[28:]))),
+		Fold:     int(binary.LittleEndian.Uint32(hd[28:])),
 	}, dirOff, nil
 }
 

@@ -134,8 +134,8 @@ func (l *Live) usable(ctx context.Context, h FileHeader) (string, error) {
 	if h.Kind != int(l.kind) {
 		return "the file holds another kind of record", nil
 	}
-	if h.Fold != fold.Version {
-		return fmt.Sprintf("the file's search text is of fold version %d, this program folds with version %d", h.Fold, fold.Version), nil
+	if f := max(h.Fold, 1); f != fold.Version { // 0: written before the fold was recorded, fold 1
+		return fmt.Sprintf("the file's search text is of fold version %d, this program folds with version %d", f, fold.Version), nil
 	}
 	if h.Identity != id {
 		return "the file belongs to another database", nil

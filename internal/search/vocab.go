@@ -46,9 +46,13 @@ func newVocabulary(max int) *vocabulary {
 	return &vocabulary{max: max, words: newSetMap[string]()}
 }
 
-// eachWord calls fn with every word of fold of at least minVocabRunes
-// runes (repeats included).
+// eachWord calls fn with every word of the title's line of fold (the
+// first) of at least minVocabRunes runes (repeats included). The lines
+// after it (a movie's code, a title's pinyin: catalog.SearchText) are
+// left out: codes are unique, and would take the room of the common
+// words during a build only to be dropped at its end.
 func eachWord(fold string, fn func(string)) {
+	fold, _, _ = strings.Cut(fold, "\n")
 	start, runes := -1, 0
 	for i, r := range fold {
 		if unicode.IsSpace(r) {
