@@ -26,11 +26,7 @@ func TestConsoleSources(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	store := testdb.Open(t)
-	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
-	if err := store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
-		t.Fatal(err)
-	}
+	store := storeWithAnn(t)
 	source := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, `{"code":1,"page":1,"pagecount":1,"total":2,"list":[{"vod_id":1,"vod_name":"One","vod_year":"2001"},{"vod_id":2,"vod_name":"","vod_year":"2002"}]}`)
 	}))
@@ -108,11 +104,7 @@ func TestConsoleSources(t *testing.T) {
 // URL field, and says which flag allows it.
 func TestConsoleRefusesPrivateSource(t *testing.T) {
 	t.Parallel()
-	store := testdb.Open(t)
-	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
-	if err := store.CreateAdmin(context.Background(), &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
-		t.Fatal(err)
-	}
+	store := storeWithAnn(t)
 	runner := collect.NewRunner(collect.RunnerConfig{Store: store})
 	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
 	defer srv.Close()
@@ -145,11 +137,7 @@ func TestConsoleCancelsRun(t *testing.T) {
 	t.Parallel()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	store := testdb.Open(t)
-	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
-	if err := store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
-		t.Fatal(err)
-	}
+	store := storeWithAnn(t)
 	asked := make(chan struct{}, 1)
 	source := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		asked <- struct{}{}
@@ -203,4 +191,16 @@ func TestConsoleCancelsRun(t *testing.T) {
 	if got, _ := store.SourceByName(ctx, "slow"); got.LastRun.Err != "stopped after 0 pages: cancelled by an administrator" {
 		t.Errorf("recorded: %q", got.LastRun.Err)
 	}
+}
+
+// storeWithAnn is a test database with the administrator loggedIn
+// logs in as.
+func storeWithAnn(t *testing.T) catalog.Store {
+	t.Helper()
+	store := testdb.Open(t)
+	hash, _ := bcrypt.GenerateFromPassword([]byte("a long enough password"), bcrypt.MinCost)
+	if err := store.CreateAdmin(context.Background(), &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
+		t.Fatal(err)
+	}
+	return store
 }
