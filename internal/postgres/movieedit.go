@@ -14,9 +14,9 @@ import (
 // id_code (when not empty) or else this slug would replace, the lowest
 // id first as UpsertMovies picks it. ENOTFOUND when there is none.
 func (s *Store) MovieIDByKey(ctx context.Context, idCode, slug string) (int64, error) {
-	query, key := `SELECT id FROM movies WHERE slug = $1 ORDER BY id LIMIT 1`, slug
+	query, key := `SELECT id FROM movies m WHERE slug = $1 AND `+notCollected+` ORDER BY id LIMIT 1`, slug
 	if idCode != "" {
-		query, key = `SELECT id FROM movies WHERE id_code = $1 ORDER BY id LIMIT 1`, idCode
+		query, key = `SELECT id FROM movies m WHERE id_code = $1 AND `+notCollected+` ORDER BY id LIMIT 1`, idCode
 	}
 	var id int64
 	err := s.pool.QueryRow(ctx, query, key).Scan(&id)

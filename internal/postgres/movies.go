@@ -76,6 +76,13 @@ type movieKey struct {
 	value  string
 }
 
+// notCollected keeps a record without an id from landing, by its
+// id_code or slug, on a movie a source collected (m): a source could
+// otherwise claim a code before the import that owns it, and take the
+// import's movie back at its next run (issue 35); the import gets a
+// movie of its own, and the source's record yields the key.
+const notCollected = `NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND NOT s.joined)`
+
 func keyOf(m *catalog.Movie) movieKey {
 	if m.IDCode != "" {
 		return movieKey{byCode: true, value: m.IDCode}
@@ -228,9 +235,9 @@ func storedKeys(ctx context.Context, tx pgx.Tx, movies []catalog.Movie) (map[mov
 		// A join with unnest plans in constant time; "= ANY($1)" with
 		// 100 000 values takes the planner a second.
 		{true, codes, `SELECT DISTINCT ON (m.id_code) m.id_code, m.id FROM movies m
-			JOIN unnest($1::text[]) AS k (v) ON m.id_code = k.v AND m.id_code <> '' ORDER BY m.id_code, m.id`},
+			JOIN unnest($1::text[]) AS k (v) ON m.id_code = k.v AND m.id_code <> '' WHERE ` + notCollected + ` ORDER BY m.id_code, m.id`},
 		{false, slugs, `SELECT DISTINCT ON (m.slug) m.slug, m.id FROM movies m
-			JOIN unnest($1::text[]) AS k (v) ON m.slug = k.v ORDER BY m.slug, m.id`},
+			JOIN unnest($1::text[]) AS k (v) ON m.slug = k.v WHERE ` + notCollected + ` ORDER BY m.slug, m.id`},
 	} {
 		if len(q.values) == 0 {
 			continue

@@ -181,15 +181,20 @@ func upsertMovies(ctx context.Context, tx *sql.Tx, stamp time.Time, movies []cat
 	return w.upsertByIDCode(ctx, movies[start:])
 }
 
-// The upsert lookups.
+// The upsert lookups. A record without an id never lands by its
+// id_code or slug on a movie a source collected (notCollected): a source
+// could otherwise claim a code before the import that owns it, and take
+// the import's movie back at its next run (issue 35); the import gets a
+// movie of its own, and the source's record yields the key.
 const (
+	notCollected  = `NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = movies.id AND NOT s.joined)`
 	movieByID     = `SELECT id, updated_at FROM movies WHERE id = ?`
-	movieByIDCode = `SELECT id, updated_at FROM movies WHERE id_code = ? AND id_code <> '' ORDER BY id LIMIT 1`
-	movieBySlug   = `SELECT id, updated_at FROM movies WHERE slug = ? ORDER BY id LIMIT 1`
+	movieByIDCode = `SELECT id, updated_at FROM movies WHERE id_code = ? AND id_code <> '' AND ` + notCollected + ` ORDER BY id LIMIT 1`
+	movieBySlug   = `SELECT id, updated_at FROM movies WHERE slug = ? AND ` + notCollected + ` ORDER BY id LIMIT 1`
 	// moviesByIDCodes finds the stored movies of a JSON array of
 	// id_codes, lowest id last so that it wins.
 	moviesByIDCodes = `SELECT id_code, id, updated_at FROM movies
-WHERE id_code IN (SELECT value FROM json_each(?)) AND id_code <> '' ORDER BY id DESC`
+WHERE id_code IN (SELECT value FROM json_each(?)) AND id_code <> '' AND ` + notCollected + ` ORDER BY id DESC`
 )
 
 // The insert and update statements, from the field table: values are

@@ -297,6 +297,27 @@ func runCollectKeys(t *testing.T, s catalog.Store) {
 	if m := getMovie(t, s, other[0].Movie.ID); m.IDCode != "" || m.Slug != "different" || len(other[0].Notes) != 2 {
 		t.Errorf("beta's claim of alpha's keys: got id_code %q, slug %q, notes %q", m.IDCode, m.Slug, other[0].Notes)
 	}
+
+	// A code claimed in advance: an import of it gets a movie of its
+	// own (it does not land on the collected one), and the source's next
+	// run yields the code.
+	claimed := collectPage(t, s, "alpha", rec(9, "Early Bird", "FUTURE-ABC-001", "early-bird"))
+	later := []catalog.Movie{{Name: "The Real One", Year: "2024", IDCode: "FUTURE-ABC-001", Synopsis: "imported"}}
+	noErr(t, later[0].Normalize(), "Normalize")
+	noErr(t, s.UpsertMovies(ctx, later), "UpsertMovies")
+	if later[0].ID == claimed[0].Movie.ID {
+		t.Fatalf("the import landed on the collected movie %d", later[0].ID)
+	}
+	if id, err := s.MovieIDByKey(ctx, "FUTURE-ABC-001", ""); err != nil || id != later[0].ID {
+		t.Errorf("MovieIDByKey: got %d, %v; want the imported %d", id, err, later[0].ID)
+	}
+	again = collectPage(t, s, "alpha", rec(9, "Early Bird", "FUTURE-ABC-001", "early-bird"))
+	if m := getMovie(t, s, claimed[0].Movie.ID); m.IDCode != "" || len(again[0].Notes) != 1 {
+		t.Errorf("the claimer's next run: id_code %q, notes %q; want it yielded, noted", m.IDCode, again[0].Notes)
+	}
+	if m := getMovie(t, s, later[0].ID); m.IDCode != "FUTURE-ABC-001" || m.Synopsis != "imported" || m.Name != "The Real One" {
+		t.Errorf("the imported movie: got %+v", m)
+	}
 }
 
 // Finding 4 of issue 35: a source's servers never collide with
