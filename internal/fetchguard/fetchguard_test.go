@@ -445,3 +445,24 @@ func TestCheckURL(t *testing.T) {
 		}
 	}
 }
+
+// Every IPv6 form that carries an IPv4 address (mapped, NAT64, 6to4)
+// is judged as that address would be, wherever it is private.
+func FuzzPrivateForms(f *testing.F) {
+	for _, a := range []string{"127.0.0.1", "10.1.2.3", "169.254.169.254", "8.8.8.8", "0.0.0.0", "224.0.0.1", "100.64.0.1"} {
+		b := netip.MustParseAddr(a).As4()
+		f.Add(b[0], b[1], b[2], b[3])
+	}
+	f.Fuzz(func(t *testing.T, b0, b1, b2, b3 byte) {
+		v4 := netip.AddrFrom4([4]byte{b0, b1, b2, b3})
+		want := fetchguard.Private(v4)
+		mapped := netip.AddrFrom16([16]byte{10: 0xff, 11: 0xff, 12: b0, 13: b1, 14: b2, 15: b3})
+		nat64 := netip.AddrFrom16([16]byte{0: 0, 1: 0x64, 2: 0xff, 3: 0x9b, 12: b0, 13: b1, 14: b2, 15: b3})
+		sixToFour := netip.AddrFrom16([16]byte{0: 0x20, 1: 0x02, 2: b0, 3: b1, 4: b2, 5: b3, 15: 1})
+		for _, a := range []netip.Addr{mapped, nat64, sixToFour} {
+			if got := fetchguard.Private(a); (got == "") != (want == "") {
+				t.Errorf("Private(%s) = %q, but Private(%s) = %q", a, got, v4, want)
+			}
+		}
+	})
+}
