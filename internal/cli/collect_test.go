@@ -295,3 +295,18 @@ func TestCollectDeadline(t *testing.T) {
 		t.Errorf("got %v, want %q", r.err, want)
 	}
 }
+
+// A record written with a change (an id_code an import holds) is
+// written, counted, and reported on stderr; the run exits 0.
+func TestCollectReportsChanges(t *testing.T) {
+	t.Parallel()
+	env := map[string]string{"CATALOG_DB": testdb.New(t).DSN(), "CATALOG_FETCH_ALLOW_PRIVATE": "1"}
+	wantExit(t, run(t, env, `{"name":"Imported","year":"2001","id_code":"ABC-001"}`+"\n", "import", "movies", "-"), 0)
+	srv := startFixtureSource(t, `{"code":1,"page":1,"pagecount":1,"total":1,"list":[{"vod_id":7,"vod_name":"Claimer","vod_year":"2020","vod_sub":"ABC-001"}]}`)
+	r := run(t, env, "", "collect", srv+"/vod", "--quiet")
+	wantExit(t, r, 0)
+	if !strings.Contains(r.stdout, "1 read, 1 written, 0 rejected") ||
+		!strings.Contains(r.stderr, `: record 1 written with a change: vod_id "7": id_code "ABC-001" is movie 1's: written without it`) {
+		t.Errorf("stdout %q, stderr %q", r.stdout, r.stderr)
+	}
+}
