@@ -90,3 +90,13 @@ type SearchLog interface {
 	// was not built from.
 	Identity(ctx context.Context) (string, error)
 }
+
+// RowStreams bounds the whole-table streams of rows (the search index
+// builds, the snapshot, exports) that run at once on one store. They
+// hold a connection for as long as they read (seconds at a million
+// rows, minutes at ten million), so each engine gives them connections
+// of their own, RowStreams (+ 1 on PostgreSQL for the snapshot lock),
+// and requests never queue behind them: one index build (they take
+// turns) and the snapshot; a third waits. On two cores more would only
+// share the same CPU.
+const RowStreams = 2

@@ -102,7 +102,7 @@ func TestStreamsLiftStatementTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	err = s.streamTx(ctx, s.stream.Rows, pgx.ReadCommitted, func(tx pgx.Tx) error {
+	err = s.streamTx(ctx, pgx.ReadCommitted, func(tx pgx.Tx) error {
 		_, err := tx.Exec(ctx, `SELECT pg_sleep(0.5)`)
 		return err
 	})

@@ -34,7 +34,7 @@ func (s *Store) ExportClips(ctx context.Context, fn func(c *catalog.Clip) error)
 // scan and then calling fn, which stops the walk with its error.
 func (s *Store) eachRow(ctx context.Context, what, query string, scan func(pgx.Row) error, fn func() error) error {
 	var fnErr error
-	err := s.streamTx(ctx, s.stream.Rows, pgx.ReadCommitted, func(tx pgx.Tx) error {
+	err := s.streamTx(ctx, pgx.ReadCommitted, func(tx pgx.Tx) error {
 		rows, err := tx.Query(ctx, query)
 		if err != nil {
 			return err

@@ -43,7 +43,7 @@ func (s *Store) snapshotRead(ctx context.Context, fn func(tx pgx.Tx) error) erro
 func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func(catalog.SearchDoc)) (int64, error) {
 	t := searchTables[kind]
 	var version int64
-	err := s.streamTx(ctx, s.stream.Rows, pgx.RepeatableRead, func(tx pgx.Tx) error {
+	err := s.streamTx(ctx, pgx.RepeatableRead, func(tx pgx.Tx) error {
 		if err := tx.QueryRow(ctx, `SELECT `+t.version+` FROM meta`).Scan(&version); err != nil {
 			return err
 		}

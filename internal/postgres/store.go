@@ -19,8 +19,8 @@ import (
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 	"github.com/pressly/goose/v3/lock"
+	"golang.org/x/sync/semaphore"
 
-	"catalog/internal/budget"
 	"catalog/internal/catalog"
 	"catalog/internal/schema"
 )
@@ -51,9 +51,9 @@ type Options struct {
 type Store struct {
 	pool *pgxpool.Pool
 	// streams are the connections of whole-table streams and of the
-	// snapshot lock, within the budgets of stream (see streams.go).
-	streams *pgxpool.Pool
-	stream  budget.Streams
+	// snapshot lock; rowStreams bounds the row streams (see streams.go).
+	streams    *pgxpool.Pool
+	rowStreams *semaphore.Weighted
 }
 
 var _ catalog.Store = (*Store)(nil)

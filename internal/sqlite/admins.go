@@ -34,7 +34,7 @@ func (s *Store) AdminByUsername(ctx context.Context, username string) (catalog.A
 	if err := s.takeReader(ctx, "get admin"); err != nil {
 		return catalog.Admin{}, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	var a catalog.Admin
 	var created int64
 	err := s.reader.QueryRowContext(ctx,
@@ -55,7 +55,7 @@ func (s *Store) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
 	if err := s.takeReader(ctx, "list admins"); err != nil {
 		return nil, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	rows, err := s.reader.QueryContext(ctx, `SELECT id, username, created_at FROM admins ORDER BY id`)
 	if err != nil {
 		return nil, translate(err, "list admins")
@@ -151,7 +151,7 @@ func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (catal
 	if err := s.takeReader(ctx, "get session"); err != nil {
 		return catalog.Session{}, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	st, err := s.prepared(ctx, `SELECT s.token_hash, s.admin_id, a.username, a.language, s.created_at, s.last_seen
 FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?`)
 	if err != nil {
@@ -234,7 +234,7 @@ func (s *Store) ReserveLogin(ctx context.Context, username, addr string, at time
 		return err
 	}
 	err := counts(s.reader)
-	s.readSlots.Release()
+	s.readSlots.Release(1)
 	if err != nil {
 		return err
 	}

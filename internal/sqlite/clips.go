@@ -64,7 +64,7 @@ func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
 	if err := s.takeReader(ctx, "get clip"); err != nil {
 		return catalog.Clip{}, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	ctx = pointRead(ctx)
 	var c catalog.Clip
 	st, err := s.prepared(ctx, `SELECT `+clipColumns+` FROM clips WHERE id = ?`)

@@ -33,7 +33,7 @@ func (s *Store) ExportClips(ctx context.Context, fn func(c *catalog.Clip) error)
 // scanning each row with scan and then calling fn, which stops the walk
 // with its error.
 func (s *Store) eachRow(ctx context.Context, what, query string, scan func(scanner) error, fn func() error) error {
-	tx, done, err := s.beginStream(ctx, s.stream.Rows)
+	tx, done, err := s.beginStream(ctx)
 	if err != nil {
 		return translate(err, what)
 	}

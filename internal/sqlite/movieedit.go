@@ -19,7 +19,7 @@ func (s *Store) MovieIDByKey(ctx context.Context, idCode, slug string) (int64, e
 	if err := s.takeReader(ctx, "find movie"); err != nil {
 		return 0, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	var id, updated int64
 	err := s.reader.QueryRowContext(ctx, query, key).Scan(&id, &updated)
 	if err == sql.ErrNoRows {

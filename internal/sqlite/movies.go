@@ -76,7 +76,7 @@ func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
 	if err := s.takeReader(ctx, "get movie"); err != nil {
 		return catalog.Movie{}, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	ctx = pointRead(ctx)
 	st, err := s.prepared(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = ?`)
 	if err != nil {
@@ -107,7 +107,7 @@ func (s *Store) count(ctx context.Context, what, query string) (int64, error) {
 	if err := s.takeReader(ctx, what); err != nil {
 		return 0, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	st, err := s.prepared(ctx, query)
 	if err != nil {
 		return 0, translate(err, what)

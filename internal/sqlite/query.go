@@ -43,7 +43,7 @@ func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []in
 	if err := s.takeReader(ctx, what); err != nil {
 		return nil, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	if err := ctx.Err(); err != nil {
 		return nil, translate(err, what)
 	}

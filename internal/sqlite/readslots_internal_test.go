@@ -66,13 +66,13 @@ func TestReadsTakeAReaderSlot(t *testing.T) {
 	}
 	for _, r := range reads {
 		t.Run(r.name, func(t *testing.T) {
-			if err := s.readSlots.Acquire(ctx); err != nil {
+			if err := s.readSlots.Acquire(ctx, 1); err != nil {
 				t.Fatal(err)
 			}
 			wctx, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 			err := r.read(wctx)
 			cancel()
-			s.readSlots.Release()
+			s.readSlots.Release(1)
 			if catalog.ErrorCode(err) != catalog.EUNAVAILABLE {
 				t.Errorf("with the only slot held: %v (code %q), want EUNAVAILABLE", err, catalog.ErrorCode(err))
 			}

@@ -43,7 +43,7 @@ func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64
 func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func(catalog.SearchDoc)) (int64, error) {
 	t := searchTables[kind]
 	var version int64
-	err := s.streamTx(ctx, s.stream.Rows, func(tx *sql.Tx) error {
+	err := s.streamTx(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT `+t.version+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
 			return err
 		}
@@ -160,10 +160,10 @@ ON CONFLICT (kind) DO UPDATE SET through = max(through, excluded.through)`, kind
 
 // readTx runs fn in one read transaction on a reader connection.
 func (s *Store) readTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	if err := s.readSlots.Acquire(ctx); err != nil {
+	if err := s.readSlots.Acquire(ctx, 1); err != nil {
 		return err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	tx, err := s.reader.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return err

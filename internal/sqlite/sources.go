@@ -58,7 +58,7 @@ func (s *Store) ListSources(ctx context.Context) ([]catalog.Source, error) {
 	if err := s.takeReader(ctx, "list sources"); err != nil {
 		return nil, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	rows, err := s.reader.QueryContext(ctx, sourceQuery+` ORDER BY s.name`)
 	if err != nil {
 		return nil, translate(err, "list sources")
@@ -80,7 +80,7 @@ func (s *Store) SourceByName(ctx context.Context, name string) (catalog.Source, 
 	if err := s.takeReader(ctx, "get source"); err != nil {
 		return catalog.Source{}, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	src, err := scanSource(s.reader.QueryRowContext(ctx, sourceQuery+` WHERE s.name = ?`, name))
 	if err == sql.ErrNoRows {
 		return src, notFound("source")

@@ -22,9 +22,9 @@ import (
 	"time"
 
 	"github.com/pressly/goose/v3"
+	"golang.org/x/sync/semaphore"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
-	"catalog/internal/budget"
 	"catalog/internal/catalog"
 	"catalog/internal/schema"
 )
@@ -45,16 +45,17 @@ type Store struct {
 	reader *sql.DB
 	// readSlots hands out reader's connections in the order the callers
 	// came: every read of reader takes one first (see takeReader).
-	readSlots *budget.Budget
+	readSlots *semaphore.Weighted
+	readConns int // readSlots' size
 	// versions are the connections that read only the data versions:
 	// caches check one on every request, and that check must not queue
 	// for a reader behind slow searches, so it takes no reader slot.
 	versions *keyedConns
 
-	// streams are the connections of whole-table streams, within the
-	// budgets of stream (see streams.go).
-	streams *sql.DB
-	stream  budget.Streams
+	// streams are the connections of whole-table streams; rowStreams
+	// bounds the row streams (see streams.go).
+	streams    *sql.DB
+	rowStreams *semaphore.Weighted
 
 	// keyed are the connections of the keyed reads (byID).
 	keyed *keyedConns
@@ -107,7 +108,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if n <= 0 {
 		n = max(4, 2*runtime.GOMAXPROCS(0))
 	}
-	s.readSlots = budget.New(n)
+	s.readSlots, s.readConns = semaphore.NewWeighted(int64(n)), n
 	if s.reader, err = openPool(path, base+"&_pragma=query_only(1)", n); err != nil {
 		s.writer.Close()
 		return nil, err
@@ -303,7 +304,7 @@ func (s *Store) prepared(ctx context.Context, query string) (*sql.Stmt, error) {
 // order. ctx is the request's, never a pointRead one, so that a request
 // past its deadline stops waiting.
 func (s *Store) takeReader(ctx context.Context, what string) error {
-	return translate(s.readSlots.Acquire(ctx), what)
+	return translate(s.readSlots.Acquire(ctx, 1), what)
 }
 
 // pointRead detaches a short read from the request's cancellation. With

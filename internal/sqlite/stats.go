@@ -9,7 +9,7 @@ import "database/sql"
 func (s *Store) PoolStats() map[string]sql.DBStats {
 	return map[string]sql.DBStats{
 		"reader":  s.reader.Stats(),
-		"keyed":   s.keyed.stats(s.readSlots.Cap()),
+		"keyed":   s.keyed.stats(s.readConns),
 		"writer":  s.writer.Stats(),
 		"version": s.versions.stats(0),
 		"stream":  s.streams.Stats(),

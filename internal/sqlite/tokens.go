@@ -51,7 +51,7 @@ func (s *Store) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
 	if err := s.takeReader(ctx, "list tokens"); err != nil {
 		return nil, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	rows, err := s.reader.QueryContext(ctx, `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`)
 	if err != nil {
 		return nil, translate(err, "list tokens")
@@ -73,7 +73,7 @@ func (s *Store) TokenByHash(ctx context.Context, tokenHash string) (catalog.APIT
 	if err := s.takeReader(ctx, "get token"); err != nil {
 		return catalog.APIToken{}, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	t, err := scanToken(s.reader.QueryRowContext(ctx,
 		`SELECT `+tokenColumns+` FROM api_tokens WHERE token_hash = ? AND revoked_at = 0`, tokenHash))
 	if err == sql.ErrNoRows {

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"catalog/internal/budget"
 	"catalog/internal/catalog"
 )
 
@@ -16,7 +15,7 @@ import (
 // whole-table streams held open than s's request pool has connections
 // (s must be opened with a small pool, 2 connections), every kind of
 // request read still gets a connection at once; the streams never run
-// more at a time than their budget (budget.RowStreams); and the ones
+// more at a time than their budget (catalog.RowStreams); and the ones
 // kept waiting run when the others end. A store whose streams read on the request pool fails it:
 // its request reads time out.
 func RunStreams(t *testing.T, s catalog.Store) {
@@ -82,7 +81,7 @@ func RunStreams(t *testing.T, s catalog.Store) {
 	running := map[bool]int{}
 	deadline := time.After(10 * time.Second)
 wait:
-	for running[true] < budget.RowStreams {
+	for running[true] < catalog.RowStreams {
 		select {
 		case e := <-entered:
 			running[e.rows]++
@@ -91,7 +90,7 @@ wait:
 		case <-deadline:
 			// Streams that share the request pool cannot all start;
 			// the reads below then show what that costs.
-			t.Errorf("after 10 s, %d row streams run, want %d", running[true], budget.RowStreams)
+			t.Errorf("after 10 s, %d row streams run, want %d", running[true], catalog.RowStreams)
 			break wait
 		}
 	}
