@@ -21,6 +21,7 @@ var benchTitles = []struct{ name, title string }{
 	{"vietnamese", "Người Phán Xử Tiếng Việt Phần 2"},
 	{"chinese", "後宮甄嬛傳 第1集"},
 	{"japanese", "カワイイ東京の夜 ＡＢＣ－１２３"},
+	{"japanese_plain", "夕暮れの海 その12"},
 	{"thai", "คลิปหลุด ข้าวผัด น้ำตก"},
 }
 

@@ -1,6 +1,7 @@
 package fold_test
 
 import (
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -243,6 +244,28 @@ func TestLatinWord(t *testing.T) {
 	for _, tt := range tests {
 		if got := fold.LatinWord(tt.term); got != tt.want {
 			t.Errorf("LatinWord(%q) = %v, want %v", tt.term, got, tt.want)
+		}
+	}
+}
+
+// TestShortcutsAgree: the one-pass folds of ASCII and of plain text
+// give what the full fold gives, on many strings of pieces at the edges
+// of the shortcuts (Thai marks in and out of canonical order and after
+// a Latin letter, sara am, kana with separate voicing marks, half and
+// full width, Han inside and outside the main blocks, Hangul).
+func TestShortcutsAgree(t *testing.T) {
+	pieces := []string{"a", "Z", "é", "1", " ", "-", "İ", "ß", "ก", "ข", "\u0e31", "\u0e38", "\u0e39", "\u0e3a", "\u0e48", "\u0e49",
+		"\u0e33", "\u0e4d", "\u0e32", "か", "カ", "ガ", "\u3099", "\u309a", "ー", "・", "ヷ", "ヽ", "ゝ", "ｶ", "ﾞ", "Ａ", "\u3000",
+		"愛", "爱", "東", "薴", "\U00020000", "\uf900", "한", "\u1100", "Ꮯ", "ꮯ", "ǿ"}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200_000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(8) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		s := b.String()
+		if got, want := fold.String(s), fold.Slow(s); got != want {
+			t.Fatalf("String(%q) = %q, the full fold gives %q", s, got, want)
 		}
 	}
 }
