@@ -81,7 +81,7 @@ func TestConsoleSources(t *testing.T) {
 		t.Errorf("the finished run is not recorded: %+v", src.LastRun)
 	}
 	_, body = c.get("/admin/sources")
-	if !strings.Contains(body, "1 pages, 2 read, 1 written, 1 rejected") || !strings.Contains(body, `action="/admin/sources/peer/collect"`) {
+	if !strings.Contains(body, "1 pages, 2 read, 1 written, 0 unchanged, 1 rejected") || !strings.Contains(body, `action="/admin/sources/peer/collect"`) {
 		t.Errorf("page after the run does not show it: %s", body)
 	}
 	if res, _ := c.post("/admin/sources/nobody/collect", nil); res.StatusCode != http.StatusNotFound {

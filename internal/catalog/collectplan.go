@@ -20,6 +20,9 @@ import (
 type SourceLink struct {
 	MovieID int64
 	Joined  bool
+	// Hash is the content hash of the record the last time it was
+	// written (CollectedMovie.Hash); "" when not known.
+	Hash string
 	// Servers are the names of the servers a joined record put in the
 	// movie when it was last written; nil when not known (a link stored
 	// before the names were kept), and then its servers are those named
@@ -75,6 +78,9 @@ type CollectWrite struct {
 	Servers []string
 	// mine is the joined record's servers as last written (its link's).
 	mine []string
+	// Hash is stored with the record's link, new or not, once the
+	// movie is written.
+	Hash string
 }
 
 // PlanCollect applies the identity rule to a page whose records are
@@ -83,8 +89,10 @@ type CollectWrite struct {
 // only its "SOURCE: SERVER" servers when the record had joined it); a new
 // record joins a movie of the same name and year that did not come from
 // this source, else becomes a new movie. A later record of the page with
-// the same vod_id wins. A record that cannot be merged (the joined movie
-// would break a limit) gets its Err set and is not written.
+// the same vod_id wins. A record whose content hash equals the one its
+// link holds is not written at all (Unchanged). A record that cannot be
+// merged (the joined movie would break a limit) gets its Err set and is
+// not written.
 func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look CollectLookup) ([]CollectWrite, error) {
 	last := make(map[int64]int, len(page))
 	for i := range page {
@@ -100,6 +108,16 @@ func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look
 	if err != nil {
 		return nil, err
 	}
+	changed := vodIDs[:0]
+	for _, id := range vodIDs {
+		r := &page[last[id]]
+		if l, ok := links[id]; ok && r.Hash != "" && r.Hash == l.Hash {
+			r.Unchanged, r.Movie.ID = true, l.MovieID
+			continue
+		}
+		changed = append(changed, id)
+	}
+	vodIDs = changed
 	var keys []TitleYear
 	for _, id := range vodIDs {
 		if _, ok := links[id]; !ok {
@@ -115,7 +133,7 @@ func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look
 	var targets []int64 // movies whose stored servers the writes depend on
 	for _, id := range vodIDs {
 		i := last[id]
-		w := CollectWrite{Record: i, Movie: page[i].Movie, VodID: id}
+		w := CollectWrite{Record: i, Movie: page[i].Movie, VodID: id, Hash: page[i].Hash}
 		w.Movie.ID = 0
 		if l, ok := links[id]; ok {
 			w.Movie.ID, w.Joined, w.mine = l.MovieID, l.Joined, l.Servers

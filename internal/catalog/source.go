@@ -60,8 +60,11 @@ type SourceRun struct {
 	Pages    int
 	Read     int
 	Written  int
-	Rejected int
-	Err      string // why the run stopped; "" when it read every page
+	// Unchanged counts the records that were the same as when this
+	// source last sent them (CollectedMovie.Hash): not written.
+	Unchanged int
+	Rejected  int
+	Err       string // why the run stopped; "" when it read every page
 }
 
 // Due reports whether serve should collect from s at now.
@@ -134,6 +137,14 @@ func checkSourceURL(raw string) string {
 type CollectedMovie struct {
 	VodID int64
 	Movie Movie
+	// Hash is the content hash of the record as mapped (every field of
+	// Movie, episodes included); "" when not known. A record whose Hash
+	// equals the one stored the last time its source sent it is not
+	// written (contract 10: write only what changed).
+	Hash string
+	// Unchanged is set by CollectMovies when the record was skipped for
+	// its Hash; its Movie.ID is then the movie it became before.
+	Unchanged bool
 	// Err is set by CollectMovies when the record could not be written;
 	// "" when it was.
 	Err string
@@ -167,5 +178,8 @@ type SourceStore interface {
 	// source (another source's, or an import's) is joined, taking only
 	// the record's servers, each named "SOURCE: CODE"; else a new movie
 	// is added. Each record's Movie.ID is set to the movie written.
+	// A record whose Hash is not empty and equals the one stored with
+	// its link is not written: Unchanged is set, and Movie.ID is its
+	// movie's.
 	CollectMovies(ctx context.Context, source string, page []CollectedMovie) error
 }

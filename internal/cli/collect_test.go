@@ -125,7 +125,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	wantExit(t, run(t, dstEnv, "", "source", "add", "peer", source+"/api.php/provide/vod/", "--hours", "1", "--fetch-allow-private"), 0)
 	r := run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private")
 	wantExit(t, r, 0)
-	if want := "peer: 3 pages, 250 read, 250 written, 0 rejected\n"; r.stdout != want {
+	if want := "peer: 3 pages, 250 read, 250 written, 0 unchanged, 0 rejected\n"; r.stdout != want {
 		t.Errorf("first run: got %q, want %q", r.stdout, want)
 	}
 	collected := "http://" + startServe(t, dstEnv, serveArgs()...).addrs.Movies.String()
@@ -140,7 +140,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	}
 	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private")
 	wantExit(t, r, 0)
-	if want := "peer: 1 pages, 2 read, 2 written, 0 rejected\n"; r.stdout != want {
+	if want := "peer: 1 pages, 2 read, 2 written, 0 unchanged, 0 rejected\n"; r.stdout != want {
 		t.Errorf("run with h: got %q, want %q", r.stdout, want)
 	}
 	after := moviesBySlug(t, collected)
@@ -151,9 +151,27 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	r = run(t, dstEnv, "", "source", "list")
 	wantExit(t, r, 0)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if f := strings.Fields(lines[len(lines)-1]); len(f) != 9 || f[0] != "peer" || strings.Join(f[5:], " ") != "1 2 2 0" {
-		t.Errorf("source list: got %q, want peer's last run (1 page, 2 read, 2 written, 0 rejected, no error)", r.stdout)
+	if f := strings.Fields(lines[len(lines)-1]); len(f) != 10 || f[0] != "peer" || strings.Join(f[5:], " ") != "1 2 2 0 0" {
+		t.Errorf("source list: got %q, want peer's last run (1 page, 2 read, 2 written, 0 unchanged, 0 rejected, no error)", r.stdout)
 	}
+
+	// Write only what changed: a run that reads everything again finds
+	// every record as it was, and writes nothing (no movie, no
+	// updated_at, no announced key).
+	dst := openDSN(t, dstDSN)
+	version, err := dst.DataVersion(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private", "--hours", "0")
+	wantExit(t, r, 0)
+	if want := "peer: 3 pages, 250 read, 0 written, 250 unchanged, 0 rejected\n"; r.stdout != want {
+		t.Errorf("unchanged run: got %q, want %q", r.stdout, want)
+	}
+	if now, err := dst.DataVersion(ctx); err != nil || now != version {
+		t.Errorf("unchanged run: data version %d, %v; want %d (nothing written)", now, err, version)
+	}
+	wantSameMovies(t, "unchanged run", moviesBySlug(t, collected), after)
 }
 
 // The command line: bad sources are usage errors, an unknown name is
@@ -195,7 +213,7 @@ func TestSourceCommands(t *testing.T) {
 		`{"vod_id":1,"vod_name":"Good","vod_year":"2001"},{"vod_id":2,"vod_name":"","vod_year":"2002"}]}`)
 	r := run(t, env, "", "collect", srv+"/api.php/provide/vod/", "--quiet", "--fetch-allow-private")
 	wantExit(t, r, 1)
-	if !strings.Contains(r.stderr, `: record 2: vod_id "2": name: is required`) || !strings.Contains(r.stdout, "1 pages, 2 read, 1 written, 1 rejected") {
+	if !strings.Contains(r.stderr, `: record 2: vod_id "2": name: is required`) || !strings.Contains(r.stdout, "1 pages, 2 read, 1 written, 0 unchanged, 1 rejected") {
 		t.Errorf("rejection: stdout %q, stderr %q", r.stdout, r.stderr)
 	}
 	// A stopped run: exit 1 with the page and the reason.

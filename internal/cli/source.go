@@ -131,7 +131,7 @@ func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error
 		return fmt.Errorf("source list: %w", err)
 	}
 	tw := tabwriter.NewWriter(p.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tURL\tEVERY\tHOURS\tLAST RUN\tPAGES\tREAD\tWRITTEN\tREJECTED\tERROR")
+	fmt.Fprintln(tw, "NAME\tURL\tEVERY\tHOURS\tLAST RUN\tPAGES\tREAD\tWRITTEN\tUNCHANGED\tREJECTED\tERROR")
 	for _, s := range list {
 		every, last := "-", "never"
 		if s.Every > 0 {
@@ -141,8 +141,8 @@ func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error
 		if !r.Started.IsZero() {
 			last = r.Started.Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%s\n", s.Name, flatten(catalog.RedactURL(s.URL)), every, s.Hours, last,
-			r.Pages, r.Read, r.Written, r.Rejected, flatten(r.Err))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name, flatten(catalog.RedactURL(s.URL)), every, s.Hours, last,
+			r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, flatten(r.Err))
 	}
 	return tw.Flush()
 }
@@ -259,7 +259,7 @@ func (p *Program) runCollect(ctx context.Context, st collect.Store, opts collect
 	if more := sum.Noted - len(sum.Notes); more > 0 {
 		fmt.Fprintf(p.Stderr, "%s: ... and %d more records written with a change\n", opts.Source, more)
 	}
-	fmt.Fprintf(p.Stdout, "%s: %d pages, %d read, %d written, %d rejected\n", opts.Source, run.Pages, run.Read, run.Written, run.Rejected)
+	fmt.Fprintf(p.Stdout, "%s: %d pages, %d read, %d written, %d unchanged, %d rejected\n", opts.Source, run.Pages, run.Read, run.Written, run.Unchanged, run.Rejected)
 	switch {
 	case err != nil:
 		return fmt.Errorf("collect %s: %s", opts.Source, fetchHint(err))

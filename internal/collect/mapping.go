@@ -1,6 +1,9 @@
 package collect
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"html"
 	"net/url"
 	"regexp"
@@ -53,6 +56,19 @@ func toMovie(v *vod) (catalog.CollectedMovie, catalog.FieldErrors) {
 		}
 	}
 	return catalog.CollectedMovie{VodID: id, Movie: m}, fe
+}
+
+// contentHash is the hash of a mapped record: every field of the movie
+// (episodes included), so that a record whose content did not change
+// since its source last sent it is not written again. The mapping is
+// part of it: a change of the mapping writes every record once.
+func contentHash(m *catalog.Movie) string {
+	b, err := json.Marshal(m)
+	if err != nil {
+		return "" // not known: written
+	}
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
 }
 
 // year is vod_year, "" for MacCMS's 0 (unknown).

@@ -43,6 +43,7 @@ type Progress struct {
 	Total     int // the source's total, as its last page said
 	Read      int
 	Written   int
+	Unchanged int
 	Rejected  int
 }
 
@@ -168,19 +169,19 @@ func writeBatch(ctx context.Context, st Store, opts Options, batch []fetched, ru
 		trial := *sum
 		trial.Rejects = append([]importer.Reject(nil), sum.Rejects...)
 		trial.Notes = append([]importer.Reject(nil), sum.Notes...)
-		if written, err := writePage(ctx, st, opts.Source, recordsOf(batch), run.Read, &trial); err == nil {
+		if n, err := writePage(ctx, st, opts.Source, recordsOf(batch), run.Read, &trial); err == nil {
 			*sum = trial
-			counted(opts, batch, written, run, sum)
+			counted(opts, batch, n, run, sum)
 			return nil
 		}
 	}
 	for i := range batch {
 		f := batch[i : i+1]
-		written, err := writePage(ctx, st, opts.Source, f[0].page.Records, run.Read, sum)
+		n, err := writePage(ctx, st, opts.Source, f[0].page.Records, run.Read, sum)
 		if err != nil {
 			return fmt.Errorf("page %d: writing: %s", f[0].number, catalog.ErrorMessage(err))
 		}
-		counted(opts, f, written, run, sum)
+		counted(opts, f, n, run, sum)
 	}
 	return nil
 }
@@ -199,20 +200,24 @@ func recordsOf(batch []fetched) []vod {
 
 // counted adds the written pages of batch to run and tells
 // opts.Progress, once, as of the batch's last page.
-func counted(opts Options, batch []fetched, written int, run *catalog.SourceRun, sum *importer.Summary) {
+func counted(opts Options, batch []fetched, n outcomes, run *catalog.SourceRun, sum *importer.Summary) {
 	for _, f := range batch {
 		run.Pages++
 		run.Read += len(f.page.Records)
 	}
-	run.Written += written
+	run.Written += n.written
+	run.Unchanged += n.unchanged
 	run.Rejected = sum.Rejected
 	sum.Read, sum.Imported = run.Read, run.Written
 	if opts.Progress != nil {
 		last := batch[len(batch)-1]
 		opts.Progress(Progress{Page: last.number, PageCount: last.page.PageCount, Total: last.page.Total,
-			Read: run.Read, Written: run.Written, Rejected: run.Rejected})
+			Read: run.Read, Written: run.Written, Unchanged: run.Unchanged, Rejected: run.Rejected})
 	}
 }
+
+// outcomes counts what became of a page's valid records.
+type outcomes struct{ written, unchanged int }
 
 // fetched is one page read, or the error that ends the run there.
 type fetched struct {
@@ -269,8 +274,8 @@ func (c *client) page(ctx context.Context, page, hours int) (sp sourcePage, size
 // writePage maps the records of one page, reports those that fail
 // validation, and writes the others in one transaction. seen is how
 // many records the run read before this page. It returns how many it
-// wrote.
-func writePage(ctx context.Context, st Store, source string, records []vod, seen int, sum *importer.Summary) (int, error) {
+// wrote and how many the store skipped as unchanged.
+func writePage(ctx context.Context, st Store, source string, records []vod, seen int, sum *importer.Summary) (outcomes, error) {
 	valid := make([]catalog.CollectedMovie, 0, len(records))
 	lines := make([]int, 0, len(records))
 	for i := range records {
@@ -279,18 +284,23 @@ func writePage(ctx context.Context, st Store, source string, records []vod, seen
 			sum.Reject(seen+i+1, vodLabel(records[i].ID)+fe.Describe(": "))
 			continue
 		}
+		cm.Hash = contentHash(&cm.Movie)
 		valid = append(valid, cm)
 		lines = append(lines, seen+i+1)
 	}
+	var n outcomes
 	if len(valid) == 0 {
-		return 0, nil
+		return n, nil
 	}
 	if err := st.CollectMovies(ctx, source, valid); err != nil {
-		return 0, err
+		return n, err
 	}
-	written := 0
 	for i := range valid {
 		label := vodLabel(strconv.FormatInt(valid[i].VodID, 10))
+		if valid[i].Unchanged {
+			n.unchanged++
+			continue
+		}
 		if valid[i].Err != "" {
 			sum.Reject(lines[i], label+valid[i].Err)
 			continue
@@ -298,9 +308,9 @@ func writePage(ctx context.Context, st Store, source string, records []vod, seen
 		if len(valid[i].Notes) > 0 {
 			sum.Note(lines[i], label+strings.Join(valid[i].Notes, "; "))
 		}
-		written++
+		n.written++
 	}
-	return written, nil
+	return n, nil
 }
 
 func vodLabel(id string) string { return "vod_id " + strconv.Quote(clip(id)) + ": " }

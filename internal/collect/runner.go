@@ -286,7 +286,7 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 	if r.cfg.Observe != nil {
 		r.cfg.Observe(run)
 	}
-	log := r.cfg.Logger.With("source", src.Name, "pages", run.Pages, "read", run.Read, "written", run.Written, "rejected", run.Rejected)
+	log := r.cfg.Logger.With("source", src.Name, "pages", run.Pages, "read", run.Read, "written", run.Written, "unchanged", run.Unchanged, "rejected", run.Rejected)
 	if sum.Noted > 0 {
 		log = log.With("written_with_a_change", sum.Noted, "first_change", sum.Notes[0].Message)
 	}

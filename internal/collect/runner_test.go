@@ -60,8 +60,8 @@ func TestRunnerDueThenRequested(t *testing.T) {
 	if !r.Request("alpha") {
 		t.Fatal("Request refused with nothing running")
 	}
-	if run := next(); run.Err != "" || run.Written != 3 {
-		t.Fatalf("requested run: got %+v, want 3 written", run)
+	if run := next(); run.Err != "" || run.Written != 0 || run.Unchanged != 3 {
+		t.Fatalf("requested run: got %+v, want the 3 records unchanged", run)
 	}
 	cancel()
 	<-done

@@ -197,7 +197,7 @@ func TestAnnouncingStore(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		write func() error
-		want  string // "" = no announcement
+		want  string // "" = an error and no announcement; "-": no announcement
 	}{
 		{"create clip", func() error { return st.CreateClip(ctx, &clip) }, "clips clip-1"},
 		{"update clip", func() error {
@@ -228,11 +228,25 @@ func TestAnnouncingStore(t *testing.T) {
 		{"delete movie", func() error { return st.DeleteMovie(ctx, 2) }, "movies movie-2"},
 		{"delete missing movie", func() error { return st.DeleteMovie(ctx, 2) }, ""},
 		{"collected page", func() error {
-			return st.CollectMovies(ctx, "src", []catalog.CollectedMovie{{VodID: 7, Movie: catalog.Movie{Name: "Collected", Slug: "collected"}}})
+			return st.CollectMovies(ctx, "src", []catalog.CollectedMovie{{VodID: 7, Movie: catalog.Movie{Name: "Collected", Slug: "collected"}, Hash: "h7"}})
 		}, "movies movie-104"},
+		// Contract 10: a record that did not change is no write and no
+		// purge (the next case would hear of it if it were).
+		{"unchanged collected page", func() error {
+			return st.CollectMovies(ctx, "src", []catalog.CollectedMovie{{VodID: 7, Movie: catalog.Movie{Name: "Collected", Slug: "collected"}, Hash: "h7"}})
+		}, "-"},
+		{"collected page after it", func() error {
+			return st.CollectMovies(ctx, "src", []catalog.CollectedMovie{{VodID: 8, Movie: catalog.Movie{Name: "Other", Slug: "other"}, Hash: "h8"}})
+		}, "movies movie-105"},
 	} {
 		before := sent.Load()
 		err := c.write()
+		if c.want == "-" {
+			if err != nil {
+				t.Fatalf("%s: %v", c.name, err)
+			}
+			continue
+		}
 		if c.want == "" {
 			if err == nil {
 				t.Fatalf("%s: want an error", c.name)

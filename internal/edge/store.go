@@ -91,8 +91,18 @@ func (a *announcing) CollectMovies(ctx context.Context, source string, page []ca
 	if err := a.st.CollectMovies(ctx, source, page); err != nil {
 		return err
 	}
-	// CollectMovies wrote the ids back; a record it could not write has 0.
-	a.p.Announce(batchKeys(Movies, MovieKey, len(page), func(i int) int64 { return page[i].Movie.ID })...)
+	// CollectMovies wrote the ids back; a record it could not write has
+	// 0, and one it skipped as unchanged is no change to announce.
+	written := make([]int64, 0, len(page))
+	for i := range page {
+		if !page[i].Unchanged && page[i].Movie.ID > 0 {
+			written = append(written, page[i].Movie.ID)
+		}
+	}
+	if len(written) == 0 {
+		return nil
+	}
+	a.p.Announce(batchKeys(Movies, MovieKey, len(written), func(i int) int64 { return written[i] })...)
 	return nil
 }
 

@@ -10,7 +10,7 @@ func (m *Registry) registerCollect(f factory) {
 	m.collectRuns = f.counterVec("catalog_collect_runs_total",
 		"Collection runs by source and result (ok, or error: the run stopped early).", "source", "result")
 	m.collectRecords = f.counterVec("catalog_collect_records_total",
-		"Collected records by source and outcome (read, written, rejected).", "source", "outcome")
+		"Collected records by source and outcome (read, written, unchanged, rejected).", "source", "outcome")
 }
 
 // Collect adds one finished collection run.
@@ -25,5 +25,6 @@ func (m *Registry) Collect(run catalog.SourceRun) {
 	m.collectRuns.WithLabelValues(run.Source, result).Inc()
 	m.collectRecords.WithLabelValues(run.Source, "read").Add(float64(run.Read))
 	m.collectRecords.WithLabelValues(run.Source, "written").Add(float64(run.Written))
+	m.collectRecords.WithLabelValues(run.Source, "unchanged").Add(float64(run.Unchanged))
 	m.collectRecords.WithLabelValues(run.Source, "rejected").Add(float64(run.Rejected))
 }

@@ -29,7 +29,7 @@ func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
 // run that read every page finished.
 const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at,
   r.started_at, r.finished_at, coalesce(r.pages, 0), coalesce(r.read, 0),
-  coalesce(r.written, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
+  coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
   (SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = '')
 FROM sources s LEFT JOIN LATERAL (SELECT * FROM source_runs x WHERE x.source = s.name ORDER BY x.id DESC LIMIT 1) r ON true`
 
@@ -39,7 +39,7 @@ func scanSource(row pgx.Row) (catalog.Source, error) {
 	var started, finished, success *time.Time
 	r := &src.LastRun
 	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &src.CreatedAt,
-		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Rejected, &r.Err, &success)
+		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Err, &success)
 	if err != nil {
 		return src, err
 	}
@@ -96,8 +96,8 @@ func (s *Store) RemoveSource(ctx context.Context, name string) error {
 // RecordRun stores one run's result.
 func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
 	_, err := s.pool.Exec(ctx, `INSERT INTO source_runs
-(source, started_at, finished_at, pages, read, written, rejected, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-		r.Source, r.Started, r.Finished, r.Pages, r.Read, r.Written, r.Rejected, r.Err)
+(source, started_at, finished_at, pages, read, written, unchanged, rejected, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		r.Source, r.Started, r.Finished, r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, r.Err)
 	return translate(err, "record run")
 }
 
@@ -129,7 +129,7 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 			return err
 		}
 		movies := make([]catalog.Movie, len(writes))
-		var linked []int
+		var linked, rehashed []int
 		for i := range writes {
 			movies[i] = writes[i].Movie
 			if movies[i].ID == 0 {
@@ -137,6 +137,8 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 			}
 			if writes[i].Link {
 				linked = append(linked, i)
+			} else {
+				rehashed = append(rehashed, i)
 			}
 		}
 		if err := upsertMovies(ctx, tx, stamp, movies); err != nil {
@@ -144,18 +146,23 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 		}
 		if len(linked) > 0 {
 			vodIDs, movieIDs := make([]int64, len(linked)), make([]int64, len(linked))
-			joined, servers := make([]bool, len(linked)), make([]string, len(linked))
+			joined, servers, hashes := make([]bool, len(linked)), make([]string, len(linked)), make([]string, len(linked))
 			for i, k := range linked {
 				w := &writes[k]
-				vodIDs[i], movieIDs[i], joined[i], servers[i] = w.VodID, movies[k].ID, w.Joined, catalog.EncodeServerNames(w.Servers)
+				vodIDs[i], movieIDs[i], joined[i], servers[i], hashes[i] = w.VodID, movies[k].ID, w.Joined, catalog.EncodeServerNames(w.Servers), w.Hash
 			}
-			_, err = tx.Exec(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers)
-SELECT $1, k.vod_id, k.movie_id, k.joined, k.servers FROM unnest($2::bigint[], $3::bigint[], $4::bool[], $5::text[]) AS k (vod_id, movie_id, joined, servers)
-ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined, servers = excluded.servers`,
-				source, vodIDs, movieIDs, joined, servers)
+			_, err = tx.Exec(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers, content_hash)
+SELECT $1, k.vod_id, k.movie_id, k.joined, k.servers, k.hash
+FROM unnest($2::bigint[], $3::bigint[], $4::bool[], $5::text[], $6::text[]) AS k (vod_id, movie_id, joined, servers, hash)
+ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined, servers = excluded.servers,
+  content_hash = excluded.content_hash`,
+				source, vodIDs, movieIDs, joined, servers, hashes)
 			if err != nil {
 				return err
 			}
+		}
+		if err := storeHashes(ctx, tx, source, writes, rehashed); err != nil {
+			return err
 		}
 		for i, w := range writes {
 			page[w.Record].Movie.ID = movies[i].ID
@@ -163,6 +170,21 @@ ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined 
 		return nil
 	})
 	return translate(err, "collect movies")
+}
+
+// storeHashes stores the content hash of the written records whose
+// links were there before (the writes at these indexes).
+func storeHashes(ctx context.Context, tx pgx.Tx, source string, writes []catalog.CollectWrite, at []int) error {
+	if len(at) == 0 {
+		return nil
+	}
+	ids, hashes := make([]int64, len(at)), make([]string, len(at))
+	for i, w := range at {
+		ids[i], hashes[i] = writes[w].VodID, writes[w].Hash
+	}
+	_, err := tx.Exec(ctx, `UPDATE source_movies s SET content_hash = k.hash
+FROM unnest($2::bigint[], $3::text[]) AS k (id, hash) WHERE s.source = $1 AND s.vod_id = k.id`, source, ids, hashes)
+	return err
 }
 
 // collectLookup answers catalog.PlanCollect inside the page's
@@ -182,7 +204,7 @@ type collectLookup struct{ tx pgx.Tx }
 const lookupMode = pgx.QueryExecModeCacheDescribe
 
 // linksSQL finds the links of source ($1) for the vod_ids $2.
-const linksSQL = `SELECT l.vod_id, l.movie_id, l.joined, l.servers FROM unnest($2::bigint[]) AS k (id)
+const linksSQL = `SELECT l.vod_id, l.movie_id, l.joined, l.servers, l.content_hash FROM unnest($2::bigint[]) AS k (id)
 CROSS JOIN LATERAL (SELECT * FROM source_movies s WHERE s.source = $1 AND s.vod_id = k.id LIMIT 1) l`
 
 // sameTitlesSQL finds, for each name ($2) and year ($3), the lowest id
@@ -203,7 +225,7 @@ func (l collectLookup) Links(ctx context.Context, source string, vodIDs []int64)
 	var id int64
 	var link catalog.SourceLink
 	var names string
-	_, err = pgx.ForEachRow(rows, []any{&id, &link.MovieID, &link.Joined, &names}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &link.MovieID, &link.Joined, &names, &link.Hash}, func() error {
 		link.Servers = catalog.DecodeServerNames(names)
 		out[id] = link
 		return nil

@@ -29,7 +29,7 @@ func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
 // that read every page.
 const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at,
   coalesce(r.started_at, 0), coalesce(r.finished_at, 0), coalesce(r.pages, 0), coalesce(r.read, 0),
-  coalesce(r.written, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
+  coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
   coalesce((SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = ''), 0)
 FROM sources s LEFT JOIN source_runs r ON r.id = (SELECT max(id) FROM source_runs x WHERE x.source = s.name)`
 
@@ -38,7 +38,7 @@ func scanSource(row interface{ Scan(...any) error }) (catalog.Source, error) {
 	var every, created, started, finished, success int64
 	r := &src.LastRun
 	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &created,
-		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Rejected, &r.Err, &success)
+		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Err, &success)
 	if err != nil {
 		return src, err
 	}
@@ -105,8 +105,8 @@ func (s *Store) RemoveSource(ctx context.Context, name string) error {
 // RecordRun stores one run's result.
 func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
 	_, err := s.writer.ExecContext(ctx, `INSERT INTO source_runs
-(source, started_at, finished_at, pages, read, written, rejected, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Source, r.Started.Unix(), r.Finished.Unix(), r.Pages, r.Read, r.Written, r.Rejected, r.Err)
+(source, started_at, finished_at, pages, read, written, unchanged, rejected, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Source, r.Started.Unix(), r.Finished.Unix(), r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, r.Err)
 	return translate(err, "record run")
 }
 
@@ -148,16 +148,17 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 		if err := upsertMovies(ctx, tx, stamp, movies); err != nil {
 			return err
 		}
-		link, err := look.stmt(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined, servers = excluded.servers`)
+		// Every written record's link is stored: a new one, or the
+		// content hash (and servers) of one that changed.
+		link, err := look.stmt(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers, content_hash) VALUES (?, ?, ?, ?, ?, ?)
+ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined, servers = excluded.servers,
+  content_hash = excluded.content_hash`)
 		if err != nil {
 			return err
 		}
 		for i, w := range writes {
-			if w.Link {
-				if _, err := link.ExecContext(ctx, source, w.VodID, movies[i].ID, w.Joined, catalog.EncodeServerNames(w.Servers)); err != nil {
-					return translate(err, "collect movies")
-				}
+			if _, err := link.ExecContext(ctx, source, w.VodID, movies[i].ID, w.Joined, catalog.EncodeServerNames(w.Servers), w.Hash); err != nil {
+				return translate(err, "collect movies")
 			}
 			page[w.Record].Movie.ID = movies[i].ID
 		}
@@ -193,13 +194,13 @@ func (l *collectLookup) query(ctx context.Context, query string, arg any, scan f
 
 func (l *collectLookup) Links(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
 	out := make(map[int64]catalog.SourceLink)
-	err := l.query(ctx, `SELECT vod_id, movie_id, joined, servers FROM source_movies
+	err := l.query(ctx, `SELECT vod_id, movie_id, joined, servers, content_hash FROM source_movies
 WHERE source = ?1 ->> '$.s' AND vod_id IN (SELECT value FROM json_each(?1 -> '$.ids'))`,
 		map[string]any{"s": source, "ids": vodIDs}, func(rows *sql.Rows) error {
 			var id int64
 			var link catalog.SourceLink
 			var names string
-			if err := rows.Scan(&id, &link.MovieID, &link.Joined, &names); err != nil {
+			if err := rows.Scan(&id, &link.MovieID, &link.Joined, &names, &link.Hash); err != nil {
 				return err
 			}
 			link.Servers = catalog.DecodeServerNames(names)

@@ -21,6 +21,58 @@ func runSources(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("JoinOverTheLimit", func(t *testing.T) { runCollectLimit(t, open(t)) })
 	t.Run("KeysOfOthersNotTaken", func(t *testing.T) { runCollectKeys(t, open(t)) })
 	t.Run("HandMadeServersStay", func(t *testing.T) { runCollectHandMade(t, open(t)) })
+	t.Run("UnchangedNotWritten", func(t *testing.T) { runCollectUnchanged(t, open(t)) })
+}
+
+// runCollectUnchanged: a record whose content hash equals the one
+// stored the last time its source wrote it is not written (no write, no
+// updated_at: the data version stays); a changed hash, or none, writes
+// it, and the hash it wrote is the one compared next time.
+func runCollectUnchanged(t *testing.T, s catalog.Store) {
+	ctx := context.Background()
+	hashed := func(vodID int64, synopsis, hash string) catalog.CollectedMovie {
+		cm := collectedMovie(t, vodID, "Tide "+strconv.FormatInt(vodID, 10), "2021", synopsis, playServer("m3u8", "https://p.example/t", 1))
+		cm.Hash = hash
+		return cm
+	}
+	first := collectPage(t, s, "alpha", hashed(1, "one", "h1"), hashed(2, "two", "h2"), hashed(3, "three", ""))
+	for i, r := range first {
+		if r.Unchanged || r.Movie.ID <= 0 {
+			t.Fatalf("first run, record %d: got %+v, want written", i, r)
+		}
+	}
+	stamp := getMovie(t, s, first[0].Movie.ID).UpdatedAt
+	version, err := s.DataVersion(ctx)
+	noErr(t, err, "DataVersion")
+	again := collectPage(t, s, "alpha", hashed(1, "one", "h1"), hashed(2, "two", "h2"))
+	for i, r := range again {
+		if !r.Unchanged || r.Movie.ID != first[i].Movie.ID {
+			t.Errorf("same hash, record %d: got unchanged %v, movie %d; want unchanged, movie %d", i, r.Unchanged, r.Movie.ID, first[i].Movie.ID)
+		}
+	}
+	if now, err := s.DataVersion(ctx); err != nil || now != version {
+		t.Errorf("data version after unchanged records: got %d, %v; want %d (nothing written)", now, err, version)
+	}
+	if got := getMovie(t, s, first[0].Movie.ID).UpdatedAt; !got.Equal(stamp) {
+		t.Errorf("updated_at of an unchanged record: got %v, want %v", got, stamp)
+	}
+	// A new hash writes (and is stored); no hash always writes.
+	third := collectPage(t, s, "alpha", hashed(1, "one, revised", "h1b"), hashed(3, "three", ""))
+	for i, r := range third {
+		if r.Unchanged {
+			t.Errorf("changed or unknown hash, record %d: skipped, want written", i)
+		}
+	}
+	if m := getMovie(t, s, first[0].Movie.ID); m.Synopsis != "one, revised" {
+		t.Errorf("changed record: synopsis %q, want the new one", m.Synopsis)
+	}
+	if r := collectPage(t, s, "alpha", hashed(1, "one, revised", "h1b")); !r[0].Unchanged {
+		t.Errorf("the revised record sent again: written, want unchanged (its new hash stored)")
+	}
+	// Another source sending the same vod_id and hash is another record.
+	if r := collectPage(t, s, "beta", hashed(1, "one", "h1")); r[0].Unchanged {
+		t.Errorf("another source's record with the same hash: skipped, want written")
+	}
 }
 
 func runSourceList(t *testing.T, s catalog.Store) {
