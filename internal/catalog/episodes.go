@@ -98,8 +98,8 @@ func jsonProblem(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// AppendEpisodesJSON appends the served form of servers: `[]` when there
-// are none.
+// AppendEpisodesJSON appends the stored (and exported) form of
+// servers: `[]` when there are none.
 func AppendEpisodesJSON(b []byte, servers []Server) []byte {
 	b = append(b, '[')
 	for i, s := range servers {
@@ -108,27 +108,34 @@ func AppendEpisodesJSON(b []byte, servers []Server) []byte {
 		}
 		b = append(b, `{"server_name":`...)
 		b = AppendJSONString(b, s.Name)
-		b = append(b, `,"server_data":[`...)
-		for j, e := range s.Episodes {
-			if j > 0 {
-				b = append(b, ',')
-			}
-			b = append(b, `{"name":`...)
-			b = AppendJSONString(b, e.Name)
-			b = append(b, `,"slug":`...)
-			b = AppendJSONString(b, e.Slug)
-			b = append(b, `,"link_embed":`...)
-			b = AppendJSONString(b, e.LinkEmbed)
-			b = append(b, `,"link_m3u8":`...)
-			b = AppendJSONString(b, e.LinkM3U8)
-			b = append(b, '}')
-		}
-		b = append(b, "]}"...)
+		b = append(b, `,"server_data":`...)
+		b = appendServerData(b, s.Episodes)
+		b = append(b, '}')
 	}
 	return append(b, ']')
 }
 
-// EpisodesJSON is the served form of servers as a string.
+// appendServerData appends a server's episodes as a JSON array.
+func appendServerData(b []byte, episodes []Episode) []byte {
+	b = append(b, '[')
+	for j, e := range episodes {
+		if j > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"name":`...)
+		b = AppendJSONString(b, e.Name)
+		b = append(b, `,"slug":`...)
+		b = AppendJSONString(b, e.Slug)
+		b = append(b, `,"link_embed":`...)
+		b = AppendJSONString(b, e.LinkEmbed)
+		b = append(b, `,"link_m3u8":`...)
+		b = AppendJSONString(b, e.LinkM3U8)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+// EpisodesJSON is the stored form of servers as a string.
 func EpisodesJSON(servers []Server) string { return string(AppendEpisodesJSON(nil, servers)) }
 
 // normalizeEpisodes cleans and checks m.Episodes with the rules of

@@ -129,9 +129,13 @@ type Movie struct {
 	Lists      [NumLists]List
 	Synopsis   string
 	IDCode     string
-	Release    string    // YYYY-MM-DD or ""
-	Episodes   []Server  // play sources (contract 9); nil when none
-	UpdatedAt  time.Time // added or last changed, for /api/jav?h=
+	Release    string   // YYYY-MM-DD or ""
+	Episodes   []Server // play sources (contract 9); nil when none
+	// Health is what the link prober found for the servers (contract
+	// 13), read with the episodes and never written by an upsert or an
+	// edit; nil until the first check.
+	Health    []ServerHealth
+	UpdatedAt time.Time // added or last changed, for /api/jav?h=
 }
 
 // Limits for imported movies.
@@ -233,10 +237,10 @@ func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 		case kindInt:
 			b = appendInt(b, *spec.num(m))
 		case kindEpisodes:
-			b = AppendEpisodesJSON(b, m.Episodes)
+			b = AppendServedEpisodesJSON(b, m.Episodes, m.Health)
 		case kindPlayer:
 			b = append(b, `{"server_data":{"link_embed":`...)
-			b = AppendJSONString(b, FirstEmbed(m.Episodes))
+			b = AppendJSONString(b, FirstEmbed(ServedServers(m.Episodes, m.Health)))
 			b = append(b, "}}"...)
 		default:
 			b = AppendJSONString(b, *spec.text(m))

@@ -341,7 +341,7 @@ func (m *Movie) normalizeFields(fe FieldErrors) {
 }
 
 // MovieReadColumns returns the stored columns a read scans (those with
-// a Dest).
+// a Dest), then the link health, which only the prober writes.
 func MovieReadColumns() []MovieColumn {
 	var cols []MovieColumn
 	for _, c := range movieColumns {
@@ -349,7 +349,7 @@ func MovieReadColumns() []MovieColumn {
 			cols = append(cols, c)
 		}
 	}
-	return cols
+	return append(cols, healthColumn)
 }
 
 // FieldSpec is a field of the table as the packages that derive their
@@ -469,10 +469,15 @@ var movieColumnFields = func() []FieldSet {
 // edit in the engines' keyed reads.
 func MovieFieldColumns(fields FieldSet) []MovieColumn {
 	var cols []MovieColumn
+	var health bool // the served episodes (and URL_player) need the link health
 	for i, c := range movieColumns {
 		if c.Dest != nil && movieColumnFields[i]&fields != 0 {
 			cols = append(cols, c)
+			health = health || c.Name == "episodes"
 		}
+	}
+	if health {
+		cols = append(cols, healthColumn)
 	}
 	return cols
 }

@@ -51,8 +51,8 @@ func TestMovieFieldTable(t *testing.T) {
 		{"id,title", false, []string{"name"}},
 		{"id", false, nil},
 		{"actor,year", false, []string{"year", "actor_json", "actor"}},
-		{"id,URL_player", true, []string{"episodes"}},
-		{"episodes,URL_player", true, []string{"episodes"}},
+		{"id,URL_player", true, []string{"episodes", "link_health"}},
+		{"episodes,URL_player", true, []string{"episodes", "link_health"}},
 		{"synopsis,release", false, []string{"synopsis", "release"}},
 	} {
 		fs, err := catalog.ParseFields(tt.fields, tt.legacy)

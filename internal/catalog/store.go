@@ -132,6 +132,7 @@ type Store interface {
 	AdminStore
 	TokenStore
 	SourceStore
+	LinkStore
 	SearchLog
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error

@@ -24,7 +24,9 @@ import (
 	"catalog/internal/collect"
 	"catalog/internal/demo"
 	"catalog/internal/edge"
+	"catalog/internal/fetchguard"
 	"catalog/internal/httpx"
+	"catalog/internal/linkcheck"
 	"catalog/internal/locale"
 	"catalog/internal/logbatch"
 	"catalog/internal/metrics"
@@ -59,8 +61,17 @@ type serveConfig struct {
 	purgeURL      string
 	fetchPrivate  bool
 	collectLimit  time.Duration
+	probe         probeConfig
 	log           logConfig
 	language      string // the pages' default language (internal/locale)
+}
+
+// probeConfig are the link prober's flags (contract 13).
+type probeConfig struct {
+	on        bool
+	interval  time.Duration
+	rate      int
+	deadAfter time.Duration
 }
 
 // serve runs both services until ctx is done, in named steps: the
@@ -106,6 +117,7 @@ type serveState struct {
 	metricsAddr       net.Addr
 	purger            *edge.Purger
 	collector         *collect.Runner
+	prober            *linkcheck.Prober // nil: --probe-links=false
 	st                store
 	indexes           []*search.Live // written to their files at stop
 	demoPassword      string
@@ -156,6 +168,14 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	f.stringVar(&c.language, "default-language", "CATALOG_DEFAULT_LANGUAGE", locale.Source,
 		"`language` of the HTML pages for a browser that asks for none of them: "+languageTags())
 	f.deadlineFlag(&c.collectLimit)
+	f.boolVar(&c.probe.on, "probe-links", "CATALOG_PROBE_LINKS", true,
+		"check the movies' play links in the background (false: off)")
+	f.durationVar(&c.probe.interval, "probe-interval", "CATALOG_PROBE_INTERVAL", linkcheck.DefaultInterval,
+		"each server of each movie is checked at least once per `interval`")
+	f.intVar(&c.probe.rate, "probe-rate", "CATALOG_PROBE_RATE", linkcheck.DefaultRate,
+		"link checks' requests a second, in all")
+	f.durationVar(&c.probe.deadAfter, "dead-after", "CATALOG_DEAD_AFTER", linkcheck.DefaultDeadAfter,
+		"a server dead this `long` is served after the live ones")
 	var logLevel string
 	f.stringVar(&c.log.format, "log-format", "CATALOG_LOG_FORMAT", "auto",
 		"log line format: json, text, or auto (text on a terminal, else JSON)")
@@ -184,6 +204,9 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	}
 	if c.uploadMax <= 0 {
 		return nil, usagef("serve: --upload-max-duration must be positive, got %s", c.uploadMax)
+	}
+	if c.probe.interval <= 0 || c.probe.deadAfter <= 0 || c.probe.rate <= 0 {
+		return nil, usagef("serve: --probe-interval, --probe-rate and --dead-after must be positive")
 	}
 	c.db.statementTimeout = statementTimeout(c.readTimeout)
 	lang, ok := locale.New().Supported(c.language)
@@ -296,6 +319,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	s.indexes = []*search.Live{clipSearch, movieSearch}
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
 	s.collector = newCollector(s.st, writes, m, log, s.c.fetchPrivate, s.c.collectLimit)
+	s.prober = newProber(s.c.probe, s.st, m, purger, log, s.c.fetchPrivate)
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
@@ -309,6 +333,27 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	return snapshots
 }
 
+// newProber returns the link prober, or nil when c turns it off. What
+// it changes on the served episodes is announced to the edge.
+func newProber(c probeConfig, st catalog.Store, m *metrics.Registry, purger *edge.Purger, log *slog.Logger, allowPrivate bool) *linkcheck.Prober {
+	if !c.on {
+		return nil
+	}
+	m.DeadLinks(st.DeadLinkCounts)
+	return linkcheck.New(st, linkcheck.Options{
+		Interval: c.interval, DeadAfter: c.deadAfter, Rate: float64(c.rate),
+		Guard:  fetchguard.Options{AllowPrivate: allowPrivate},
+		Logger: log.With("component", "links"), Checked: m.LinkChecked,
+		Changed: func(ids []int64) {
+			keys := []string{edge.Movies}
+			for _, id := range ids {
+				keys = append(keys, edge.MovieKey(id))
+			}
+			purger.Announce(keys...)
+		},
+	})
+}
+
 // run serves until ctx is done or a server fails, then gives requests in
 // flight ShutdownTimeout to finish and stops the background work that
 // runs under s.runCtx.
@@ -317,6 +362,9 @@ func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Se
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(s.runCtx) })
 	wg.Go(func() { s.collector.Run(s.runCtx) })
+	if s.prober != nil {
+		wg.Go(func() { s.prober.Run(s.runCtx) })
+	}
 	serveErr := make(chan error, len(s.servers))
 	for _, sv := range s.servers {
 		wg.Go(func() {

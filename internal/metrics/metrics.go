@@ -25,6 +25,7 @@ import (
 
 	"catalog/internal/cache"
 	"catalog/internal/httpx"
+	"catalog/internal/linkcheck"
 	"catalog/internal/snapshot"
 )
 
@@ -54,6 +55,8 @@ type Registry struct {
 
 	collectRuns    *prometheus.CounterVec
 	collectRecords *prometheus.CounterVec
+
+	linkChecks *prometheus.CounterVec
 }
 
 // New returns a Registry with the Go runtime and process collectors and
@@ -112,6 +115,7 @@ func New() *Registry {
 	m.purges.WithLabelValues("ok")
 	m.purges.WithLabelValues("failed")
 	m.registerCollect(f)
+	m.registerLinks(f, linkcheck.Results)
 	return m
 }
 

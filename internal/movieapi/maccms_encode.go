@@ -38,7 +38,9 @@ type vodFields struct {
 
 func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
 	f := vodFields{time: v.UpdatedAt.UTC().Format(catalog.VodTimeLayout), remarks: catalog.VodRemarks(v.Episodes)}
-	f.groups = catalog.PlayGroups(v.Episodes, from)
+	// Servers dead for longer than --dead-after come last (contract 13),
+	// so that the apps that play the first group play a live one.
+	f.groups = catalog.PlayGroups(catalog.ServedServers(v.Episodes, v.Health), from)
 	if !full {
 		f.play.From = catalog.ListPlayFrom(f.groups)
 		return f

@@ -30,11 +30,11 @@ const (
 	sunriseModern = `{"id":1,"title":"Sunrise","slug":"sunrise","year":"2019","poster1_url":"https://img.example/1.jpg","poster2_url":"",` +
 		`"categories":["Drama","Thai"],"actor":["A One","A Two"],"director":[],"studio":["S"],"genre":[],"country":["TH"],` +
 		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01",` +
-		`"episodes":[{"server_name":"Main","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example/e/1","link_m3u8":""}]}]}`
+		`"episodes":[{"server_name":"Main","status":"unchecked","checked_at":"","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example/e/1","link_m3u8":""}]}]}`
 	sunriseLegacy = `{"id":1,"title":"Sunrise","slug":"sunrise","year":"2019","poster1_url":"https://img.example/1.jpg","poster2_url":"",` +
 		`"categories":"Drama, Thai","actor":"A One, A Two","director":"","studio":"S","genre":"","country":"TH",` +
 		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01",` +
-		`"episodes":[{"server_name":"Main","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example/e/1","link_m3u8":""}]}],` +
+		`"episodes":[{"server_name":"Main","status":"unchecked","checked_at":"","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example/e/1","link_m3u8":""}]}],` +
 		`"URL_player":{"server_data":{"link_embed":"https://player.example/e/1"}}}`
 )
 

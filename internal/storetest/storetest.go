@@ -38,6 +38,7 @@ func Run(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("Deadline", func(t *testing.T) { runDeadline(t, open) })
 	t.Run("IDs", func(t *testing.T) { runIDs(t, open) })
 	t.Run("Identity", func(t *testing.T) { runIdentity(t, open) })
+	t.Run("Links", func(t *testing.T) { runLinks(t, open) })
 }
 
 // wantCode fails unless err carries the catalog error code want.

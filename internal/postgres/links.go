@@ -1,0 +1,127 @@
+package postgres
+
+import (
+	"context"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"catalog/internal/catalog"
+)
+
+// ClaimLinkChecks implements catalog.LinkStore. SKIP LOCKED lets the
+// instances sharing the database claim at the same time without
+// waiting for each other or taking the same movies.
+func (s *Store) ClaimLinkChecks(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]catalog.LinkCheck, error) {
+	const what = "claim link checks"
+	var out []catalog.LinkCheck
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `WITH due AS (
+    SELECT movie_id FROM link_checks WHERE due <= $1 ORDER BY due, movie_id LIMIT $2 FOR UPDATE SKIP LOCKED
+), claimed AS (
+    UPDATE link_checks c SET due = $3 FROM due WHERE c.movie_id = due.movie_id RETURNING c.movie_id
+)
+SELECT m.id, m.episodes, m.link_health FROM claimed JOIN movies m ON m.id = claimed.movie_id ORDER BY m.id`,
+			now.Unix(), limit, now.Add(lease).Unix())
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		out = out[:0]
+		for rows.Next() {
+			var c catalog.LinkCheck
+			var episodes, health string
+			if err := rows.Scan(&c.MovieID, &episodes, &health); err != nil {
+				return err
+			}
+			if c.Episodes, err = catalog.ParseEpisodes([]byte(episodes)); err != nil {
+				return err
+			}
+			if c.Health, err = catalog.ParseHealth(health); err != nil {
+				return err
+			}
+			out = append(out, c)
+		}
+		return rows.Err()
+	})
+	return out, translate(err, what)
+}
+
+// SaveLinkChecks implements catalog.LinkStore.
+func (s *Store) SaveLinkChecks(ctx context.Context, results []catalog.LinkResult) error {
+	const what = "save link checks"
+	if len(results) == 0 {
+		return nil
+	}
+	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		var b pgx.Batch
+		for _, r := range results {
+			text := catalog.HealthJSON(r.Health)
+			b.Queue(`UPDATE movies SET link_health = $1 WHERE id = $2 AND link_health IS DISTINCT FROM $1`, text, r.MovieID)
+			b.Queue(`UPDATE link_checks SET due = $1 WHERE movie_id = $2`, r.Due.Unix(), r.MovieID)
+			b.Queue(`DELETE FROM dead_links WHERE movie_id = $1`, r.MovieID)
+			for _, h := range r.Health {
+				if h.Status == catalog.LinkDead {
+					b.Queue(`INSERT INTO dead_links (movie_id, server, source) SELECT id, $2, $3 FROM movies WHERE id = $1
+ON CONFLICT DO NOTHING`, r.MovieID, h.Server, catalog.SourceOfServer(h.Server))
+				}
+			}
+		}
+		return tx.SendBatch(ctx, &b).Close()
+	})
+	return translate(err, what)
+}
+
+// ReportLink implements catalog.LinkStore.
+func (s *Store) ReportLink(ctx context.Context, movieID int64) error {
+	tag, err := s.pool.Exec(ctx, `INSERT INTO link_checks (movie_id, due) SELECT id, -1 FROM movies WHERE id = $1
+ON CONFLICT (movie_id) DO UPDATE SET due = -1`, movieID)
+	if err != nil {
+		return translate(err, "report link")
+	}
+	if tag.RowsAffected() == 0 {
+		return catalog.Errorf(catalog.ENOTFOUND, "movie %d not found", movieID)
+	}
+	return nil
+}
+
+// DeadLinks implements catalog.LinkStore.
+func (s *Store) DeadLinks(ctx context.Context, limit int) ([]catalog.LinkServer, error) {
+	const what = "list dead links"
+	rows, err := s.pool.Query(ctx, `SELECT d.movie_id, m.name, d.server, m.link_health
+FROM dead_links d JOIN movies m ON m.id = d.movie_id ORDER BY d.source, d.movie_id, d.server LIMIT $1`, limit)
+	if err != nil {
+		return nil, translate(err, what)
+	}
+	defer rows.Close()
+	var out []catalog.LinkServer
+	for rows.Next() {
+		var ls catalog.LinkServer
+		var server, health string
+		if err := rows.Scan(&ls.MovieID, &ls.MovieName, &server, &health); err != nil {
+			return nil, translate(err, what)
+		}
+		out = append(out, catalog.DeadServer(ls, server, health))
+	}
+	return out, translate(rows.Err(), what)
+}
+
+// DeadLinkCounts implements catalog.LinkStore.
+func (s *Store) DeadLinkCounts(ctx context.Context) (map[string]int64, error) {
+	const what = "count dead links"
+	rows, err := s.pool.Query(ctx, `SELECT source, count(*) FROM dead_links GROUP BY source`)
+	if err != nil {
+		return nil, translate(err, what)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var source string
+		var n int64
+		if err := rows.Scan(&source, &n); err != nil {
+			return nil, translate(err, what)
+		}
+		out[source] = n
+	}
+	return out, translate(rows.Err(), what)
+}
