@@ -328,6 +328,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
 		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch, DefaultLanguage: s.c.language,
+		Reported: s.prober.Wake,
 	}), s.proxies)), log)
 	s.servers[0].srv, s.servers[1].srv = clips, movies
 	return snapshots

@@ -124,8 +124,12 @@ func New(st catalog.LinkStore, opts Options) *Prober {
 }
 
 // Wake makes an idle prober look at its queue now (a report moved a
-// movie to its front). It never blocks.
+// movie to its front). It never blocks; a nil prober (off) does
+// nothing.
 func (p *Prober) Wake() {
+	if p == nil {
+		return
+	}
 	select {
 	case p.wake <- struct{}{}:
 	default:

@@ -29,9 +29,12 @@ func edgeHeaders(h http.Handler) http.Handler {
 
 // preflight answers a CORS preflight. Reads carry no credentials, so any
 // origin and any requested header may be allowed.
-func preflight(w http.ResponseWriter, r *http.Request) {
+func preflight(w http.ResponseWriter, r *http.Request) { preflightFor(w, r, "GET, HEAD, OPTIONS") }
+
+// preflightFor answers a CORS preflight of a route of methods.
+func preflightFor(w http.ResponseWriter, r *http.Request, methods string) {
 	h := w.Header()
-	h.Set("Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+	h.Set("Access-Control-Allow-Methods", methods)
 	allow := strings.TrimSpace(r.Header.Get("Access-Control-Request-Headers"))
 	if allow == "" || !isHeaderList(allow) {
 		allow = preflightHeaders

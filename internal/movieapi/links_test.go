@@ -3,13 +3,18 @@ package movieapi_test
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"catalog/internal/apitest"
 	"catalog/internal/catalog"
+	"catalog/internal/movieapi"
 )
 
 // Contract 13: each server carries the prober's status; a server dead
@@ -29,10 +34,7 @@ func TestServedLinkHealth(t *testing.T) {
 	if err := store.UpsertMovies(ctx, []catalog.Movie{m}); err != nil {
 		t.Fatal(err)
 	}
-	id := store.(interface {
-		MovieIDByKey(context.Context, string, string) (int64, error)
-	})
-	movieID, err := id.MovieIDByKey(ctx, "", "sunrise")
+	movieID, err := store.MovieIDByKey(ctx, "", "sunrise")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,4 +109,101 @@ func TestServedLinkHealth(t *testing.T) {
 		!strings.HasSuffix(vods.List[0].URL, "$$$Full$https://main.example/p.m3u8") {
 		t.Errorf("MacCMS groups: got %+v, want Backup's groups first and Main's last", vods.List)
 	}
+}
+
+// post sends body from the client address addr and checks the answer
+// against the OpenAPI document.
+func post(t *testing.T, h http.Handler, target, addr, body string) response {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, target, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.RemoteAddr = addr
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	res := rec.Result()
+	b, _ := io.ReadAll(res.Body)
+	apitest.Check(t, h, req, res.StatusCode, res.Header, b)
+	return response{status: res.StatusCode, header: res.Header, body: b}
+}
+
+// Contract 13: POST /api/movies/{id}/report.
+func TestReport(t *testing.T) {
+	ctx := context.Background()
+	store := newTestStore(t)
+	m := catalog.Movie{Name: "Sunrise", Episodes: []catalog.Server{{Name: "Main", Episodes: []catalog.Episode{
+		{Name: "Ep 1", LinkM3U8: "https://cdn.example/1.m3u8"}, {Name: "Ep 2", LinkM3U8: "https://cdn.example/2.m3u8"}}}}}
+	if err := m.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.UpsertMovies(ctx, []catalog.Movie{m}); err != nil {
+		t.Fatal(err)
+	}
+	id, err := store.MovieIDByKey(ctx, "", "sunrise")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var woken atomic.Int64
+	h := movieapi.New(movieapi.Config{Store: store, Logger: testLogger(t), Reported: func() { woken.Add(1) }})
+	path := "/api/movies/" + strconv.FormatInt(id, 10) + "/report"
+	// The queue starts with the new movie due; take it out, as a check would.
+	if c, err := store.ClaimLinkChecks(ctx, time.Now(), time.Hour, 10); err != nil || len(c) != 1 {
+		t.Fatalf("claim: %v, %v", c, err)
+	}
+	queued := func() bool {
+		c, err := store.ClaimLinkChecks(ctx, time.Now(), time.Hour, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(c) == 1
+	}
+	for _, c := range []struct {
+		name, path, body string
+		want             int
+	}{
+		{"no such movie", "/api/movies/999999/report", `{"server":"Main","episode":"ep-1"}`, http.StatusNotFound},
+		{"no such server", path, `{"server":"Backup","episode":"ep-1"}`, http.StatusNotFound},
+		{"no such episode", path, `{"server":"Main","episode":"ep-9"}`, http.StatusNotFound},
+		{"not JSON", path, `server=Main`, http.StatusBadRequest},
+		{"another member", path, `{"server":"Main","episode":"ep-1","dead":true}`, http.StatusBadRequest},
+		{"no episode", path, `{"server":"Main"}`, http.StatusBadRequest},
+		{"over 1 KiB", path, `{"server":"Main","episode":"ep-1"}` + strings.Repeat(" ", 1024), http.StatusBadRequest},
+		{"bad id", "/api/movies/x/report", `{"server":"Main","episode":"ep-1"}`, http.StatusBadRequest},
+	} {
+		if r := post(t, h, c.path, "203.0.113.7:1000", c.body); r.status != c.want {
+			t.Errorf("%s: got %d %s, want %d", c.name, r.status, r.body, c.want)
+		}
+	}
+	if queued() || woken.Load() != 0 {
+		t.Fatal("a refused report moved the movie in the queue")
+	}
+	// A report moves the movie to the front of the queue, once per client
+	// address per movie per hour; an IPv6 client counts by its /64.
+	for i, c := range []struct {
+		addr       string
+		wantQueued bool
+	}{
+		{"203.0.113.7:1000", true},
+		{"203.0.113.7:2000", false},
+		{"198.51.100.1:1000", true},
+		{"[2001:db8::1]:1000", true},
+		{"[2001:db8::2]:1000", false},
+	} {
+		r := post(t, h, path, c.addr, `{"server":"Main","episode":"ep-2"}`)
+		if r.status != http.StatusNoContent || len(r.body) != 0 {
+			t.Fatalf("report %d: got %d %s, want 204 and no body", i, r.status, r.body)
+		}
+		if got := queued(); got != c.wantQueued {
+			t.Errorf("report %d from %s: queued %v, want %v", i, c.addr, got, c.wantQueued)
+		}
+	}
+	if n := woken.Load(); n != 3 {
+		t.Errorf("prober woken %d times, want 3 (the reports that counted)", n)
+	}
+	// Reports never mark a server dead.
+	got, err := store.GetMovie(ctx, id)
+	if err != nil || got.Health != nil {
+		t.Errorf("health after reports: got %+v, %v; want none", got.Health, err)
+	}
+	pre := do(t, h, http.MethodOptions, path, "Origin", "https://player.example", "Access-Control-Request-Method", "POST")
+	checkHeader(t, pre, "Access-Control-Allow-Methods", "POST, OPTIONS")
 }

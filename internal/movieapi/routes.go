@@ -12,6 +12,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/edge"
 	"catalog/internal/httpx"
+	"catalog/internal/ratelimit"
 	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
@@ -27,6 +28,9 @@ type Config struct {
 	ReadTimeout time.Duration
 	// CacheStats, when set, counts the response cache's hits and misses.
 	CacheStats *cache.Stats
+	// Reported, when set, hears of every failure report that counted
+	// (the link prober looks at its queue at once).
+	Reported func()
 	// Search is the movies' index (internal/search), the read model of
 	// every list, started by the caller; nil: New makes one over Store,
 	// started by its first search and kept until the process ends.
@@ -45,13 +49,15 @@ type server struct {
 	now       func() time.Time
 	reads     *cache.Reads
 	search    *search.Live
-	lang      string // the reference page's default language
+	lang      string          // the reference page's default language
+	reports   *ratelimit.Once // one report per client address per movie per ReportWindow
+	reported  func()
 }
 
 // New returns the whole movie service.
 func New(cfg Config) http.Handler {
 	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, search: cfg.Search,
-		lang: cfg.DefaultLanguage}
+		lang: cfg.DefaultLanguage, reports: ratelimit.NewOnce(ReportWindow, 0), reported: cfg.Reported}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -86,6 +92,8 @@ func (s *server) routes(version string) *httpx.Router {
 	get("/api/movies", api(s.listMovies))
 	get(snapshotPath, edge.WithKeys(api(s.serveSnapshot), edge.Snapshot))
 	get("/api/movies/{id}", movieKeys(api(s.movieDetail)))
+	rt.Handle(http.MethodPost, reportPath, api(s.reportFailure))
+	rt.HandleFunc(http.MethodOptions, reportPath, reportPreflight)
 	get("/api/jav", api(s.listJav))
 	get("/api/jav/{id}", movieKeys(api(s.javDetail)))
 	get("/api/health", httpx.Health(s.store.Ping, s.search.Ready, version))
