@@ -31,6 +31,10 @@ func TestEveryContentWriteIsAnnounced(t *testing.T) {
 		"ListAdmins": true, "DeleteAdmin": true, "SetAdminPassword": true, "SetAdminLanguage": true,
 		// sources and their runs: never in a cached answer
 		"AddSource": true, "ListSources": true, "SourceByName": true, "RemoveSource": true, "RecordRun": true,
+		// the link prober's queue and its findings: SaveLinkChecks changes
+		// served episodes, and the prober announces the movies whose status
+		// or order changed itself (it alone knows which; linkcheck.Options.Changed)
+		"ClaimLinkChecks": true, "SaveLinkChecks": true, "ReportLink": true, "DeadLinks": true, "DeadLinkCounts": true,
 	}
 	store := reflect.TypeOf((*catalog.Store)(nil)).Elem()
 	for i := range store.NumMethod() {
