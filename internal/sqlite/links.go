@@ -113,7 +113,7 @@ func (s *Store) DeadLinks(ctx context.Context, limit int) ([]catalog.LinkServer,
 	if err := s.takeReader(ctx, what); err != nil {
 		return nil, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	rows, err := s.reader.QueryContext(ctx, `SELECT d.movie_id, m.name, d.server, m.link_health
 FROM dead_links d JOIN movies m ON m.id = d.movie_id ORDER BY d.source, d.movie_id, d.server LIMIT ?`, limit)
 	if err != nil {
@@ -138,7 +138,7 @@ func (s *Store) DeadLinkCounts(ctx context.Context) (map[string]int64, error) {
 	if err := s.takeReader(ctx, what); err != nil {
 		return nil, err
 	}
-	defer s.readSlots.Release()
+	defer s.readSlots.Release(1)
 	rows, err := s.reader.QueryContext(ctx, `SELECT source, count(*) FROM dead_links GROUP BY source`)
 	if err != nil {
 		return nil, translate(err, what)
