@@ -123,7 +123,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	wantExit(t, run(t, dstEnv, "", "migrate"), 0)
 	// The second instance is on this machine: a private address.
 	wantExit(t, run(t, dstEnv, "", "source", "add", "peer", source+"/api.php/provide/vod/", "--hours", "1", "--fetch-allow-private"), 0)
-	r := run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private")
+	r := run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private", "--collect-interval", "0")
 	wantExit(t, r, 0)
 	if want := "peer: 3 pages, 250 read, 250 written, 0 unchanged, 0 rejected\n"; r.stdout != want {
 		t.Errorf("first run: got %q, want %q", r.stdout, want)
@@ -138,7 +138,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	if err := src.UpsertMovies(ctx, edits); err != nil {
 		t.Fatal(err)
 	}
-	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private")
+	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private", "--collect-interval", "0")
 	wantExit(t, r, 0)
 	if want := "peer: 1 pages, 2 read, 2 written, 0 unchanged, 0 rejected\n"; r.stdout != want {
 		t.Errorf("run with h: got %q, want %q", r.stdout, want)
@@ -163,7 +163,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private", "--hours", "0")
+	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private", "--collect-interval", "0", "--hours", "0")
 	wantExit(t, r, 0)
 	if want := "peer: 3 pages, 250 read, 0 written, 250 unchanged, 0 rejected\n"; r.stdout != want {
 		t.Errorf("unchanged run: got %q, want %q", r.stdout, want)
@@ -323,7 +323,7 @@ func TestCollectReportsChanges(t *testing.T) {
 	srv := startFixtureSource(t, `{"code":1,"page":1,"pagecount":1,"total":1,"list":[{"vod_id":7,"vod_name":"Claimer","vod_year":"2020","vod_sub":"ABC-001"}]}`)
 	r := run(t, env, "", "collect", srv+"/vod", "--quiet")
 	wantExit(t, r, 0)
-	if !strings.Contains(r.stdout, "1 read, 1 written, 0 rejected") ||
+	if !strings.Contains(r.stdout, "1 read, 1 written, 0 unchanged, 0 rejected") ||
 		!strings.Contains(r.stderr, `: record 1 written with a change: vod_id "7": id_code "ABC-001" is movie 1's: written without it`) {
 		t.Errorf("stdout %q, stderr %q", r.stdout, r.stderr)
 	}

@@ -62,6 +62,7 @@ type serveConfig struct {
 	fetchPrivate  bool
 	collectLimit  time.Duration
 	probe         probeConfig
+	collectPause  time.Duration // --collect-interval
 	log           logConfig
 	language      string // the pages' default language (internal/locale)
 }
@@ -176,6 +177,7 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 		"link checks' requests a second, in all")
 	f.durationVar(&c.probe.deadAfter, "dead-after", "CATALOG_DEAD_AFTER", linkcheck.DefaultDeadAfter,
 		"a server dead this `long` is served after the live ones")
+	f.intervalFlag(&c.collectPause)
 	var logLevel string
 	f.stringVar(&c.log.format, "log-format", "CATALOG_LOG_FORMAT", "auto",
 		"log line format: json, text, or auto (text on a terminal, else JSON)")
@@ -201,6 +203,9 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	}
 	if c.collectLimit <= 0 {
 		return nil, usagef("serve: --collect-deadline must be positive, got %s", c.collectLimit)
+	}
+	if c.collectPause < 0 {
+		return nil, usagef("serve: --collect-interval must be 0 or more, got %s", c.collectPause)
 	}
 	if c.uploadMax <= 0 {
 		return nil, usagef("serve: --upload-max-duration must be positive, got %s", c.uploadMax)
@@ -318,7 +323,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log, s.c.indexDir)
 	s.indexes = []*search.Live{clipSearch, movieSearch}
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
-	s.collector = newCollector(s.st, writes, m, log, s.c.fetchPrivate, s.c.collectLimit)
+	s.collector = newCollector(s.st, writes, m, log, s.c.fetchPrivate, s.c.collectLimit, s.c.collectPause, version)
 	s.prober = newProber(s.c.probe, s.st, m, purger, log, s.c.fetchPrivate)
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,

@@ -157,7 +157,7 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	var hours, pages int
 	var purgeURL string
 	var allowPrivate bool
-	var deadline time.Duration
+	var deadline, interval time.Duration
 	f := newFlags("collect", "NAME|URL",
 		"Collects movies now from a source added with \"catalog source add\", or from a provide/vod\n"+
 			"address (remembered under its host:port). Rejected records are reported; the exit status\n"+
@@ -169,6 +169,7 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	f.purgeFlag(&purgeURL)
 	f.fetchFlag(&allowPrivate)
 	f.deadlineFlag(&deadline)
+	f.intervalFlag(&interval)
 	positional, err := f.parse(args, p)
 	if err != nil {
 		return err
@@ -184,6 +185,9 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	}
 	if deadline <= 0 {
 		return usagef("collect: --collect-deadline must be positive, got %s", deadline)
+	}
+	if interval < 0 {
+		return usagef("collect: --collect-interval must be 0 or more, got %s", interval)
 	}
 	if err := db.check("collect"); err != nil {
 		return err
@@ -204,6 +208,7 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	}
 	opts.Pages = pages
 	opts.Fetch.AllowPrivate = allowPrivate
+	opts.Interval, opts.Version = interval, p.versionString()
 	st := edge.Announcing(opened, purger)
 	ctx, cancel := context.WithTimeoutCause(ctx, deadline, fmt.Errorf("the run passed its deadline of %s (--collect-deadline)", deadline))
 	defer cancel()
@@ -292,10 +297,17 @@ func sourceLock(st store) func(ctx context.Context, source string) (func(), bool
 // collect.MaxRunsAtOnce at once, writing through writes (which announce
 // purges), counted in m; allowPrivate is --fetch-allow-private and
 // deadline --collect-deadline.
-func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger, allowPrivate bool, deadline time.Duration) *collect.Runner {
+func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger, allowPrivate bool, deadline, interval time.Duration, version string) *collect.Runner {
 	return collect.NewRunner(collect.RunnerConfig{Store: writes, Lock: sourceLock(st),
 		Logger: log.With("component", "collect"), Observe: m.Collect, Fetch: fetchguard.Options{AllowPrivate: allowPrivate},
-		RunDeadline: deadline})
+		RunDeadline: deadline, Interval: interval, Version: version})
+}
+
+// intervalFlag is --collect-interval: the least time between two page
+// requests to a source's host.
+func (f *flags) intervalFlag(p *time.Duration) {
+	f.durationVar(p, "collect-interval", "CATALOG_COLLECT_INTERVAL", collect.DefaultInterval,
+		"least `time` between two page requests to a source's host (0: none); resource sites ban collectors that ask faster")
 }
 
 // deadlineFlag is --collect-deadline: how long one run of a source may

@@ -43,6 +43,9 @@ type Limits struct {
 	PageTimeout    time.Duration
 	MaxPageBytes   int64
 	MaxPages       int
+	// RetryWait is the wait before a failed page's second try
+	// (DefaultRetryWait); the wait doubles for each later try.
+	RetryWait time.Duration
 }
 
 func (l Limits) withDefaults() Limits {
@@ -58,22 +61,36 @@ func (l Limits) withDefaults() Limits {
 	if l.MaxPages <= 0 {
 		l.MaxPages = DefaultMaxPages
 	}
+	if l.RetryWait <= 0 {
+		l.RetryWait = DefaultRetryWait
+	}
 	return l
 }
 
 // client fetches the pages of one source.
 type client struct {
-	http   *http.Client
-	limits Limits
-	xml    bool
-	base   *url.URL
+	http     *http.Client
+	limits   Limits
+	xml      bool
+	base     *url.URL
+	interval time.Duration
+	hosts    *Hosts
+}
+
+// UserAgent is what a run calls itself in every request: catalog and
+// its version, so that a source's operator knows who asks.
+func UserAgent(version string) string {
+	if version == "" {
+		version = "dev"
+	}
+	return "catalog/" + version + " (collector; MacCMS provide API)"
 }
 
 // newClient checks the source's address and builds its HTTP client,
 // which fetches through the guard of contract 13: fetch gives whether
 // private addresses are allowed (and, in tests, which are exempt); the
 // timeouts, size and redirects are the run's.
-func newClient(rawURL string, limits Limits, fetch fetchguard.Options) (*client, error) {
+func newClient(rawURL string, limits Limits, fetch fetchguard.Options, version string) (*client, error) {
 	u, err := url.Parse(strings.TrimSpace(rawURL))
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("source address %q is not an http:// or https:// URL", rawURL)
@@ -82,7 +99,7 @@ func newClient(rawURL string, limits Limits, fetch fetchguard.Options) (*client,
 	fetch.ConnectTimeout = limits.ConnectTimeout
 	fetch.MaxBody = limits.MaxPageBytes
 	fetch.MaxRedirects = MaxRedirects
-	fetch.UserAgent = "catalog-collect (MacCMS provide API)"
+	fetch.UserAgent = UserAgent(version)
 	return &client{http: fetchguard.NewClient(fetch), limits: limits, xml: namesXML(u), base: u}, nil
 }
 
@@ -139,20 +156,36 @@ func (c *client) fetch(ctx context.Context, page, hours int) ([]byte, error) {
 	req.Header.Set("Accept", "application/json, text/xml;q=0.9, */*;q=0.1")
 	res, err := c.http.Do(req)
 	if err != nil {
-		return nil, c.netError(ctx, err)
+		return nil, c.failed(ctx, err)
 	}
 	defer res.Body.Close()
 	if res.StatusCode != http.StatusOK {
-		return nil, &fetchguard.StatusError{Code: res.StatusCode}
+		err := &fetchguard.StatusError{Code: res.StatusCode}
+		if passingStatus(res.StatusCode) {
+			return nil, passing{err}
+		}
+		return nil, err
 	}
 	if err := c.checkType(res.Header.Get("Content-Type")); err != nil {
 		return nil, err
 	}
 	body, err := io.ReadAll(res.Body)
 	if err != nil {
-		return nil, c.netError(ctx, err)
+		return nil, c.failed(ctx, err)
 	}
 	return body, nil
+}
+
+// failed words a request that failed on the way (netError), marked as
+// one that may pass unless the guard refused it or the answer was too
+// large.
+func (c *client) failed(ctx context.Context, err error) error {
+	var refused *fetchguard.RefusedError
+	var large *fetchguard.TooLargeError
+	if errors.As(err, &refused) || errors.As(err, &large) {
+		return c.netError(ctx, err)
+	}
+	return passing{c.netError(ctx, err)}
 }
 
 // netError words a failed request: why its context ended (the page

@@ -26,7 +26,7 @@ import (
 
 // shortLimits keep the tests fast; the defaults are pinned by value in
 // TestDefaultLimits.
-var shortLimits = collect.Limits{ConnectTimeout: time.Second, PageTimeout: 300 * time.Millisecond}
+var shortLimits = collect.Limits{ConnectTimeout: time.Second, PageTimeout: 300 * time.Millisecond, RetryWait: time.Millisecond}
 
 // local lets runs reach the test servers, which listen on 127.0.0.1
 // (--fetch-allow-private).

@@ -265,7 +265,7 @@ func TestNamesXML(t *testing.T) {
 		"https://s.example/api.php/provide/vod/":                  false,
 		"https://s.example/api.php/provide/vod/at/json":           false,
 	} {
-		c, err := newClient(raw, Limits{}, fetchguard.Options{})
+		c, err := newClient(raw, Limits{}, fetchguard.Options{}, "")
 		if err != nil {
 			t.Fatal(err)
 		}

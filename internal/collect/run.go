@@ -34,6 +34,15 @@ type Options struct {
 	Progress func(Progress)
 	// Now is the clock of the recorded times; nil means time.Now.
 	Now func() time.Time
+	// Interval is the least time between two page requests to the
+	// source's host (--collect-interval; serve and collect set
+	// DefaultInterval unless told otherwise); 0: none.
+	Interval time.Duration
+	// Hosts, when set, is shared with the other runs whose requests to
+	// one host go one at a time; nil: this run's own.
+	Hosts *Hosts
+	// Version names the program in the User-Agent of every request.
+	Version string
 }
 
 // Progress is how far a run got.
@@ -79,9 +88,13 @@ func Run(ctx context.Context, st Store, opts Options) (catalog.SourceRun, import
 
 // collectPages reads and writes the pages of one run.
 func collectPages(ctx context.Context, st Store, opts Options, run *catalog.SourceRun, sum *importer.Summary) error {
-	c, err := newClient(opts.URL, opts.Limits, opts.Fetch)
+	c, err := newClient(opts.URL, opts.Limits, opts.Fetch, opts.Version)
 	if err != nil {
 		return err
+	}
+	c.interval, c.hosts = opts.Interval, opts.Hosts
+	if c.hosts == nil {
+		c.hosts = &Hosts{}
 	}
 	readCtx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the reader when a write fails
@@ -242,7 +255,7 @@ func (c *client) readPages(ctx context.Context, opts Options, out chan<- fetched
 		}
 	}
 	for n := 1; opts.Pages <= 0 || n <= opts.Pages; n++ {
-		sp, size, err := c.page(ctx, n, opts.Hours)
+		sp, size, err := c.politePage(ctx, n, opts.Hours)
 		if err != nil {
 			send(fetched{err: fmt.Errorf("page %d: %w", n, err)})
 			return
@@ -253,6 +266,29 @@ func (c *client) readPages(ctx context.Context, opts Options, out chan<- fetched
 		if n >= c.limits.MaxPages {
 			send(fetched{err: fmt.Errorf("stopped after %d pages, the most a run reads; the source has %d", n, sp.PageCount)})
 			return
+		}
+	}
+}
+
+// politePage fetches and decodes one page in its host's turn (Hosts),
+// asking again, after a growing wait, when it fails for a reason that
+// may pass, up to Tries times.
+func (c *client) politePage(ctx context.Context, page, hours int) (sourcePage, int, error) {
+	for try := 1; ; try++ {
+		release, err := c.hosts.take(ctx, c.base.Host, c.interval)
+		if err != nil {
+			return sourcePage{}, 0, err
+		}
+		sp, size, err := c.page(ctx, page, hours)
+		release()
+		if err == nil || !mayPass(err) || ctx.Err() != nil {
+			return sp, size, err
+		}
+		if try == Tries {
+			return sp, size, fmt.Errorf("%w (asked %d times)", err, try)
+		}
+		if err := sleep(ctx, retryWait(c.limits.RetryWait, try)); err != nil {
+			return sourcePage{}, 0, err
 		}
 	}
 }

@@ -59,6 +59,12 @@ type RunnerConfig struct {
 	// RunDeadline bounds one run; 0 means DefaultRunDeadline. A run
 	// past it stops at its page, with what it wrote kept.
 	RunDeadline time.Duration
+	// Interval is the least time between two page requests to a host
+	// (Options.Interval); the runs share one Hosts, so that sources on
+	// one host are asked one request at a time.
+	Interval time.Duration
+	// Version names the program in every request's User-Agent.
+	Version string
 }
 
 // Runner runs serve's collections in the background: every source
@@ -67,8 +73,9 @@ type RunnerConfig struct {
 // and each run stops at its deadline or when an administrator cancels
 // it.
 type Runner struct {
-	cfg  RunnerConfig
-	wake chan struct{}
+	cfg   RunnerConfig
+	wake  chan struct{}
+	hosts Hosts // shared by the runs
 
 	mu      sync.Mutex
 	running map[string]*running // by source
@@ -275,6 +282,7 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 		fmt.Errorf("the run passed its deadline of %s (--collect-deadline)", r.cfg.RunDeadline))
 	defer cancel()
 	opts := Options{Source: src.Name, URL: src.URL, Hours: src.RunHours(), Limits: r.cfg.Limits, Fetch: r.cfg.Fetch,
+		Interval: r.cfg.Interval, Hosts: &r.hosts, Version: r.cfg.Version,
 		Progress: func(p Progress) {
 			r.mu.Lock()
 			if run := r.running[src.Name]; run != nil {
