@@ -15,7 +15,9 @@ import (
 // reaches them. The parts are apart by a line break: a term never holds
 // white space, so it matches inside one part. Stores keep SearchText
 // beside the title (title_fold, name_fold) and the index matches terms
-// against it by substring.
+// against it by substring. A change to what it makes must come with a
+// new fold.Version: migrate then refolds the stored text and index
+// files of the old text are rebuilt.
 func SearchText(title, code string) string {
 	t := fold.String(title)
 	full, initials := fold.Pinyin(t)
