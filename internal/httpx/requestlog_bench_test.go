@@ -5,10 +5,10 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"syscall"
 	"testing"
 
 	"catalog/internal/httpx"
+	"catalog/internal/testenv"
 )
 
 // BenchmarkRequestLog serves a cached 2 KiB answer through Common, which
@@ -25,19 +25,10 @@ func BenchmarkRequestLog(b *testing.B) {
 	r.Header.Set("Accept-Encoding", "gzip")
 	w := &discardWriter{h: http.Header{}}
 	b.ReportAllocs()
-	cpu := cpuTime()
+	cpu := testenv.CPUTime()
 	for b.Loop() {
 		clear(w.h)
 		h.ServeHTTP(w, r)
 	}
-	b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
-}
-
-// cpuTime is the CPU time the process has used, in nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
+	b.ReportMetric(float64(testenv.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 }

@@ -5,13 +5,13 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/movieapi"
 	"catalog/internal/search/searchtest"
+	"catalog/internal/testenv"
 )
 
 // BenchmarkHotPaths serves the hot reads through the whole movie
@@ -50,7 +50,7 @@ func BenchmarkHotPaths(b *testing.B) {
 			h := movieapi.New(movieapi.Config{Store: store, Version: "bench", Search: live})
 			b.ReportAllocs()
 			b.SetParallelism(4) // many connections at a time
-			cpu := cpuTime()
+			cpu := testenv.CPUTime()
 			var next atomic.Int64 // where a run starts differs, so a detail is rarely asked twice
 			next.Store(time.Now().UnixNano() % 1_000_000)
 			b.RunParallel(func(pb *testing.PB) {
@@ -66,17 +66,7 @@ func BenchmarkHotPaths(b *testing.B) {
 					}
 				}
 			})
-			b.ReportMetric(float64(cpuTime()-cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(testenv.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
-}
-
-// cpuTime is the CPU time the process has used, user and system, in
-// nanoseconds.
-func cpuTime() int64 {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return ru.Utime.Nano() + ru.Stime.Nano()
 }
