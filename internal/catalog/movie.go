@@ -135,7 +135,23 @@ type Movie struct {
 	// 13), read with the episodes and never written by an upsert or an
 	// edit; nil until the first check.
 	Health    []ServerHealth
+	// PosterMirror are the served addresses of the posters' copies
+	// (contract 13), read with the posters and never written by an
+	// upsert or an edit; ServedPoster picks the one to serve.
+	PosterMirror [2]string
 	UpdatedAt time.Time // added or last changed, for /api/jav?h=
+}
+
+// servedText is text field f as served: a poster's mirror when it has
+// one (contract 13).
+func (m *Movie) servedText(f MovieField) string {
+	switch f {
+	case FieldPoster1URL:
+		return m.ServedPoster(1)
+	case FieldPoster2URL:
+		return m.ServedPoster(2)
+	}
+	return *movieSpecs[f].text(m)
 }
 
 // Limits for imported movies.
@@ -242,6 +258,8 @@ func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 			b = append(b, `{"server_data":{"link_embed":`...)
 			b = AppendJSONString(b, FirstEmbed(ServedServers(m.Episodes, m.Health)))
 			b = append(b, "}}"...)
+		case kindURL:
+			b = AppendJSONString(b, m.servedText(f))
 		default:
 			b = AppendJSONString(b, *spec.text(m))
 		}

@@ -349,7 +349,7 @@ func MovieReadColumns() []MovieColumn {
 			cols = append(cols, c)
 		}
 	}
-	return append(cols, healthColumn)
+	return append(append(cols, healthColumn), posterMirrorColumns[:]...)
 }
 
 // FieldSpec is a field of the table as the packages that derive their
@@ -430,7 +430,9 @@ func (m *Movie) VodText(f MovieField) string {
 			return strconv.FormatInt(n, 10)
 		}
 		return ""
-	case kindText, kindURL, kindDate:
+	case kindURL:
+		return m.servedText(f)
+	case kindText, kindDate:
 		return *s.text(m)
 	}
 	return ""
@@ -478,6 +480,12 @@ func MovieFieldColumns(fields FieldSet) []MovieColumn {
 	}
 	if health {
 		cols = append(cols, healthColumn)
+	}
+	// The served posters need their mirrors.
+	for i, f := range [2]MovieField{FieldPoster1URL, FieldPoster2URL} {
+		if fields&(1<<f) != 0 {
+			cols = append(cols, posterMirrorColumns[i])
+		}
 	}
 	return cols
 }

@@ -133,6 +133,7 @@ type Store interface {
 	TokenStore
 	SourceStore
 	LinkStore
+	PosterStore
 	SearchLog
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error

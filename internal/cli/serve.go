@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,6 +32,7 @@ import (
 	"catalog/internal/logbatch"
 	"catalog/internal/metrics"
 	"catalog/internal/movieapi"
+	"catalog/internal/posters"
 	"catalog/internal/search"
 	"catalog/internal/snapshot"
 )
@@ -63,6 +65,8 @@ type serveConfig struct {
 	collectLimit  time.Duration
 	probe         probeConfig
 	collectPause  time.Duration // --collect-interval
+	mirrorPosters bool
+	publicURL     string
 	log           logConfig
 	language      string // the pages' default language (internal/locale)
 }
@@ -119,6 +123,7 @@ type serveState struct {
 	purger            *edge.Purger
 	collector         *collect.Runner
 	prober            *linkcheck.Prober // nil: --probe-links=false
+	mirror            *posters.Mirror   // nil: --mirror-posters off
 	st                store
 	indexes           []*search.Live // written to their files at stop
 	demoPassword      string
@@ -175,6 +180,10 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 		"each server of each movie is checked at least once per `interval`")
 	f.intVar(&c.probe.rate, "probe-rate", "CATALOG_PROBE_RATE", linkcheck.DefaultRate,
 		"link checks' requests a second, in all")
+	f.boolVar(&c.mirrorPosters, "mirror-posters", "CATALOG_MIRROR_POSTERS", false,
+		"keep a resized copy of every poster in the database and serve it (needs --public-url)")
+	f.stringVar(&c.publicURL, "public-url", "CATALOG_PUBLIC_URL", "",
+		"the movie service's public base `URL` (https://movies.example), for the mirrored posters' addresses")
 	f.durationVar(&c.probe.deadAfter, "dead-after", "CATALOG_DEAD_AFTER", linkcheck.DefaultDeadAfter,
 		"a server dead this `long` is served after the live ones")
 	f.intervalFlag(&c.collectPause)
@@ -209,6 +218,12 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	}
 	if c.uploadMax <= 0 {
 		return nil, usagef("serve: --upload-max-duration must be positive, got %s", c.uploadMax)
+	}
+	if c.mirrorPosters {
+		u, err := url.Parse(c.publicURL)
+		if c.publicURL == "" || err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return nil, usagef("serve: --mirror-posters needs --public-url, the movie service's public base URL (https://movies.example)")
+		}
 	}
 	if c.probe.interval <= 0 || c.probe.deadAfter <= 0 || c.probe.rate <= 0 {
 		return nil, usagef("serve: --probe-interval, --probe-rate and --dead-after must be positive")
@@ -325,6 +340,10 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
 	s.collector = newCollector(s.st, writes, m, log, s.c.fetchPrivate, s.c.collectLimit, s.c.collectPause, version)
 	s.prober = newProber(s.c.probe, s.st, m, purger, log, s.c.fetchPrivate)
+	if s.c.mirrorPosters {
+		s.mirror = posters.New(s.st, posters.Options{PublicURL: s.c.publicURL, Guard: fetchguard.Options{AllowPrivate: s.c.fetchPrivate},
+			Logger: log.With("component", "posters"), Changed: func(ids []int64) { announceMovies(purger, ids) }})
+	}
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
@@ -350,14 +369,18 @@ func newProber(c probeConfig, st catalog.Store, m *metrics.Registry, purger *edg
 		Interval: c.interval, DeadAfter: c.deadAfter, Rate: float64(c.rate),
 		Guard:  fetchguard.Options{AllowPrivate: allowPrivate},
 		Logger: log.With("component", "links"), Checked: m.LinkChecked,
-		Changed: func(ids []int64) {
-			keys := []string{edge.Movies}
-			for _, id := range ids {
-				keys = append(keys, edge.MovieKey(id))
-			}
-			purger.Announce(keys...)
-		},
+		Changed: func(ids []int64) { announceMovies(purger, ids) },
 	})
+}
+
+// announceMovies tells the edge that the movies ids (and so the lists)
+// are served differently.
+func announceMovies(purger *edge.Purger, ids []int64) {
+	keys := []string{edge.Movies}
+	for _, id := range ids {
+		keys = append(keys, edge.MovieKey(id))
+	}
+	purger.Announce(keys...)
 }
 
 // run serves until ctx is done or a server fails, then gives requests in
@@ -370,6 +393,14 @@ func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Se
 	wg.Go(func() { s.collector.Run(s.runCtx) })
 	if s.prober != nil {
 		wg.Go(func() { s.prober.Run(s.runCtx) })
+	}
+	if s.mirror != nil {
+		wg.Go(func() { s.mirror.Run(s.runCtx) })
+	} else {
+		// Without the mirror the original poster URLs are served again.
+		if err := s.st.ResetPosterMirrors(ctx, ""); err != nil {
+			log.Warn("poster mirror: reset failed", "err", err)
+		}
 	}
 	serveErr := make(chan error, len(s.servers))
 	for _, sv := range s.servers {

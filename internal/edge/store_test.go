@@ -35,6 +35,12 @@ func TestEveryContentWriteIsAnnounced(t *testing.T) {
 		// served episodes, and the prober announces the movies whose status
 		// or order changed itself (it alone knows which; linkcheck.Options.Changed)
 		"ClaimLinkChecks": true, "SaveLinkChecks": true, "ReportLink": true, "DeadLinks": true, "DeadLinkCounts": true,
+		// the poster mirror's queue and copies: FinishPosterJobs and
+		// ResetPosterMirrors change served posters, and the mirror
+		// announces the movies itself (posters.Options.Changed); a reset
+		// runs at start, before anything is cached
+		"ClaimPosterJobs": true, "HasPosterImage": true, "SavePosterImage": true, "FinishPosterJobs": true,
+		"RetryPosterJob": true, "PosterImage": true, "ResetPosterMirrors": true,
 	}
 	store := reflect.TypeOf((*catalog.Store)(nil)).Elem()
 	for i := range store.NumMethod() {

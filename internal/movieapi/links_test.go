@@ -207,3 +207,71 @@ func TestReport(t *testing.T) {
 	pre := do(t, h, http.MethodOptions, path, "Origin", "https://player.example", "Access-Control-Request-Method", "POST")
 	checkHeader(t, pre, "Access-Control-Allow-Methods", "POST, OPTIONS")
 }
+
+// Contract 13: a mirrored poster is served at its address with
+// immutable caching, an ETag and the movie's surrogate key, and the
+// movie's poster fields (and MacCMS vod_pic, vod_pic_slide) point to it.
+func TestMirroredPoster(t *testing.T) {
+	ctx := context.Background()
+	store := newTestStore(t)
+	m := catalog.Movie{Name: "Sunrise", Poster1URL: "https://img.example/wide.jpg", Poster2URL: "https://img.example/tall.jpg"}
+	if err := m.Normalize(); err != nil {
+		t.Fatal(err)
+	}
+	if err := store.UpsertMovies(ctx, []catalog.Movie{m}); err != nil {
+		t.Fatal(err)
+	}
+	id, _ := store.MovieIDByKey(ctx, "", "sunrise")
+	h := newService(t, store, nil)
+	detail := "/api/movies/" + strconv.FormatInt(id, 10)
+	path := catalog.PosterPath(id, 2, m.Poster2URL)
+	get(t, h, path, http.StatusNotFound) // no copy yet
+	if !strings.Contains(string(get(t, h, detail, http.StatusOK).body), `"poster2_url":"https://img.example/tall.jpg"`) {
+		t.Error("before a copy: want the original poster2_url")
+	}
+	img := []byte("\xff\xd8\xff a jpeg")
+	if err := store.SavePosterImage(ctx, catalog.PosterImage{Key: catalog.PosterKey(m.Poster2URL), URL: m.Poster2URL, JPEG: img}); err != nil {
+		t.Fatal(err)
+	}
+	jobs, err := store.ClaimPosterJobs(ctx, time.Now(), time.Minute, 10)
+	if err != nil || len(jobs) != 2 {
+		t.Fatalf("claim: %v %v", jobs, err)
+	}
+	mirror := "https://movies.example" + path
+	if err := store.FinishPosterJobs(ctx, []catalog.PosterDone{{Job: jobs[1], Mirror: mirror}}); err != nil {
+		t.Fatal(err)
+	}
+	r := get(t, h, path, http.StatusOK)
+	if string(r.body) != string(img) {
+		t.Errorf("poster body: got %q, want the stored copy", r.body)
+	}
+	checkHeader(t, r, "Cache-Control", "public, max-age=31536000, immutable")
+	checkHeader(t, r, "Content-Type", "image/jpeg")
+	checkHeader(t, r, "ETag", `"`+catalog.PosterKey(m.Poster2URL)+`"`)
+	if !strings.Contains(r.header.Get("Surrogate-Key"), "movie-"+strconv.FormatInt(id, 10)) {
+		t.Errorf("Surrogate-Key: got %q, want the movie's key", r.header.Get("Surrogate-Key"))
+	}
+	if r := get(t, h, path, http.StatusNotModified, "If-None-Match", r.header.Get("ETag")); len(r.body) != 0 {
+		t.Errorf("304 with a body")
+	}
+	body := string(get(t, h, detail, http.StatusOK).body)
+	if !strings.Contains(body, `"poster2_url":"`+mirror+`"`) || !strings.Contains(body, `"poster1_url":"https://img.example/wide.jpg"`) {
+		t.Errorf("after a copy: got %s, want poster2_url the mirror and poster1_url the original", body)
+	}
+	if vod := string(get(t, h, vodPath+"?ac=detail&ids="+strconv.FormatInt(id, 10), http.StatusOK).body); !strings.Contains(vod, `"vod_pic":"`+mirror+`"`) {
+		t.Errorf("MacCMS vod_pic: got %s, want the mirror", vod)
+	}
+	// An old KEY and a changed original URL: 404, and the original served.
+	get(t, h, catalog.PosterPath(id, 2, "https://img.example/old.jpg"), http.StatusNotFound)
+	get(t, h, catalog.PosterPath(id, 1, m.Poster2URL), http.StatusNotFound)
+	changed, _ := store.GetMovie(ctx, id)
+	changed.Poster2URL = "https://img.example/new.jpg"
+	changed.UpdatedAt = time.Time{}
+	if err := store.UpdateMovie(ctx, &changed); err != nil {
+		t.Fatal(err)
+	}
+	get(t, h, path, http.StatusNotFound)
+	if !strings.Contains(string(get(t, h, detail, http.StatusOK).body), `"poster2_url":"https://img.example/new.jpg"`) {
+		t.Error("after a change: want the new original poster2_url")
+	}
+}

@@ -47,9 +47,9 @@ func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
 	}
 	f.play = catalog.JoinPlayGroups(f.groups)
 	f.serial = strconv.Itoa(catalog.VodSerial(v.Episodes))
-	f.pic = v.Poster2URL
+	f.pic = v.ServedPoster(2)
 	if f.pic == "" {
-		f.pic = v.Poster1URL
+		f.pic = v.ServedPoster(1)
 	}
 	return f
 }

@@ -94,6 +94,7 @@ func (s *server) routes(version string) *httpx.Router {
 	get("/api/movies/{id}", movieKeys(api(s.movieDetail)))
 	rt.Handle(http.MethodPost, reportPath, api(s.reportFailure))
 	rt.HandleFunc(http.MethodOptions, reportPath, reportPreflight)
+	get(posterPath, movieKeys(api(s.servePoster)))
 	get("/api/jav", api(s.listJav))
 	get("/api/jav/{id}", movieKeys(api(s.javDetail)))
 	get("/api/health", httpx.Health(s.store.Ping, s.search.Ready, version))

@@ -1,0 +1,280 @@
+// Package posters is the poster mirror of serve --mirror-posters
+// (contract 13): it fetches each poster URL once through the fetch
+// guard (a "//host/..." URL as https:), at most 10 MiB, decodes it to
+// prove it is an image (JPEG, PNG, GIF or WebP), resizes it to a fixed
+// width (300 px for a portrait image, 800 px for a landscape one, never
+// larger than it is) and stores it as JPEG in the database, so that every
+// instance sharing the database serves it. A fetch that fails is retried
+// with backoff, at most MaxTries times; until a copy exists, the movie
+// serves its original URL.
+//
+// Resizing uses golang.org/x/image/draw (CatmullRom): maintained by the
+// Go team beside the standard library, pure Go (no cgo, nothing to
+// install), BSD licensed, and its Catmull-Rom kernel gives sharp
+// downscaled posters; golang.org/x/image/webp decodes WebP.
+package posters
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	_ "image/gif" // decoders image.Decode knows
+	"image/jpeg"
+	_ "image/png"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/image/draw"
+	_ "golang.org/x/image/webp"
+
+	"catalog/internal/catalog"
+	"catalog/internal/fetchguard"
+)
+
+// Limits of a poster (contract 13).
+const (
+	MaxBytes = 10 << 20
+	// MaxPixels bounds a decoded image (64 MiB as RGBA): a small file
+	// that announces a huge picture is refused before it is decoded.
+	MaxPixels = 4096 * 4096
+	// PortraitWidth and LandscapeWidth are the stored widths.
+	PortraitWidth  = 300
+	LandscapeWidth = 800
+	// MaxTries is how many fetches of one URL fail before the mirror
+	// gives up on it (the original URL stays served).
+	MaxTries = 5
+	// Quality is the stored JPEG's quality.
+	Quality = 82
+	// fetchTimeout bounds one fetch, body included.
+	fetchTimeout = 30 * time.Second
+	lease        = 10 * time.Minute
+	batch        = 16
+	workers      = 2
+	pollEvery    = time.Minute
+)
+
+// Options configure a Mirror.
+type Options struct {
+	// PublicURL is the movie service's public base URL (--public-url),
+	// without a trailing slash.
+	PublicURL string
+	Guard     fetchguard.Options
+	Logger    *slog.Logger
+	// Changed hears of the movies whose served posters changed.
+	Changed func(ids []int64)
+}
+
+// Mirror copies posters until its Run returns.
+type Mirror struct {
+	st     catalog.PosterStore
+	opts   Options
+	client *http.Client
+	log    *slog.Logger
+	now    func() time.Time
+}
+
+// New returns a mirror over st.
+func New(st catalog.PosterStore, opts Options) *Mirror {
+	opts.PublicURL = strings.TrimRight(opts.PublicURL, "/")
+	g := opts.Guard
+	g.MaxBody = MaxBytes
+	if g.Timeout == 0 {
+		g.Timeout = fetchTimeout
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.New(slog.DiscardHandler)
+	}
+	return &Mirror{st: st, opts: opts, client: fetchguard.NewClient(g), log: opts.Logger, now: time.Now}
+}
+
+// Run mirrors posters until ctx is done: first it points the mirror
+// addresses at PublicURL (an address of an older --public-url is
+// forgotten and its poster queued again), then it works through the
+// queue, oldest first; a restart resumes where it stopped, since the
+// queue is in the database.
+func (m *Mirror) Run(ctx context.Context) {
+	if err := m.st.ResetPosterMirrors(ctx, m.opts.PublicURL); err != nil && ctx.Err() == nil {
+		m.log.Warn("poster mirror: reset failed", "err", err)
+	}
+	for ctx.Err() == nil {
+		n, err := m.Round(ctx)
+		if err != nil && ctx.Err() == nil {
+			m.log.Warn("poster mirror: "+err.Error(), "err", err)
+		}
+		if n == 0 || err != nil {
+			t := time.NewTimer(pollEvery)
+			select {
+			case <-ctx.Done():
+			case <-t.C:
+			}
+			t.Stop()
+		}
+	}
+}
+
+// Round claims up to a batch of due posters, copies them and stores
+// what it found; it returns how many it claimed.
+func (m *Mirror) Round(ctx context.Context) (int, error) {
+	jobs, err := m.st.ClaimPosterJobs(ctx, m.now(), lease, batch)
+	if err != nil || len(jobs) == 0 {
+		return 0, err
+	}
+	var (
+		mu   sync.Mutex
+		done []catalog.PosterDone
+		wg   sync.WaitGroup
+		sem  = make(chan struct{}, workers)
+		keys keyLocks
+	)
+	for _, j := range jobs {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			err := m.copyOnce(ctx, &keys, j)
+			if ctx.Err() != nil {
+				return
+			}
+			if err != nil {
+				m.retry(ctx, j, err)
+				return
+			}
+			mu.Lock()
+			done = append(done, catalog.PosterDone{Job: j, Mirror: m.opts.PublicURL + catalog.PosterPath(j.MovieID, j.Slot, j.URL)})
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if ctx.Err() != nil {
+		return len(jobs), ctx.Err()
+	}
+	if err := m.st.FinishPosterJobs(ctx, done); err != nil {
+		return len(jobs), err
+	}
+	if len(done) > 0 && m.opts.Changed != nil {
+		ids := make([]int64, len(done))
+		for i, d := range done {
+			ids[i] = d.Job.MovieID
+		}
+		m.opts.Changed(ids)
+	}
+	return len(jobs), nil
+}
+
+// copyOnce stores the copy of j's URL unless it is stored already; two
+// jobs of one URL in a round fetch it once.
+func (m *Mirror) copyOnce(ctx context.Context, keys *keyLocks, j catalog.PosterJob) error {
+	key := catalog.PosterKey(j.URL)
+	unlock := keys.lock(key)
+	defer unlock()
+	if ok, err := m.st.HasPosterImage(ctx, key); err != nil || ok {
+		return err
+	}
+	img, err := m.Fetch(ctx, j.URL)
+	if err != nil {
+		return err
+	}
+	return m.st.SavePosterImage(ctx, catalog.PosterImage{Key: key, URL: j.URL, JPEG: img})
+}
+
+// retry counts a failed fetch: due again after 1, 4, 16 and 64 minutes,
+// given up after MaxTries.
+func (m *Mirror) retry(ctx context.Context, j catalog.PosterJob, cause error) {
+	tries := j.Tries + 1
+	var due time.Time
+	if tries < MaxTries {
+		due = m.now().Add(time.Minute << (2 * (tries - 1)))
+	}
+	m.log.Info("poster mirror: fetch failed", "movie", j.MovieID, "poster", j.Slot, "tries", tries, "err", fetchguard.Describe(cause))
+	if err := m.st.RetryPosterJob(ctx, j, tries, due); err != nil && ctx.Err() == nil {
+		m.log.Warn("poster mirror: "+err.Error(), "err", err)
+	}
+}
+
+// Fetch downloads the poster at raw and returns its stored form.
+func (m *Mirror) Fetch(ctx context.Context, raw string) ([]byte, error) {
+	if strings.HasPrefix(raw, "//") {
+		raw = "https:" + raw
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, raw, nil)
+	if err != nil {
+		return nil, errors.New("not an http(s) address")
+	}
+	req.Header.Set("Accept", "image/jpeg, image/png, image/gif, image/webp")
+	res, err := m.client.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		return nil, &fetchguard.StatusError{Code: res.StatusCode}
+	}
+	if ct := strings.ToLower(res.Header.Get("Content-Type")); ct != "" && !strings.HasPrefix(ct, "image/") &&
+		!strings.HasPrefix(ct, "application/octet-stream") && !strings.HasPrefix(ct, "binary/octet-stream") {
+		return nil, fmt.Errorf("not an image (%s)", strings.TrimSpace(strings.SplitN(ct, ";", 2)[0]))
+	}
+	body, err := io.ReadAll(res.Body)
+	if err != nil {
+		return nil, err
+	}
+	return Resize(body)
+}
+
+// Resize decodes an image (JPEG, PNG, GIF or WebP, at most MaxPixels)
+// and returns it as JPEG, PortraitWidth wide when it is taller than
+// wide, else LandscapeWidth, never wider than it was.
+func Resize(data []byte) ([]byte, error) {
+	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	if err != nil {
+		return nil, errors.New("not an image this mirror reads (JPEG, PNG, GIF or WebP)")
+	}
+	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > MaxPixels {
+		return nil, fmt.Errorf("image of %dx%d pixels is over the limit", cfg.Width, cfg.Height)
+	}
+	src, _, err := image.Decode(bytes.NewReader(data))
+	if err != nil {
+		return nil, errors.New("the image is damaged")
+	}
+	b := src.Bounds()
+	w := LandscapeWidth
+	if b.Dy() > b.Dx() {
+		w = PortraitWidth
+	}
+	w = min(w, b.Dx())
+	h := max(1, b.Dy()*w/b.Dx())
+	dst := image.NewRGBA(image.Rect(0, 0, w, h))
+	draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src) // transparency on white
+	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Over, nil)
+	var out bytes.Buffer
+	if err := jpeg.Encode(&out, dst, &jpeg.Options{Quality: Quality}); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
+}
+
+// keyLocks serialises the work on one key.
+type keyLocks struct {
+	mu   sync.Mutex
+	held map[string]*sync.Mutex
+}
+
+func (k *keyLocks) lock(key string) func() {
+	k.mu.Lock()
+	if k.held == nil {
+		k.held = map[string]*sync.Mutex{}
+	}
+	l, ok := k.held[key]
+	if !ok {
+		l = &sync.Mutex{}
+		k.held[key] = l
+	}
+	k.mu.Unlock()
+	l.Lock()
+	return l.Unlock
+}
