@@ -134,12 +134,12 @@ type Movie struct {
 	// Health is what the link prober found for the servers (contract
 	// 13), read with the episodes and never written by an upsert or an
 	// edit; nil until the first check.
-	Health    []ServerHealth
+	Health []ServerHealth
 	// PosterMirror are the served addresses of the posters' copies
 	// (contract 13), read with the posters and never written by an
 	// upsert or an edit; ServedPoster picks the one to serve.
 	PosterMirror [2]string
-	UpdatedAt time.Time // added or last changed, for /api/jav?h=
+	UpdatedAt    time.Time // added or last changed, for /api/jav?h=
 }
 
 // servedText is text field f as served: a poster's mirror when it has
