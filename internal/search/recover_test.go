@@ -113,7 +113,10 @@ func TestIndexFaultsNeverStopTheService(t *testing.T) {
 			if c.where == "save" {
 				l.file.lastWrite = time.Now().Add(-saveEvery) // a save is due at every change
 			}
-			l.Start(t.Context())
+			// Stopped (its last file written) before the test's folders go.
+			ctx, stop := context.WithCancel(t.Context())
+			t.Cleanup(func() { stop(); l.Wait() })
+			l.Start(ctx)
 			if c.trigger != nil {
 				waitReady(t, l)
 				c.trigger(t, l, w)
