@@ -4,6 +4,7 @@
 package movieclient
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -15,6 +16,27 @@ import (
 
 	"github.com/oapi-codegen/runtime"
 )
+
+// Defines values for EpisodesStatus.
+const (
+	EpisodesStatusDead      EpisodesStatus = "dead"
+	EpisodesStatusOk        EpisodesStatus = "ok"
+	EpisodesStatusUnchecked EpisodesStatus = "unchecked"
+)
+
+// Valid indicates whether the value is a known member of the EpisodesStatus enum.
+func (e EpisodesStatus) Valid() bool {
+	switch e {
+	case EpisodesStatusDead:
+		return true
+	case EpisodesStatusOk:
+		return true
+	case EpisodesStatusUnchecked:
+		return true
+	default:
+		return false
+	}
+}
 
 // Defines values for HealthDatabase.
 const (
@@ -72,6 +94,8 @@ func (e HealthStatus) Valid() bool {
 
 // Episodes The movie's play sources (contract 9): servers, each with its episodes in order; [] when none. At most 20 servers of 1 to 5000 episodes each, at most 2097152 bytes as JSON.
 type Episodes = []struct {
+	// CheckedAt When the link prober last checked the server (RFC 3339), or "" before its first check; in answers only.
+	CheckedAt  *string `json:"checked_at,omitempty"`
 	ServerData []struct {
 		// LinkEmbed A page to show in an iframe, or "".
 		LinkEmbed string `json:"link_embed"`
@@ -88,7 +112,13 @@ type Episodes = []struct {
 
 	// ServerName At most 64 characters, unique within the movie.
 	ServerName string `json:"server_name"`
+
+	// Status What the link prober found for the server (contract 13), in answers only. A server dead for longer than --dead-after is served after the live ones.
+	Status *EpisodesStatus `json:"status,omitempty"`
 }
+
+// EpisodesStatus What the link prober found for the server (contract 13), in answers only. A server dead for longer than --dead-after is served after the live ones.
+type EpisodesStatus string
 
 // Error defines model for Error.
 type Error struct {
@@ -290,6 +320,15 @@ type MovieNotFound = Error
 // NotFound defines model for NotFound.
 type NotFound = Error
 
+// PosterNotFound defines model for PosterNotFound.
+type PosterNotFound = Error
+
+// ReportBadRequest defines model for ReportBadRequest.
+type ReportBadRequest = Error
+
+// ReportNotFound defines model for ReportNotFound.
+type ReportNotFound = Error
+
 // Unavailable defines model for Unavailable.
 type Unavailable = Error
 
@@ -352,6 +391,18 @@ type GetMovieParams struct {
 	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 }
+
+// ReportMovieJSONBody defines parameters for ReportMovie.
+type ReportMovieJSONBody struct {
+	// Episode The episode's slug.
+	Episode string `json:"episode"`
+
+	// Server The server's server_name.
+	Server string `json:"server"`
+}
+
+// ReportMovieJSONRequestBody defines body for ReportMovie for application/json ContentType.
+type ReportMovieJSONRequestBody ReportMovieJSONBody
 
 // RequestEditorFn is the function signature for the RequestEditor callback function
 type RequestEditorFn func(ctx context.Context, req *http.Request) error
@@ -517,6 +568,29 @@ type ClientInterface interface {
 	// Corresponds with OPTIONS /api/movies/{id} (the `PreflightApiMoviesId` operationId).
 	PreflightApiMoviesId(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
+	// PreflightApiMoviesIdReport CORS preflight for /api/movies/{id}/report
+	//
+	// Corresponds with OPTIONS /api/movies/{id}/report (the `PreflightApiMoviesIdReport` operationId).
+	PreflightApiMoviesIdReport(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReportMovieWithBody Report a play failure
+	//
+	// A player's failure report (contract 13): the server and the episode (its slug) that did not play. At most one report per client address per movie per hour counts; a report that counts moves the movie to the front of the link prober's queue. Reports never mark a server dead by themselves. The answer is the same whether the report counted or not.
+	//
+	// Takes any type of body and a specified content type.
+	//
+	// Corresponds with POST /api/movies/{id}/report (the `ReportMovie` operationId).
+	ReportMovieWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ReportMovie Report a play failure
+	//
+	// A player's failure report (contract 13): the server and the episode (its slug) that did not play. At most one report per client address per movie per hour counts; a report that counts moves the movie to the front of the link prober's queue. Reports never mark a server dead by themselves. The answer is the same whether the report counted or not.
+	//
+	// Takes a body of the `application/json` content type.
+	//
+	// Corresponds with POST /api/movies/{id}/report (the `ReportMovie` operationId).
+	ReportMovie(ctx context.Context, id Id, body ReportMovieJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
 	// Openapi This document
 	//
 	// Corresponds with GET /api/openapi.json (the `Openapi` operationId).
@@ -526,6 +600,18 @@ type ClientInterface interface {
 	//
 	// Corresponds with OPTIONS /api/openapi.json (the `PreflightApiOpenapiJson` operationId).
 	PreflightApiOpenapiJson(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// GetPoster A mirrored poster
+	//
+	// The copy of a movie's poster that serve --mirror-posters stored (contract 13): JPEG, 300 px wide (portrait) or 800 px wide (landscape). Its address names its content, so it is cached for a year.
+	//
+	// Corresponds with GET /posters/{id}/{slot}/{file} (the `GetPoster` operationId).
+	GetPoster(ctx context.Context, id Id, slot string, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreflightPosters CORS preflight for /posters/{id}/{slot}/{file}
+	//
+	// Corresponds with OPTIONS /posters/{id}/{slot}/{file} (the `PreflightPosters` operationId).
+	PreflightPosters(ctx context.Context, id Id, slot string, file string, reqEditors ...RequestEditorFn) (*http.Response, error)
 }
 
 // Docs This document as a page to read and try calls from
@@ -778,6 +864,59 @@ func (c *Client) PreflightApiMoviesId(ctx context.Context, id Id, reqEditors ...
 	return c.Client.Do(req)
 }
 
+// PreflightApiMoviesIdReport CORS preflight for /api/movies/{id}/report
+//
+// Corresponds with OPTIONS /api/movies/{id}/report (the `PreflightApiMoviesIdReport` operationId).
+func (c *Client) PreflightApiMoviesIdReport(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreflightApiMoviesIdReportRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReportMovieWithBody Report a play failure
+//
+// A player's failure report (contract 13): the server and the episode (its slug) that did not play. At most one report per client address per movie per hour counts; a report that counts moves the movie to the front of the link prober's queue. Reports never mark a server dead by themselves. The answer is the same whether the report counted or not.
+//
+// Takes any type of body and a specified content type.
+//
+// Corresponds with POST /api/movies/{id}/report (the `ReportMovie` operationId).
+func (c *Client) ReportMovieWithBody(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReportMovieRequestWithBody(c.Server, id, contentType, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ReportMovie Report a play failure
+//
+// A player's failure report (contract 13): the server and the episode (its slug) that did not play. At most one report per client address per movie per hour counts; a report that counts moves the movie to the front of the link prober's queue. Reports never mark a server dead by themselves. The answer is the same whether the report counted or not.
+//
+// Takes a body of the `application/json` content type.
+//
+// Corresponds with POST /api/movies/{id}/report (the `ReportMovie` operationId).
+func (c *Client) ReportMovie(ctx context.Context, id Id, body ReportMovieJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewReportMovieRequest(c.Server, id, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
 // Openapi This document
 //
 // Corresponds with GET /api/openapi.json (the `Openapi` operationId).
@@ -798,6 +937,38 @@ func (c *Client) Openapi(ctx context.Context, reqEditors ...RequestEditorFn) (*h
 // Corresponds with OPTIONS /api/openapi.json (the `PreflightApiOpenapiJson` operationId).
 func (c *Client) PreflightApiOpenapiJson(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPreflightApiOpenapiJsonRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// GetPoster A mirrored poster
+//
+// The copy of a movie's poster that serve --mirror-posters stored (contract 13): JPEG, 300 px wide (portrait) or 800 px wide (landscape). Its address names its content, so it is cached for a year.
+//
+// Corresponds with GET /posters/{id}/{slot}/{file} (the `GetPoster` operationId).
+func (c *Client) GetPoster(ctx context.Context, id Id, slot string, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewGetPosterRequest(c.Server, id, slot, file)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreflightPosters CORS preflight for /posters/{id}/{slot}/{file}
+//
+// Corresponds with OPTIONS /posters/{id}/{slot}/{file} (the `PreflightPosters` operationId).
+func (c *Client) PreflightPosters(ctx context.Context, id Id, slot string, file string, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreflightPostersRequest(c.Server, id, slot, file)
 	if err != nil {
 		return nil, err
 	}
@@ -1537,6 +1708,87 @@ func NewPreflightApiMoviesIdRequest(server string, id Id) (*http.Request, error)
 	return req, nil
 }
 
+// NewPreflightApiMoviesIdReportRequest constructs an http.Request for the PreflightApiMoviesIdReport method
+func NewPreflightApiMoviesIdReportRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/movies/%s/report", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodOptions, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewReportMovieRequest calls the generic ReportMovie builder with application/json body
+func NewReportMovieRequest(server string, id Id, body ReportMovieJSONRequestBody) (*http.Request, error) {
+	var bodyReader io.Reader
+	buf, err := json.Marshal(body)
+	if err != nil {
+		return nil, err
+	}
+	bodyReader = bytes.NewReader(buf)
+	return NewReportMovieRequestWithBody(server, id, "application/json", bodyReader)
+}
+
+// NewReportMovieRequestWithBody constructs an http.Request for the ReportMovie method, with any body, and a specified content type
+func NewReportMovieRequestWithBody(server string, id Id, contentType string, body io.Reader) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/movies/%s/report", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), body)
+	if err != nil {
+		return nil, err
+	}
+
+	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
 // NewOpenapiRequest constructs an http.Request for the Openapi method
 func NewOpenapiRequest(server string) (*http.Request, error) {
 	var err error
@@ -1574,6 +1826,102 @@ func NewPreflightApiOpenapiJsonRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/api/openapi.json")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodOptions, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewGetPosterRequest constructs an http.Request for the GetPoster method
+func NewGetPosterRequest(server string, id Id, slot string, file string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "slot", slot, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "file", file, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/posters/%s/%s/%s", pathParam0, pathParam1, pathParam2)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPreflightPostersRequest constructs an http.Request for the PreflightPosters method
+func NewPreflightPostersRequest(server string, id Id, slot string, file string) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam1 string
+
+	pathParam1, err = runtime.StyleParamWithOptions("simple", false, "slot", slot, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	var pathParam2 string
+
+	pathParam2, err = runtime.StyleParamWithOptions("simple", false, "file", file, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/posters/%s/%s/%s", pathParam0, pathParam1, pathParam2)
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -1757,6 +2105,31 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with OPTIONS /api/movies/{id} (the `PreflightApiMoviesId` operationId).
 	PreflightApiMoviesIdWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreflightApiMoviesIdResponse, error)
 
+	// PreflightApiMoviesIdReportWithResponse CORS preflight for /api/movies/{id}/report
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with OPTIONS /api/movies/{id}/report (the `PreflightApiMoviesIdReport` operationId).
+	PreflightApiMoviesIdReportWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreflightApiMoviesIdReportResponse, error)
+
+	// ReportMovieWithBodyWithResponse Report a play failure
+	//
+	// A player's failure report (contract 13): the server and the episode (its slug) that did not play. At most one report per client address per movie per hour counts; a report that counts moves the movie to the front of the link prober's queue. Reports never mark a server dead by themselves. The answer is the same whether the report counted or not.
+	//
+	// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/movies/{id}/report (the `ReportMovie` operationId).
+	ReportMovieWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReportMovieResponse, error)
+
+	// ReportMovieWithResponse Report a play failure
+	//
+	// A player's failure report (contract 13): the server and the episode (its slug) that did not play. At most one report per client address per movie per hour counts; a report that counts moves the movie to the front of the link prober's queue. Reports never mark a server dead by themselves. The answer is the same whether the report counted or not.
+	//
+	// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/movies/{id}/report (the `ReportMovie` operationId).
+	ReportMovieWithResponse(ctx context.Context, id Id, body ReportMovieJSONRequestBody, reqEditors ...RequestEditorFn) (*ReportMovieResponse, error)
+
 	// OpenapiWithResponse This document
 	//
 	// Returns a wrapper object for the known response body format(s).
@@ -1770,6 +2143,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with OPTIONS /api/openapi.json (the `PreflightApiOpenapiJson` operationId).
 	PreflightApiOpenapiJsonWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PreflightApiOpenapiJsonResponse, error)
+
+	// GetPosterWithResponse A mirrored poster
+	//
+	// The copy of a movie's poster that serve --mirror-posters stored (contract 13): JPEG, 300 px wide (portrait) or 800 px wide (landscape). Its address names its content, so it is cached for a year.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /posters/{id}/{slot}/{file} (the `GetPoster` operationId).
+	GetPosterWithResponse(ctx context.Context, id Id, slot string, file string, reqEditors ...RequestEditorFn) (*GetPosterResponse, error)
+
+	// PreflightPostersWithResponse CORS preflight for /posters/{id}/{slot}/{file}
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with OPTIONS /posters/{id}/{slot}/{file} (the `PreflightPosters` operationId).
+	PreflightPostersWithResponse(ctx context.Context, id Id, slot string, file string, reqEditors ...RequestEditorFn) (*PreflightPostersResponse, error)
 }
 
 // DocsResponse200Headers the declared response headers of an HTTP 200 response for Docs
@@ -2947,6 +3336,160 @@ func (r PreflightApiMoviesIdResponse) ContentType() string {
 	return ""
 }
 
+// PreflightApiMoviesIdReportResponse204Headers the declared response headers of an HTTP 204 response for PreflightApiMoviesIdReport
+type PreflightApiMoviesIdReportResponse204Headers struct {
+	AccessControlAllowHeaders string
+	AccessControlAllowMethods string
+	AccessControlAllowOrigin  string
+	AccessControlMaxAge       string
+	XContentTypeOptions       string
+}
+
+type PreflightApiMoviesIdReportResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *PreflightApiMoviesIdReportResponse204Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r PreflightApiMoviesIdReportResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreflightApiMoviesIdReportResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreflightApiMoviesIdReportResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreflightApiMoviesIdReportResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ReportMovieResponse204Headers the declared response headers of an HTTP 204 response for ReportMovie
+type ReportMovieResponse204Headers struct {
+	AccessControlAllowOrigin string
+	XContentTypeOptions      string
+}
+
+// ReportMovieResponse400Headers the declared response headers of an HTTP 400 response for ReportMovie
+type ReportMovieResponse400Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	XContentTypeOptions      string
+}
+
+// ReportMovieResponse404Headers the declared response headers of an HTTP 404 response for ReportMovie
+type ReportMovieResponse404Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	XContentTypeOptions      string
+}
+
+// ReportMovieResponse500Headers the declared response headers of an HTTP 500 response for ReportMovie
+type ReportMovieResponse500Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	XContentTypeOptions      string
+}
+
+// ReportMovieResponse503Headers the declared response headers of an HTTP 503 response for ReportMovie
+type ReportMovieResponse503Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	RetryAfter               *string
+	XContentTypeOptions      string
+}
+
+type ReportMovieResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ReportBadRequest
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *ReportNotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *ReportMovieResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ReportMovieResponse400Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *ReportMovieResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ReportMovieResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ReportMovieResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ReportMovieResponse) GetJSON400() *ReportBadRequest {
+	return r.JSON400
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r ReportMovieResponse) GetJSON404() *ReportNotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ReportMovieResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ReportMovieResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ReportMovieResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ReportMovieResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ReportMovieResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ReportMovieResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // OpenapiResponse200Headers the declared response headers of an HTTP 200 response for Openapi
 type OpenapiResponse200Headers struct {
 	AccessControlAllowOrigin string
@@ -3055,6 +3598,173 @@ func (r PreflightApiOpenapiJsonResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PreflightApiOpenapiJsonResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// GetPosterResponse200Headers the declared response headers of an HTTP 200 response for GetPoster
+type GetPosterResponse200Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	CacheTag                 *string
+	ETag                     string
+	SurrogateKey             *string
+	XContentTypeOptions      string
+}
+
+// GetPosterResponse304Headers the declared response headers of an HTTP 304 response for GetPoster
+type GetPosterResponse304Headers struct {
+	AccessControlAllowOrigin string
+	ETag                     string
+}
+
+// GetPosterResponse400Headers the declared response headers of an HTTP 400 response for GetPoster
+type GetPosterResponse400Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	XContentTypeOptions      string
+}
+
+// GetPosterResponse404Headers the declared response headers of an HTTP 404 response for GetPoster
+type GetPosterResponse404Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	XContentTypeOptions      string
+}
+
+// GetPosterResponse500Headers the declared response headers of an HTTP 500 response for GetPoster
+type GetPosterResponse500Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	XContentTypeOptions      string
+}
+
+// GetPosterResponse503Headers the declared response headers of an HTTP 503 response for GetPoster
+type GetPosterResponse503Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	RetryAfter               *string
+	XContentTypeOptions      string
+}
+
+type GetPosterResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *PosterNotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *GetPosterResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *GetPosterResponse304Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *GetPosterResponse400Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *GetPosterResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *GetPosterResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *GetPosterResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r GetPosterResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r GetPosterResponse) GetJSON404() *PosterNotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r GetPosterResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r GetPosterResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r GetPosterResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r GetPosterResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r GetPosterResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r GetPosterResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PreflightPostersResponse204Headers the declared response headers of an HTTP 204 response for PreflightPosters
+type PreflightPostersResponse204Headers struct {
+	AccessControlAllowHeaders string
+	AccessControlAllowMethods string
+	AccessControlAllowOrigin  string
+	AccessControlMaxAge       string
+	XContentTypeOptions       string
+}
+
+type PreflightPostersResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *PreflightPostersResponse204Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r PreflightPostersResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreflightPostersResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreflightPostersResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreflightPostersResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -3279,6 +3989,49 @@ func (c *ClientWithResponses) PreflightApiMoviesIdWithResponse(ctx context.Conte
 	return ParsePreflightApiMoviesIdResponse(rsp)
 }
 
+// PreflightApiMoviesIdReportWithResponse CORS preflight for /api/movies/{id}/report
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with OPTIONS /api/movies/{id}/report (the `PreflightApiMoviesIdReport` operationId).
+func (c *ClientWithResponses) PreflightApiMoviesIdReportWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreflightApiMoviesIdReportResponse, error) {
+	rsp, err := c.PreflightApiMoviesIdReport(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreflightApiMoviesIdReportResponse(rsp)
+}
+
+// ReportMovieWithBodyWithResponse Report a play failure
+//
+// A player's failure report (contract 13): the server and the episode (its slug) that did not play. At most one report per client address per movie per hour counts; a report that counts moves the movie to the front of the link prober's queue. Reports never mark a server dead by themselves. The answer is the same whether the report counted or not.
+//
+// Takes any type of body and a specified content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/movies/{id}/report (the `ReportMovie` operationId).
+func (c *ClientWithResponses) ReportMovieWithBodyWithResponse(ctx context.Context, id Id, contentType string, body io.Reader, reqEditors ...RequestEditorFn) (*ReportMovieResponse, error) {
+	rsp, err := c.ReportMovieWithBody(ctx, id, contentType, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReportMovieResponse(rsp)
+}
+
+// ReportMovieWithResponse Report a play failure
+//
+// A player's failure report (contract 13): the server and the episode (its slug) that did not play. At most one report per client address per movie per hour counts; a report that counts moves the movie to the front of the link prober's queue. Reports never mark a server dead by themselves. The answer is the same whether the report counted or not.
+//
+// Takes a body of the `application/json` content type, and returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/movies/{id}/report (the `ReportMovie` operationId).
+func (c *ClientWithResponses) ReportMovieWithResponse(ctx context.Context, id Id, body ReportMovieJSONRequestBody, reqEditors ...RequestEditorFn) (*ReportMovieResponse, error) {
+	rsp, err := c.ReportMovie(ctx, id, body, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseReportMovieResponse(rsp)
+}
+
 // OpenapiWithResponse This document
 //
 // Returns a wrapper object for the known response body format(s).
@@ -3303,6 +4056,34 @@ func (c *ClientWithResponses) PreflightApiOpenapiJsonWithResponse(ctx context.Co
 		return nil, err
 	}
 	return ParsePreflightApiOpenapiJsonResponse(rsp)
+}
+
+// GetPosterWithResponse A mirrored poster
+//
+// The copy of a movie's poster that serve --mirror-posters stored (contract 13): JPEG, 300 px wide (portrait) or 800 px wide (landscape). Its address names its content, so it is cached for a year.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /posters/{id}/{slot}/{file} (the `GetPoster` operationId).
+func (c *ClientWithResponses) GetPosterWithResponse(ctx context.Context, id Id, slot string, file string, reqEditors ...RequestEditorFn) (*GetPosterResponse, error) {
+	rsp, err := c.GetPoster(ctx, id, slot, file, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseGetPosterResponse(rsp)
+}
+
+// PreflightPostersWithResponse CORS preflight for /posters/{id}/{slot}/{file}
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with OPTIONS /posters/{id}/{slot}/{file} (the `PreflightPosters` operationId).
+func (c *ClientWithResponses) PreflightPostersWithResponse(ctx context.Context, id Id, slot string, file string, reqEditors ...RequestEditorFn) (*PreflightPostersResponse, error) {
+	rsp, err := c.PreflightPosters(ctx, id, slot, file, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreflightPostersResponse(rsp)
 }
 
 // ParseDocsResponse parses an HTTP response from a DocsWithResponse call
@@ -5281,6 +6062,253 @@ func ParsePreflightApiMoviesIdResponse(rsp *http.Response) (*PreflightApiMoviesI
 	return response, nil
 }
 
+// ParsePreflightApiMoviesIdReportResponse parses an HTTP response from a PreflightApiMoviesIdReportWithResponse call
+func ParsePreflightApiMoviesIdReportResponse(rsp *http.Response) (*PreflightApiMoviesIdReportResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreflightApiMoviesIdReportResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers PreflightApiMoviesIdReportResponse204Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Headers"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Headers", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowHeaders = value
+		}
+		if values := rsp.Header.Values("Access-Control-Allow-Methods"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Methods", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowMethods = value
+		}
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Access-Control-Max-Age"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Max-Age", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlMaxAge = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers204 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseReportMovieResponse parses an HTTP response from a ReportMovieWithResponse call
+func ParseReportMovieResponse(rsp *http.Response) (*ReportMovieResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ReportMovieResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ReportBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest ReportNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case rsp.StatusCode == 431:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers ReportMovieResponse204Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers ReportMovieResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 404:
+		var headers ReportMovieResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers ReportMovieResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ReportMovieResponse503Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
 // ParseOpenapiResponse parses an HTTP response from a OpenapiWithResponse call
 func ParseOpenapiResponse(rsp *http.Response) (*OpenapiResponse, error) {
 	bodyBytes, err := io.ReadAll(rsp.Body)
@@ -5398,6 +6426,305 @@ func ParsePreflightApiOpenapiJsonResponse(rsp *http.Response) (*PreflightApiOpen
 	switch {
 	case rsp.StatusCode == 204:
 		var headers PreflightApiOpenapiJsonResponse204Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Headers"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Headers", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowHeaders = value
+		}
+		if values := rsp.Header.Values("Access-Control-Allow-Methods"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Methods", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowMethods = value
+		}
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Access-Control-Max-Age"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Max-Age", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlMaxAge = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers204 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseGetPosterResponse parses an HTTP response from a GetPosterWithResponse call
+func ParseGetPosterResponse(rsp *http.Response) (*GetPosterResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &GetPosterResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest PosterNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case rsp.StatusCode == 431:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers GetPosterResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("Cache-Tag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Tag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheTag = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Surrogate-Key"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Surrogate-Key", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.SurrogateKey = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers GetPosterResponse304Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 400:
+		var headers GetPosterResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 404:
+		var headers GetPosterResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers GetPosterResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers GetPosterResponse503Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreflightPostersResponse parses an HTTP response from a PreflightPostersWithResponse call
+func ParsePreflightPostersResponse(rsp *http.Response) (*PreflightPostersResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreflightPostersResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers PreflightPostersResponse204Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Headers"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Headers", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
