@@ -30,6 +30,8 @@ const (
 	FieldSynopsis
 	FieldIDCode
 	FieldRelease
+	FieldScore
+	FieldDoubanID
 	FieldEpisodes
 	FieldURLPlayer // legacy /api/jav only
 	numMovieFields
@@ -130,6 +132,8 @@ type Movie struct {
 	Synopsis   string
 	IDCode     string
 	Release    string   // YYYY-MM-DD or ""
+	Score      string   // "0.0" to "10.0", or "" (contract 12)
+	DoubanID   string   // digits, or "" (contract 12)
 	Episodes   []Server // play sources (contract 9); nil when none
 	// Health is what the link prober found for the servers (contract
 	// 13), read with the episodes and never written by an upsert or an

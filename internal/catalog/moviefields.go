@@ -39,9 +39,15 @@ type movieSpec struct {
 	maxRunes  int       // kindText
 	maxInt    int64     // kindInt
 	multiline bool      // kindText: newlines and tabs allowed
-	text      func(m *Movie) *string
-	num       func(m *Movie) *int64 // kindInt
-	list      int                   // kindList: index in Movie.Lists
+	// norm, for a kindText field of a fixed form, gives its stored form
+	// and the problem of a value not in that form ("" for none), in
+	// place of the length check; pattern is that form as a regular
+	// expression, for the OpenAPI documents.
+	norm    func(string) (string, string)
+	pattern string
+	text    func(m *Movie) *string
+	num     func(m *Movie) *int64 // kindInt
+	list    int                   // kindList: index in Movie.Lists
 	// label and hint name the member in the console's form; without a
 	// label the form shows the member's name.
 	label, hint string
@@ -82,6 +88,13 @@ var movieSpecs = [numMovieFields]movieSpec{
 		label: "Code", hint: "e.g. ABC-123; an import with the same code updates this movie.", vod: "vod_sub", vodXML: "subname", vodCDATA: true},
 	FieldRelease: {json: "release", member: "release", kind: kindDate, text: func(m *Movie) *string { return &m.Release },
 		label: "Release date", hint: "YYYY-MM-DD, or empty.", vod: "vod_pubdate"},
+	// MacCMS records carry the score and the Douban id in fixed places of
+	// their own (vod_score, vod_douban_score, vod_douban_id as a number).
+	FieldScore: {json: "score", member: "score", kind: kindText, maxRunes: MaxShortRunes, norm: NormalizeScore, pattern: ScorePattern,
+		text: func(m *Movie) *string { return &m.Score }, label: "Score", hint: "From 0.0 to 10.0, one decimal; empty when it has none."},
+	FieldDoubanID: {json: "douban_id", member: "douban_id", kind: kindText, maxRunes: MaxShortRunes, norm: NormalizeDoubanID, pattern: DoubanIDPattern,
+		text: func(m *Movie) *string { return &m.DoubanID }, label: "Douban id",
+		hint: "The number in its Douban address (movie.douban.com/subject/NUMBER/); empty when it has none."},
 	FieldEpisodes: {json: "episodes", member: "episodes", kind: kindEpisodes, long: true},
 	// URL_player is read from the episodes, so it is as long as they are.
 	FieldURLPlayer: {json: "URL_player", kind: kindPlayer, long: true, legacy: true},
@@ -308,7 +321,13 @@ func (m *Movie) normalizeFields(fe FieldErrors) {
 			if s.multiline {
 				*v = strings.ReplaceAll(*v, "\r\n", "\n")
 			}
-			if msg := checkText(*v, s.maxRunes, s.multiline); msg != "" {
+			msg := ""
+			if s.norm != nil {
+				*v, msg = s.norm(*v)
+			} else {
+				msg = checkText(*v, s.maxRunes, s.multiline)
+			}
+			if msg != "" {
 				fe.Add(s.member, msg)
 			}
 		case kindDate:
@@ -366,6 +385,9 @@ type FieldSpec struct {
 	Multiline bool  // text members whose newlines are kept
 	URL       bool  // an absolute http(s) URL or ""
 	Date      bool  // YYYY-MM-DD or ""
+	// Pattern is the form of a text member whose form is fixed, as a
+	// regular expression ("" for free text).
+	Pattern string
 	// Label and Hint are how the console names the member.
 	Label, Hint string
 	// Vod is the key of a full MacCMS record that carries the field as
@@ -380,7 +402,7 @@ var movieFieldSpecs = func() []FieldSpec {
 	out := make([]FieldSpec, 0, numMovieFields)
 	for f, s := range movieSpecs {
 		spec := FieldSpec{Field: MovieField(f), Name: s.json, Member: s.member, Kind: MovieMemberKind(s.member), Legacy: s.legacy,
-			MaxRunes: s.maxRunes, MaxInt: s.maxInt, Multiline: s.multiline, URL: s.kind == kindURL, Date: s.kind == kindDate,
+			MaxRunes: s.maxRunes, MaxInt: s.maxInt, Multiline: s.multiline, URL: s.kind == kindURL, Date: s.kind == kindDate, Pattern: s.pattern,
 			Label: s.label, Hint: s.hint, Vod: s.vod, VodXML: s.vodXML, VodCDATA: s.vodCDATA}
 		if s.kind == kindList {
 			spec.MaxRunes = MaxListRunes

@@ -15,7 +15,7 @@ import (
 func TestMovieFieldTable(t *testing.T) {
 	wantMembers := []string{"id", "name", "slug", "year", "poster1_url", "poster2_url",
 		"categories", "actor", "director", "studio", "genre", "country",
-		"synopsis", "id_code", "release", "episodes"}
+		"synopsis", "id_code", "release", "score", "douban_id", "episodes"}
 	if got := catalog.MovieMembers(); !slices.Equal(got, wantMembers) {
 		t.Errorf("MovieMembers() = %q, want %q", got, wantMembers)
 	}
@@ -33,7 +33,7 @@ func TestMovieFieldTable(t *testing.T) {
 	wantColumns := []string{"name", "name_fold", "slug", "year", "poster1_url", "poster2_url",
 		"categories_json", "categories", "actor_json", "actor", "director_json", "director",
 		"studio_json", "studio", "genre_json", "genre", "country_json", "country",
-		"synopsis", "id_code", "release", "episodes", "play_kinds"}
+		"synopsis", "id_code", "release", "score", "douban_id", "episodes", "play_kinds"}
 	if !slices.Equal(names, wantColumns) {
 		t.Errorf("MovieColumns() = %q, want %q", names, wantColumns)
 	}

@@ -21,7 +21,7 @@ import (
 
 // collectedFields are the fields a MacCMS source carries (contract 10);
 // studio has no vod_ member and ids are the collector's own.
-const collectedFields = "title,slug,year,poster1_url,poster2_url,categories,actor,director,genre,country,synopsis,id_code,release,episodes"
+const collectedFields = "title,slug,year,poster1_url,poster2_url,categories,actor,director,genre,country,synopsis,id_code,release,score,douban_id,episodes"
 
 // sourceMovies are a source catalog's movies, last changed three hours
 // ago, so that a run with h=1 reads only later changes.
@@ -34,6 +34,9 @@ func sourceMovies(t *testing.T, n int) []catalog.Movie {
 			Name: fmt.Sprintf("Film number %d", i+1), Year: fmt.Sprint(1990 + i%30), IDCode: fmt.Sprintf("FN-%03d", i+1),
 			Poster1URL: fmt.Sprintf("https://img.example.com/%d/slide.jpg", i), Poster2URL: fmt.Sprintf("https://img.example.com/%d/poster.jpg", i),
 			Synopsis: fmt.Sprintf("Story %d.\nSecond line.", i), Release: fmt.Sprintf("20%02d-0%d-1%d", i%25, 1+i%9, i%10),
+			// Every fourth has no score and no Douban id; the others
+			// range over the scale, 0.0 and 10.0 included.
+			Score: []string{"", "0.0", "7.5", "10.0"}[i%4], DoubanID: []string{"", "1292052", "30166972", "7"}[i%4],
 			Episodes: []catalog.Server{
 				{Name: "Main", Episodes: []catalog.Episode{{Name: "Episode 1", LinkEmbed: fmt.Sprintf("https://play.example.com/%d/1", i),
 					LinkM3U8: fmt.Sprintf("https://cdn.example.com/%d/1/index.m3u8", i)},

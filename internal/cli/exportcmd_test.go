@@ -25,7 +25,7 @@ import (
 // quotes, commas, "|" and newlines in cells, list items holding commas
 // or "|" or starting with "[", backslashes, empty lists and empty
 // strings, and ids with gaps.
-const roundTripMovies = `{"id": 3, "name": "รักแท้ \"ไม่มี\" จริง", "year": "2019", "categories": ["ดราม่า", "Action, Thriller", "Comedy"], "actor": ["สมชาย ใจดี", "Aiko \"A\" Tanaka"], "director": ["Smith, John"], "studio": ["a|b", "c"], "genre": ["[Uncut]", "Drama"], "country": ["TH"], "synopsis": "Line one, with a comma.\nLine \"two\" | piped\n\n\tTabbed, C:\\path\\ and ✓", "id_code": "ABC-001", "release": "2019-05-01", "poster1_url": "https://img.example.com/p.jpg?a=1,2&b=%223%22", "poster2_url": "https://img.example.com/p2.jpg", "link_embed": "https://player.example.com/e/1?x=a|b"}
+const roundTripMovies = `{"id": 3, "name": "รักแท้ \"ไม่มี\" จริง", "year": "2019", "categories": ["ดราม่า", "Action, Thriller", "Comedy"], "actor": ["สมชาย ใจดี", "Aiko \"A\" Tanaka"], "director": ["Smith, John"], "studio": ["a|b", "c"], "genre": ["[Uncut]", "Drama"], "country": ["TH"], "synopsis": "Line one, with a comma.\nLine \"two\" | piped\n\n\tTabbed, C:\\path\\ and ✓", "id_code": "ABC-001", "release": "2019-05-01", "score": "8.5", "douban_id": 1292052, "poster1_url": "https://img.example.com/p.jpg?a=1,2&b=%223%22", "poster2_url": "https://img.example.com/p2.jpg", "link_embed": "https://player.example.com/e/1?x=a|b"}
 {"id": 10, "name": "Bare"}
 {"id": 11, "name": "Quote, comma | pipe", "slug": "custom-slug", "categories": ["One, only"], "actor": ["x|y"], "director": ["[not json"], "studio": ["[\"x\"]"], "genre": ["Drama", "[Uncut]"], "synopsis": ""}
 {"id": 1000000, "name": "日本語のタイトル", "categories": [], "actor": [], "country": ["JP", "TH"], "year": "", "release": "", "episodes": [{"server_name": "Main \"1\", | ตอน", "server_data": [{"name": "Ep 1 $#", "link_embed": "https://p.example/e/1?a=$b#c", "link_m3u8": "https://cdn.example/1/index.m3u8"}, {"name": "ตอนที่ 2", "slug": "two", "link_m3u8": "https://cdn.example/2.m3u8?x=a|b,c"}]}, {"server_name": "Backup", "server_data": [{"name": "Ep 1", "link_embed": "https://b.example/1"}]}]}
@@ -195,7 +195,7 @@ func TestExportForms(t *testing.T) {
 	if len(lines) != 4 {
 		t.Fatalf("JSON Lines on stdout: got %d lines, want 4:\n%s", len(lines), r.stdout)
 	}
-	if want := `{"id":10,"name":"Bare","slug":"bare","year":"","poster1_url":"","poster2_url":"","categories":[],"actor":[],"director":[],"studio":[],"genre":[],"country":[],"synopsis":"","id_code":"","release":"","episodes":[]}`; lines[1] != want {
+	if want := `{"id":10,"name":"Bare","slug":"bare","year":"","poster1_url":"","poster2_url":"","categories":[],"actor":[],"director":[],"studio":[],"genre":[],"country":[],"synopsis":"","id_code":"","release":"","score":"","douban_id":"","episodes":[]}`; lines[1] != want {
 		t.Errorf("record 2:\n got %s\nwant %s", lines[1], want)
 	}
 	var ids []int64
@@ -219,7 +219,7 @@ func TestExportForms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wantHeader := "id,name,slug,year,poster1_url,poster2_url,categories,actor,director,studio,genre,country,synopsis,id_code,release,episodes"
+	wantHeader := "id,name,slug,year,poster1_url,poster2_url,categories,actor,director,studio,genre,country,synopsis,id_code,release,score,douban_id,episodes"
 	if got := strings.Join(rows[0], ","); got != wantHeader {
 		t.Errorf("CSV header:\n got %s\nwant %s", got, wantHeader)
 	}

@@ -21,6 +21,7 @@ type vod struct {
 	Pic, PicSlide, Actor, Director, Area string
 	Class, TypeName, Content             string
 	PlayFrom, PlayNote, PlayURL          string
+	Score, DoubanScore, DoubanID         string
 }
 
 // sourcePage is one decoded answer.
@@ -74,6 +75,10 @@ type jsonVod struct {
 	PlayFrom text `json:"vod_play_from"`
 	PlayNote text `json:"vod_play_note"`
 	PlayURL  text `json:"vod_play_url"`
+	// The score and the Douban id (contract 12); the XML form has none.
+	Score       text `json:"vod_score"`
+	DoubanScore text `json:"vod_douban_score"`
+	DoubanID    text `json:"vod_douban_id"`
 }
 
 // decodeJSON reads the list envelope of a JSON answer.
@@ -110,7 +115,8 @@ func decodeJSON(body []byte) (sourcePage, error) {
 		p.Records[i] = vod{ID: string(v.ID), Name: string(v.Name), En: string(v.En), Sub: string(v.Sub),
 			Year: string(v.Year), Pubdate: string(v.Pubdate), Pic: string(v.Pic), PicSlide: string(v.PicSlide),
 			Actor: string(v.Actor), Director: string(v.Director), Area: string(v.Area), Class: string(v.Class),
-			TypeName: string(v.TypeName), Content: string(v.Content), PlayFrom: string(v.PlayFrom), PlayNote: string(v.PlayNote), PlayURL: string(v.PlayURL)}
+			TypeName: string(v.TypeName), Content: string(v.Content), PlayFrom: string(v.PlayFrom), PlayNote: string(v.PlayNote), PlayURL: string(v.PlayURL),
+			Score: string(v.Score), DoubanScore: string(v.DoubanScore), DoubanID: string(v.DoubanID)}
 	}
 	return p, nil
 }

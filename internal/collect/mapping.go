@@ -34,6 +34,8 @@ func toMovie(v *vod) (catalog.CollectedMovie, catalog.FieldErrors) {
 		Poster2URL: portrait(picURL(v.Pic), picURL(v.PicSlide)),
 		Synopsis:   plainText(v.Content),
 		Episodes:   servers(v.PlayFrom, v.PlayNote, v.PlayURL),
+		Score:      score(v.Score, v.DoubanScore),
+		DoubanID:   doubanID(v.DoubanID),
 	}
 	lists := map[string][]string{
 		"categories": {v.TypeName},
@@ -78,6 +80,41 @@ func year(s string) string {
 		return ""
 	}
 	return s
+}
+
+// score is vod_score, or vod_douban_score when vod_score gives no score
+// above 0 and it does (MacCMS keeps both, 0.0 when unset), with one
+// decimal (contract 12). A value that is not a number from 0 to 10 is
+// no score: a source's odd score costs the movie its score, never the
+// record.
+func score(vodScore, doubanScore string) string {
+	s, ok := scoreOf(vodScore)
+	if d, dok := scoreOf(doubanScore); dok && d != "0.0" && (!ok || s == "0.0") {
+		return d
+	}
+	return s
+}
+
+func scoreOf(s string) (string, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return "", false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || !(f >= 0 && f <= 10) {
+		return "", false
+	}
+	return strconv.FormatFloat(f, 'f', 1, 64), true
+}
+
+// doubanID is vod_douban_id as digits, "" for MacCMS's 0 and for
+// anything that is not a Douban id.
+func doubanID(s string) string {
+	id, problem := catalog.NormalizeDoubanID(s)
+	if problem != "" {
+		return ""
+	}
+	return id
 }
 
 // pubdateLayouts are the vod_pubdate forms sources write a whole date in.

@@ -48,7 +48,7 @@ func TestMapJSONFixture(t *testing.T) {
 			Poster1URL: "https://img.example.com/slide/tln.jpg", Poster2URL: "https://img.example.com/upload/vod/tln.jpg",
 			Lists: lists([]string{"Action"}, []string{"Ann Lee", "Bo Chen"}, []string{"Kim Park"}, nil,
 				[]string{"Action", "Thriller", "Drama"}, []string{"Korea"}),
-			Synopsis: "A long night in Seoul.\nPart two & more.\nLast line.",
+			Synopsis: "A long night in Seoul.\nPart two & more.\nLast line.", Score: "8.1", DoubanID: "35208767",
 			Episodes: []catalog.Server{
 				{Name: "line one", Episodes: []catalog.Episode{
 					ep("Episode 1", "episode-1", "https://play.example.com/share/aaa", ""),
@@ -61,7 +61,7 @@ func TestMapJSONFixture(t *testing.T) {
 		{VodID: 1022, Movie: catalog.Movie{
 			Name: "Quiet Harbour", Slug: "quiet-harbour", Year: "2021", Poster2URL: "https://img.example.com/qh.jpg",
 			Lists:    lists([]string{"Comedy"}, nil, nil, nil, []string{"Comedy"}, nil),
-			Synopsis: "Plain text, no tags.",
+			Synopsis: "Plain text, no tags.", Score: "7.3",
 			Episodes: []catalog.Server{{Name: "m3u8", Episodes: []catalog.Episode{
 				ep("HD 1080p", "hd-1080p", "", "https://cdn.example.com/qh/index.m3u8")}}}}},
 	}
@@ -110,6 +110,39 @@ func TestMapXMLFixture(t *testing.T) {
 		}}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// The score is vod_score, or vod_douban_score when vod_score is unset
+// (MacCMS's 0.0); what is not a score from 0 to 10 is no score, and
+// never rejects the record. The Douban id is digits, 0 none.
+func TestScoreAndDoubanID(t *testing.T) {
+	for _, tt := range []struct{ vodScore, doubanScore, want string }{
+		{"", "", ""},
+		{"8.5", "", "8.5"},
+		{"8.5", "7.0", "8.5"},
+		{"0.0", "7.0", "7.0"},
+		{"", "7", "7.0"},
+		{"0.0", "0.0", "0.0"},
+		{"0", "", "0.0"},
+		{"8.55", "", "8.6"},
+		{"10", "", "10.0"},
+		{"11", "6.5", "6.5"},
+		{"-1", "", ""},
+		{"NaN", "", ""},
+		{"Inf", "", ""},
+		{"high", "9.1", "9.1"},
+		{" 7.2 ", "", "7.2"},
+	} {
+		if got := score(tt.vodScore, tt.doubanScore); got != tt.want {
+			t.Errorf("score(%q, %q) = %q, want %q", tt.vodScore, tt.doubanScore, got, tt.want)
+		}
+	}
+	for in, want := range map[string]string{"": "", "0": "", "1292052": "1292052", "0042": "42", "tt0111161": "", "-3": "",
+		"1.5": "", "12345678901234567890": ""} {
+		if got := doubanID(in); got != want {
+			t.Errorf("doubanID(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
 

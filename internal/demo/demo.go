@@ -217,6 +217,12 @@ func (g *Generator) Movie() catalog.Movie {
 	if g.rng.IntN(10) == 0 { // some movies lack optional data
 		m.Poster2URL, m.Lists[2], m.Release = "", catalog.NewList(nil), ""
 	}
+	// A score from 4.0 to 9.9 on six movies in seven, from the number so
+	// that the random sequence of the other fields stays as it was; no
+	// Douban id, which would name a real film.
+	if n%7 != 6 {
+		m.Score = strconv.Itoa(4+n*37%6) + "." + strconv.Itoa(n*13%10)
+	}
 	return m
 }
 

@@ -93,7 +93,7 @@ const goodMovie = `{"id": 7, "name": "Summer in Kyoto", "slug": "summer-in-kyoto
 "poster1_url": "https://example.com/p1.jpg", "poster2_url": "https://example.com/p2.jpg",
 "categories": ["Drama", "Travel"], "actor": ["Aiko Tanaka"], "director": ["Hana Mori"], "studio": ["Blue Harbor Films"],
 "genre": ["Slice of life"], "country": ["Japan"], "synopsis": "A quiet summer.", "id_code": "ABC-123",
-"release": "2019-05-01", "link_embed": "https://player.example.com/embed/ABC-123"}`
+"release": "2019-05-01", "score": "8.2", "douban_id": "1292052", "link_embed": "https://player.example.com/embed/ABC-123"}`
 
 func oneLineJSON(s string) string { return strings.Join(strings.Fields(s), " ") }
 
@@ -110,7 +110,7 @@ func TestMoviesFullRecord(t *testing.T) {
 		`"poster1_url":"https://example.com/p1.jpg","poster2_url":"https://example.com/p2.jpg",` +
 		`"categories":"Drama, Travel","actor":"Aiko Tanaka","director":"Hana Mori","studio":"Blue Harbor Films",` +
 		`"genre":"Slice of life","country":"Japan","synopsis":"A quiet summer.","id_code":"ABC-123","release":"2019-05-01",` +
-		`"episodes":[{"server_name":"Main","status":"unchecked","checked_at":"","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example.com/embed/ABC-123","link_m3u8":""}]}],` +
+		`"score":"8.2","douban_id":"1292052","episodes":[{"server_name":"Main","status":"unchecked","checked_at":"","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example.com/embed/ABC-123","link_m3u8":""}]}],` +
 		`"URL_player":{"server_data":{"link_embed":"https://player.example.com/embed/ABC-123"}}}`
 	if got != want {
 		t.Errorf("stored movie:\n got %s\nwant %s", got, want)

@@ -20,12 +20,9 @@ var vodMembers = func() []catalog.FieldSpec {
 	return out
 }()
 
-// Fixed values of a MacCMS record: every title is finished (vod_isend
-// 1) and none has a Douban id (vod_douban_id 0).
-const (
-	vodIsEnd    = 1
-	vodDoubanID = 0
-)
+// vodIsEnd is a fixed value of a MacCMS record: every title is
+// finished (vod_isend 1).
+const vodIsEnd = 1
 
 // vodFields are a record's values in MacCMS terms, computed once for
 // both encodings.
@@ -118,8 +115,12 @@ func appendVodJSON(b []byte, v *catalog.Vod, full bool, from string) []byte {
 		str("vod_serial", f.serial)
 		b = append(b, `,"vod_isend":`...)
 		b = strconv.AppendInt(b, vodIsEnd, 10)
+		// The score twice and the Douban id as a number, 0 for none
+		// (contract 12), in MacCMS's order.
+		str("vod_score", v.Score)
 		b = append(b, `,"vod_douban_id":`...)
-		b = strconv.AppendInt(b, vodDoubanID, 10)
+		b = strconv.AppendInt(b, catalog.DoubanNumber(v.DoubanID), 10)
+		str("vod_douban_score", v.Score)
 		str("vod_play_server", f.play.Server)
 		str("vod_play_note", f.play.Note)
 		str("vod_play_url", f.play.URL)

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"encoding/json"
 	"strconv"
+	"strings"
 
 	"catalog/internal/apidoc"
 	"catalog/internal/catalog"
@@ -50,6 +51,8 @@ func docVars(version string) apidoc.Vars {
 		"javProperties":       fieldProperties(true),
 		"vodFieldKeys":        vodFieldKeys(),
 		"vodFieldProperties":  vodFieldProperties(),
+		"ScorePattern":        catalog.ScorePattern,
+		"MaxDoubanID":         maxDoubanID,
 	}
 }
 
@@ -92,6 +95,8 @@ func fieldProperties(legacy bool) json.RawMessage {
 			schema = idSchema
 		case spec.Date:
 			schema = dateSchema
+		case spec.Pattern != "":
+			schema = `{"type":"string","pattern":` + strconv.Quote(spec.Pattern) + `,"description":` + strconv.Quote(spec.Hint) + `}`
 		case spec.Kind == catalog.MemberInt:
 			schema = intSchema(spec.MaxInt, "0 when unknown.")
 		case spec.Kind == catalog.MemberList && legacy:
@@ -134,6 +139,10 @@ func vodFieldProperties() json.RawMessage {
 	}
 	return apidoc.Object(props)
 }
+
+// maxDoubanID is the largest vod_douban_id: catalog.MaxDoubanIDDigits
+// nines.
+var maxDoubanID, _ = strconv.ParseInt(strings.Repeat("9", catalog.MaxDoubanIDDigits), 10, 64)
 
 func intSchema(maxInt int64, desc string) string {
 	return `{"type":"integer","minimum":0,"maximum":` + strconv.FormatInt(maxInt, 10) + `,"description":` + strconv.Quote(desc) + `}`

@@ -74,7 +74,7 @@ func TestOpenAPIDocument(t *testing.T) {
 
 	// The movie schemas name exactly the fields of contract 4.1.
 	fields := []string{"id", "title", "slug", "year", "poster1_url", "poster2_url", "categories", "actor",
-		"director", "studio", "genre", "country", "synopsis", "id_code", "release", "episodes"}
+		"director", "studio", "genre", "country", "synopsis", "id_code", "release", "score", "douban_id", "episodes"}
 	for schema, want := range map[string][]string{"Movie": fields, "JavMovie": append(slices.Clone(fields), "URL_player")} {
 		var got []string
 		for k := range d.Components.Schemas[schema].Properties {
@@ -117,7 +117,8 @@ func TestOpenAPIMacCMS(t *testing.T) {
 		"vod_sub": "ABC-123", "vod_pic": "https://p.example/2.jpg", "vod_pic_slide": "https://p.example/1.jpg",
 		"vod_actor": "A,B", "vod_director": "", "vod_area": "Thailand", "vod_class": "Drama",
 		"vod_writer": "", "vod_lang": "", "vod_tag": "", "vod_year": "2019", "vod_pubdate": "2019-05-01",
-		"vod_content": "Long text", "vod_blurb": "Long text", "vod_serial": "2", "vod_isend": 1, "vod_douban_id": 0,
+		"vod_content": "Long text", "vod_blurb": "Long text", "vod_serial": "2", "vod_isend": 1,
+		"vod_score": "8.5", "vod_douban_id": 1292052, "vod_douban_score": "8.5",
 		"vod_play_server": "no$$$no", "vod_play_note": "Main$$$Main", "vod_play_url": "Ep 1$https://cdn.example/1.m3u8$$$Ep 1$https://player.example/e/1#Ep 2$https://player.example/e/2"}`
 	page := func(list, extra string) string {
 		return `{"code": 1, "msg": "数据列表", "page": 1, "pagecount": 1, "limit": 20, "total": 1, "list": [` + list + `]` + extra + `}`
@@ -140,8 +141,12 @@ func TestOpenAPIMacCMS(t *testing.T) {
 			"Cache-Control": {"no-store"}, "Access-Control-Allow-Origin": {"*"}, "X-Content-Type-Options": {"nosniff"}}, `{"code": 0, "msg": "h must be ..."}`, true},
 		{"old play group embed", "/api.php/provide/vod", 200, okHeaders("application/json"), page(strings.Replace(short, `"m3u8,iframe"`, `"embed"`, 1), class), false},
 		{"list-mode play groups joined with $$$", "/api.php/provide/vod", 200, okHeaders("application/json"), page(strings.Replace(short, `"m3u8,iframe"`, `"m3u8$$$iframe"`, 1), class), false},
-		{"vod_douban_id missing", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_douban_id": 0,`, ``, 1), ""), false},
-		{"unknown member in a full record", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_douban_id": 0,`, `"vod_douban_id": 0, "vod_score": "9",`, 1), ""), false},
+		{"vod_douban_id missing", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_douban_id": 1292052,`, ``, 1), ""), false},
+		{"vod_douban_id as a string", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_douban_id": 1292052,`, `"vod_douban_id": "1292052",`, 1), ""), false},
+		{"vod_score with two decimals", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_score": "8.5",`, `"vod_score": "8.55",`, 1), ""), false},
+		{"vod_score as a number", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_score": "8.5",`, `"vod_score": 8.5,`, 1), ""), false},
+		{"vod_douban_score missing", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `, "vod_douban_score": "8.5"`, ``, 1), ""), false},
+		{"unknown member in a full record", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_douban_id": 1292052,`, `"vod_douban_id": 1292052, "vod_score_all": "9",`, 1), ""), false},
 		{"vod_sub missing", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_sub": "ABC-123",`, ``, 1), ""), false},
 		{"vod_actor as an array", "/api.php/provide/vod/?ac=detail", 200, okHeaders("application/json"), page(strings.Replace(full, `"vod_actor": "A,B"`, `"vod_actor": ["A","B"]`, 1), ""), false},
 		{"path pairs", "/api.php/provide/vod/from/m3u8/ac/detail/", 200, okHeaders("application/json; charset=utf-8"), page(full, ""), true},

@@ -24,6 +24,8 @@ func newMovie(tb testing.TB, name, idCode string) catalog.Movie {
 		Synopsis:   "A story.\nIn two lines.",
 		IDCode:     idCode,
 		Release:    "2019-05-01",
+		Score:      "8.7",
+		DoubanID:   "1292052",
 		Episodes: []catalog.Server{
 			{Name: "Main", Episodes: []catalog.Episode{
 				{Name: "Ep 1", LinkEmbed: "https://player.example.com/embed/1", LinkM3U8: "https://cdn.example.com/1.m3u8"},
@@ -223,6 +225,31 @@ func runMovies(t *testing.T, open func(t *testing.T) catalog.Store) {
 		wantTimeBetween(t, "UpdatedAt after a change", got, before, nowSecond())
 		if !changed.UpdatedAt.Equal(got) {
 			t.Fatalf("UpdatedAt written back: got %v, want %v", changed.UpdatedAt, got)
+		}
+	})
+
+	t.Run("Scores", func(t *testing.T) {
+		// The score and the Douban id (contract 12) are stored as they
+		// are, "" included, and a change of either alone is a change:
+		// stored, and the movie's updated_at moves.
+		s := open(t)
+		old := time.Date(2021, 6, 7, 8, 9, 10, 0, time.UTC)
+		m := newMovie(t, "Scored", "SCORE-1")
+		m.Score, m.DoubanID, m.UpdatedAt = "", "", old
+		upsert(t, s, &m)
+		if got := getMovie(t, s, m.ID); got.Score != "" || got.DoubanID != "" {
+			t.Fatalf("no score: got %q, %q, want empty", got.Score, got.DoubanID)
+		}
+		for _, change := range []struct{ score, doubanID string }{{"10.0", ""}, {"10.0", "30166972"}, {"0.0", "30166972"}} {
+			before := nowSecond()
+			next := newMovie(t, "Scored", "SCORE-1")
+			next.Score, next.DoubanID = change.score, change.doubanID
+			upsert(t, s, &next)
+			got := getMovie(t, s, m.ID)
+			if got.Score != change.score || got.DoubanID != change.doubanID {
+				t.Fatalf("after upserting %+v: got %q, %q", change, got.Score, got.DoubanID)
+			}
+			wantTimeBetween(t, "UpdatedAt after a score change", got.UpdatedAt, before, nowSecond())
 		}
 	})
 

@@ -190,6 +190,9 @@ type JavMovie struct {
 	// Director The list's items joined with ", "; "" when none.
 	Director *string `json:"director,omitempty"`
 
+	// DoubanId The number in its Douban address (movie.douban.com/subject/NUMBER/); empty when it has none.
+	DoubanId *string `json:"douban_id,omitempty"`
+
 	// Episodes The movie's play sources (contract 9): servers, each with its episodes in order; [] when none. At most 20 servers of 1 to 5000 episodes each, at most 2097152 bytes as JSON.
 	Episodes *Episodes `json:"episodes,omitempty"`
 
@@ -202,7 +205,10 @@ type JavMovie struct {
 
 	// Release YYYY-MM-DD or "".
 	Release *string `json:"release,omitempty"`
-	Slug    *string `json:"slug,omitempty"`
+
+	// Score From 0.0 to 10.0, one decimal; empty when it has none.
+	Score *string `json:"score,omitempty"`
+	Slug  *string `json:"slug,omitempty"`
 
 	// Studio The list's items joined with ", "; "" when none.
 	Studio   *string `json:"studio,omitempty"`
@@ -218,6 +224,9 @@ type Movie struct {
 	Country    *[]string `json:"country,omitempty"`
 	Director   *[]string `json:"director,omitempty"`
 
+	// DoubanId The number in its Douban address (movie.douban.com/subject/NUMBER/); empty when it has none.
+	DoubanId *string `json:"douban_id,omitempty"`
+
 	// Episodes The movie's play sources (contract 9): servers, each with its episodes in order; [] when none. At most 20 servers of 1 to 5000 episodes each, at most 2097152 bytes as JSON.
 	Episodes   *Episodes `json:"episodes,omitempty"`
 	Genre      *[]string `json:"genre,omitempty"`
@@ -227,7 +236,10 @@ type Movie struct {
 	Poster2Url *string   `json:"poster2_url,omitempty"`
 
 	// Release YYYY-MM-DD or "".
-	Release  *string   `json:"release,omitempty"`
+	Release *string `json:"release,omitempty"`
+
+	// Score From 0.0 to 10.0, one decimal; empty when it has none.
+	Score    *string   `json:"score,omitempty"`
 	Slug     *string   `json:"slug,omitempty"`
 	Studio   *[]string `json:"studio,omitempty"`
 	Synopsis *string   `json:"synopsis,omitempty"`
@@ -340,7 +352,7 @@ type HealthParams struct {
 
 // ListJavParams defines parameters for ListJav.
 type ListJavParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *JavFields `form:"fields,omitempty" json:"fields,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
@@ -367,13 +379,13 @@ type ListJavParams struct {
 
 // GetJavParams defines parameters for GetJav.
 type GetJavParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *JavFields `form:"fields,omitempty" json:"fields,omitempty"`
 }
 
 // ListMoviesParams defines parameters for ListMovies.
 type ListMoviesParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
@@ -388,7 +400,7 @@ type ListMoviesParams struct {
 
 // GetMovieParams defines parameters for GetMovie.
 type GetMovieParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 }
 
