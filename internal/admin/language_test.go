@@ -57,7 +57,7 @@ func thaiData(t *testing.T, e *env) {
 // products, formats and protocols, the switcher's "English", the Latin
 // data of thaiData, of the forms' posts and the configured platforms.
 // Identifiers (link_embed, clips:write) and addresses are skipped whole.
-var allowed = strings.Fields(`English YouTube Dailymotion MacCMS JSON Lines CSV API URL MiB KiB UTC
+var allowed = strings.Fields(`English YouTube Dailymotion Douban MacCMS JSON Lines CSV API URL MiB KiB UTC
 	OpenAPI JavaScript iframe M3U8 ABC JAV JAVJAV JAVJAVJAV peer YYYY MM DD YYYY-MM-DD http https ftp bogus`)
 
 var (
