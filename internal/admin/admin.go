@@ -9,6 +9,7 @@
 package admin
 
 import (
+	"context"
 	"embed"
 	"log/slog"
 	"time"
@@ -44,6 +45,9 @@ type Store interface {
 	catalog.MovieStore
 	catalog.TokenStore
 	catalog.SourceStore
+	// The Dead links page (contract 13).
+	DeadLinks(ctx context.Context, limit int) ([]catalog.LinkServer, error)
+	ReportLink(ctx context.Context, movieID int64) error
 }
 
 // Config configures New.
@@ -71,6 +75,9 @@ type Config struct {
 	// Collector, when set, runs the Sources page's "Collect now" and
 	// reports the run in progress.
 	Collector *collect.Runner
+	// Recheck, when set, wakes the link prober after the Dead links
+	// page's "Check again" moved a movie to the front of its queue.
+	Recheck func()
 	// Clips and Movies are the indexes the lists are read from, as the
 	// API's are (internal/search).
 	Clips, Movies *search.Live
@@ -98,6 +105,7 @@ type Service struct {
 	snapshots     *snapshot.Service
 	imported      importer.Observer
 	collector     *collect.Runner
+	recheck       func()
 	clips, movies *search.Live
 	lang          string // the default language
 }
@@ -138,6 +146,7 @@ func New(cfg Config) *Service {
 		snapshots:     cfg.Snapshots,
 		imported:      cfg.Imported,
 		collector:     cfg.Collector,
+		recheck:       cfg.Recheck,
 		clips:         cfg.Clips,
 		movies:        cfg.Movies,
 	}

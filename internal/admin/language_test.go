@@ -128,6 +128,7 @@ var pageCases = []pageCase{
 	{name: "tokens", target: "/admin/tokens?revoked=1", status: 200},
 	{name: "token errors", method: "POST", target: "/admin/tokens", form: url.Values{"name": {""}, "scope": {"bogus"}}, status: 422},
 	{name: "sources", target: "/admin/sources?added=peer", status: 200},
+	{name: "dead links", target: "/admin/links?rechecked=1", status: 200},
 	{name: "source errors", method: "POST", target: "/admin/sources", form: url.Values{"name": {"ชื่อ!"}, "url": {"ftp://x"}, "every": {"ทุกวัน"}, "hours": {"x"}}, status: 422},
 	{name: "api reference", target: "/api/docs", status: 200, anon: true},
 }

@@ -347,7 +347,7 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
 		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
-		Collector: s.collector, UploadMaxDuration: s.c.uploadMax, DefaultLanguage: s.c.language,
+		Collector: s.collector, Recheck: s.prober.Wake, UploadMaxDuration: s.c.uploadMax, DefaultLanguage: s.c.language,
 	}), s.proxies)), log)
 	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,

@@ -54,6 +54,9 @@ type Config struct {
 	Search, MovieSearch *search.Live
 	// Collector, when set, runs the console's "Collect now".
 	Collector *collect.Runner
+	// Recheck, when set, wakes the link prober (the console's Dead links
+	// page).
+	Recheck func()
 	// UploadMaxDuration bounds one import upload, the API's and the
 	// console's (0: httpx.DefaultUploadMaxDuration).
 	UploadMaxDuration time.Duration
@@ -138,6 +141,7 @@ func New(cfg Config) http.Handler {
 		Imported:        cfg.Imported,
 		Snapshots:       cfg.Snapshots,
 		Collector:       cfg.Collector,
+		Recheck:         cfg.Recheck,
 		Store:           cfg.Store,
 		Platforms:       s.platforms,
 		Logger:          s.log,

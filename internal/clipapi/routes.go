@@ -54,6 +54,8 @@ func (s *server) routes() http.Handler {
 	rt.HandleFunc("POST", "/admin/tokens", s.admin.CreateToken)
 	rt.HandleFunc("POST", "/admin/tokens/{id}/revoke", s.admin.RevokeToken)
 	rt.HandleFunc("GET", "/admin/sources", s.admin.Sources)
+	rt.HandleFunc("GET", "/admin/links", s.admin.DeadLinks)
+	rt.HandleFunc("POST", "/admin/links/{id}/recheck", s.admin.Recheck)
 	rt.HandleFunc("POST", "/admin/sources", s.admin.AddSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/remove", s.admin.RemoveSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/collect", s.admin.CollectSource)

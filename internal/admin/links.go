@@ -1,0 +1,83 @@
+package admin
+
+import (
+	"net/http"
+	"strconv"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// maxDeadLinks bounds the Dead links page.
+const maxDeadLinks = 500
+
+// linksPage is the console's Dead links page (contract 13).
+type linksPage struct {
+	chrome
+	Notice string
+	Links  []deadLink
+}
+
+// deadLink is one row of the page.
+type deadLink struct {
+	Source    string
+	MovieID   int64
+	MovieName string
+	Server    string
+	Since     time.Time
+	Problem   string
+}
+
+// DeadLinks answers GET /admin/links: the servers the link prober found
+// dead, by source, each with a button to check it again now.
+func (s *Service) DeadLinks(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	p := linksPage{chrome: s.chrome(r, sess, "links")}
+	if id := r.URL.Query().Get("rechecked"); id != "" {
+		if n, err := strconv.ParseInt(id, 10, 64); err == nil {
+			p.Notice = p.l.T("notice.rechecked", "ID", n)
+		}
+	}
+	list, err := s.store.DeadLinks(r.Context(), maxDeadLinks)
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	for _, ls := range list {
+		d := deadLink{Source: catalog.SourceOfServer(ls.Health.Server), MovieID: ls.MovieID, MovieName: ls.MovieName,
+			Server: ls.Health.Server, Problem: ls.Health.Problem}
+		if ls.Health.FailedSince != 0 {
+			d.Since = catalog.UnixTime(ls.Health.FailedSince)
+		}
+		p.Links = append(p.Links, d)
+	}
+	s.render(w, r, http.StatusOK, "links", p)
+}
+
+// Recheck answers POST /admin/links/{id}/recheck: the movie goes to the
+// front of the link prober's queue, as a player's report puts it.
+func (s *Service) Recheck(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.pageSession(w, r)
+	if !ok {
+		return
+	}
+	id, err := catalog.ParseID(r.PathValue("id"))
+	if err == nil {
+		err = s.store.ReportLink(r.Context(), id)
+	}
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
+	}
+	if err != nil {
+		s.fail(w, r, sess, err)
+		return
+	}
+	if s.recheck != nil {
+		s.recheck()
+	}
+	s.log.Info("link check requested", "movie", id, "admin", sess.Username)
+	redirect(w, r, "/admin/links?rechecked="+strconv.FormatInt(id, 10))
+}
