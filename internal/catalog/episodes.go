@@ -419,21 +419,29 @@ func VodRemarks(servers []Server) string {
 	}
 }
 
+// scannedText is a text column's value as a driver gives it (what names
+// the column in the error).
+func scannedText(src any, what string) (string, error) {
+	switch v := src.(type) {
+	case nil:
+		return "", nil
+	case string:
+		return v, nil
+	case []byte:
+		return string(v), nil // the driver may reuse v's bytes
+	}
+	return "", fmt.Errorf("%s: cannot scan %T", what, src)
+}
+
 // episodesDest is the scan destination of the stored episodes column:
 // their JSON form, parsed into the movie.
 type episodesDest struct{ m *Movie }
 
 // Scan implements sql.Scanner.
 func (d episodesDest) Scan(src any) error {
-	var text string
-	switch v := src.(type) {
-	case nil:
-	case string:
-		text = v
-	case []byte:
-		text = string(v) // the driver may reuse v's bytes
-	default:
-		return fmt.Errorf("episodes: cannot scan %T", src)
+	text, err := scannedText(src, "episodes")
+	if err != nil {
+		return err
 	}
 	if servers, ok := parseStoredEpisodes(text); ok {
 		d.m.Episodes = servers

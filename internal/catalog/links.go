@@ -88,15 +88,9 @@ type healthDest struct{ m *Movie }
 
 // Scan implements sql.Scanner.
 func (d healthDest) Scan(src any) error {
-	var text string
-	switch v := src.(type) {
-	case nil:
-	case string:
-		text = v
-	case []byte:
-		text = string(v)
-	default:
-		return fmt.Errorf("link health: cannot scan %T", src)
+	text, err := scannedText(src, "link health")
+	if err != nil {
+		return err
 	}
 	h, err := ParseHealth(text)
 	d.m.Health = h
