@@ -192,9 +192,10 @@ func (l *Live) recoverIn(what string, st *state) {
 // failed is recoverIn's work, for callers that recover themselves and
 // hold l.mu.
 func (l *Live) failed(what string, p any, st *state) {
-	l.failures.Add(1)
+	// Logged before it is counted: whoever sees the count finds the line.
 	l.log.Error("search index failed: discarded, rebuilding it from the database",
 		"kind", l.kind, "during", what, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+	l.failures.Add(1)
 	l.discard(st)
 }
 
@@ -342,8 +343,8 @@ func (l *Live) buildOnce(ctx context.Context) (ix *Index, version int64, err err
 			cancel()
 			for range docs { // until the reader has stopped
 			}
-			l.failures.Add(1)
 			l.log.Error("search index build failed", "kind", l.kind, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			l.failures.Add(1)
 			ix, err = nil, errBuildPanicked
 		}
 	}()
