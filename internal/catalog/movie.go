@@ -32,6 +32,10 @@ const (
 	FieldRelease
 	FieldScore
 	FieldDoubanID
+	FieldHits
+	FieldHitsDay
+	FieldHitsWeek
+	FieldHitsMonth
 	FieldEpisodes
 	FieldURLPlayer // legacy /api/jav only
 	numMovieFields
@@ -143,7 +147,11 @@ type Movie struct {
 	// (contract 13), read with the posters and never written by an
 	// upsert or an edit; ServedPoster picks the one to serve.
 	PosterMirror [2]string
-	UpdatedAt    time.Time // added or last changed, for /api/jav?h=
+	// Hits are the stored play counts (contract 12), read with the hit
+	// fields and written only by HitStore.AddHits; ServedHits is what
+	// is served.
+	Hits      Hits
+	UpdatedAt time.Time // added or last changed, for /api/jav?h=
 }
 
 // servedText is text field f as served: a poster's mirror when it has
@@ -236,6 +244,10 @@ func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 	if !legacy {
 		fs &^= legacyFields
 	}
+	var hits Hits
+	if fs&hitFields != 0 {
+		hits = m.ServedHits()
+	}
 	// Only the fields in fs are visited, lowest first.
 	for rest := uint32(fs); rest != 0; rest &= rest - 1 {
 		f := MovieField(bits.TrailingZeros32(rest))
@@ -264,6 +276,12 @@ func (m *Movie) AppendJSON(b []byte, fs FieldSet, legacy bool) []byte {
 			b = append(b, "}}"...)
 		case kindURL:
 			b = AppendJSONString(b, m.servedText(f))
+		case kindHits:
+			// A count is a string, as every scalar but the id (contract
+			// 4.1).
+			b = append(b, '"')
+			b = appendInt(b, *spec.hits(&hits))
+			b = append(b, '"')
 		default:
 			b = AppendJSONString(b, *spec.text(m))
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 var canonicalFields = []string{"id", "title", "slug", "year", "poster1_url", "poster2_url",
-	"categories", "actor", "director", "studio", "genre", "country", "synopsis", "id_code", "release", "score", "douban_id", "episodes"}
+	"categories", "actor", "director", "studio", "genre", "country", "synopsis", "id_code", "release", "score", "douban_id", "hits", "hits_day", "hits_week", "hits_month", "episodes"}
 
 // fieldNames lists the names in fs in canonical order.
 func fieldNames(fs catalog.FieldSet) []string {
@@ -179,11 +179,11 @@ func TestMovieAppendJSON(t *testing.T) {
 	})
 	t.Run("zero movie", func(t *testing.T) {
 		var zero catalog.Movie
-		want := `{"id":0,"title":"","slug":"","year":"","poster1_url":"","poster2_url":"","categories":[],"actor":[],"director":[],"studio":[],"genre":[],"country":[],"synopsis":"","id_code":"","release":"","score":"","douban_id":"","episodes":[]}`
+		want := `{"id":0,"title":"","slug":"","year":"","poster1_url":"","poster2_url":"","categories":[],"actor":[],"director":[],"studio":[],"genre":[],"country":[],"synopsis":"","id_code":"","release":"","score":"","douban_id":"","hits":"0","hits_day":"0","hits_week":"0","hits_month":"0","episodes":[]}`
 		if got := string(zero.AppendJSON(nil, catalog.AllFields(false), false)); got != want {
 			t.Errorf("got  %s\nwant %s", got, want)
 		}
-		wantLegacy := `{"id":0,"title":"","slug":"","year":"","poster1_url":"","poster2_url":"","categories":"","actor":"","director":"","studio":"","genre":"","country":"","synopsis":"","id_code":"","release":"","score":"","douban_id":"","episodes":[],"URL_player":{"server_data":{"link_embed":""}}}`
+		wantLegacy := `{"id":0,"title":"","slug":"","year":"","poster1_url":"","poster2_url":"","categories":"","actor":"","director":"","studio":"","genre":"","country":"","synopsis":"","id_code":"","release":"","score":"","douban_id":"","hits":"0","hits_day":"0","hits_week":"0","hits_month":"0","episodes":[],"URL_player":{"server_data":{"link_embed":""}}}`
 		if got := string(zero.AppendJSON(nil, catalog.AllFields(true), true)); got != wantLegacy {
 			t.Errorf("got  %s\nwant %s", got, wantLegacy)
 		}

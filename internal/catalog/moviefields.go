@@ -27,6 +27,7 @@ const (
 	kindList                      // a List: a JSON array on /api/movies, joined on /api/jav
 	kindEpisodes                  // Movie.Episodes: servers and episodes (contract 9), stored as their JSON form
 	kindPlayer                    // URL_player: derived from the episodes, served on /api/jav only
+	kindHits                      // a play count (contract 12): served, never imported or edited
 )
 
 // movieSpec is one row of the table.
@@ -47,6 +48,7 @@ type movieSpec struct {
 	pattern string
 	text    func(m *Movie) *string
 	num     func(m *Movie) *int64 // kindInt
+	hits    func(h *Hits) *int64  // kindHits
 	list    int                   // kindList: index in Movie.Lists
 	// label and hint name the member in the console's form; without a
 	// label the form shows the member's name.
@@ -95,7 +97,14 @@ var movieSpecs = [numMovieFields]movieSpec{
 	FieldDoubanID: {json: "douban_id", member: "douban_id", kind: kindText, maxRunes: MaxShortRunes, norm: NormalizeDoubanID, pattern: DoubanIDPattern,
 		text: func(m *Movie) *string { return &m.DoubanID }, label: "Douban id",
 		hint: "The number in its Douban address (movie.douban.com/subject/NUMBER/); empty when it has none."},
-	FieldEpisodes: {json: "episodes", member: "episodes", kind: kindEpisodes, long: true},
+	// The hits have no member: counted by the beacon, never imported,
+	// exported or edited; MacCMS records carry them as numbers of their
+	// own (vod_hits...).
+	FieldHits:      {json: "hits", kind: kindHits, hits: func(h *Hits) *int64 { return &h.Total }},
+	FieldHitsDay:   {json: "hits_day", kind: kindHits, hits: func(h *Hits) *int64 { return &h.Day }},
+	FieldHitsWeek:  {json: "hits_week", kind: kindHits, hits: func(h *Hits) *int64 { return &h.Week }},
+	FieldHitsMonth: {json: "hits_month", kind: kindHits, hits: func(h *Hits) *int64 { return &h.Month }},
+	FieldEpisodes:  {json: "episodes", member: "episodes", kind: kindEpisodes, long: true},
 	// URL_player is read from the episodes, so it is as long as they are.
 	FieldURLPlayer: {json: "URL_player", kind: kindPlayer, long: true, legacy: true},
 }
@@ -138,8 +147,8 @@ var (
 		var cols []MovieColumn
 		for _, s := range movieSpecs {
 			switch s.kind {
-			case kindID, kindPlayer:
-				continue // the engines write the key themselves; URL_player is not stored
+			case kindID, kindPlayer, kindHits:
+				continue // the engines write the key themselves; URL_player is not stored; the hits are hitColumns
 			case kindEpisodes:
 				cols = append(cols,
 					MovieColumn{Name: s.member, Long: s.long,
@@ -298,7 +307,7 @@ type MemberValue struct {
 func EachMovieMember(m *Movie, fn func(name string, v MemberValue)) {
 	for _, s := range movieSpecs {
 		switch s.kind {
-		case kindID, kindPlayer:
+		case kindID, kindPlayer, kindHits:
 		case kindList:
 			fn(s.member, MemberValue{Kind: MemberList, List: &m.Lists[s.list]})
 		case kindEpisodes:
@@ -360,7 +369,9 @@ func (m *Movie) normalizeFields(fe FieldErrors) {
 }
 
 // MovieReadColumns returns the stored columns a read scans (those with
-// a Dest), then the link health, which only the prober writes.
+// a Dest), then the link health, which only the prober writes, the
+// posters' mirrors, which only the mirror writes, and the hits, which
+// only AddHits writes.
 func MovieReadColumns() []MovieColumn {
 	var cols []MovieColumn
 	for _, c := range movieColumns {
@@ -368,7 +379,7 @@ func MovieReadColumns() []MovieColumn {
 			cols = append(cols, c)
 		}
 	}
-	return append(append(cols, healthColumn), posterMirrorColumns[:]...)
+	return slices.Concat(cols, []MovieColumn{healthColumn}, posterMirrorColumns[:], hitColumns[:])
 }
 
 // FieldSpec is a field of the table as the packages that derive their
@@ -388,6 +399,8 @@ type FieldSpec struct {
 	// Pattern is the form of a text member whose form is fixed, as a
 	// regular expression ("" for free text).
 	Pattern string
+	// Count is a play count (contract 12): digits, served as a string.
+	Count bool
 	// Label and Hint are how the console names the member.
 	Label, Hint string
 	// Vod is the key of a full MacCMS record that carries the field as
@@ -403,6 +416,7 @@ var movieFieldSpecs = func() []FieldSpec {
 	for f, s := range movieSpecs {
 		spec := FieldSpec{Field: MovieField(f), Name: s.json, Member: s.member, Kind: MovieMemberKind(s.member), Legacy: s.legacy,
 			MaxRunes: s.maxRunes, MaxInt: s.maxInt, Multiline: s.multiline, URL: s.kind == kindURL, Date: s.kind == kindDate, Pattern: s.pattern,
+			Count: s.kind == kindHits,
 			Label: s.label, Hint: s.hint, Vod: s.vod, VodXML: s.vodXML, VodCDATA: s.vodCDATA}
 		if s.kind == kindList {
 			spec.MaxRunes = MaxListRunes
@@ -508,6 +522,11 @@ func MovieFieldColumns(fields FieldSet) []MovieColumn {
 		if fields&(1<<f) != 0 {
 			cols = append(cols, posterMirrorColumns[i])
 		}
+	}
+	// Any hit field needs them all: the day of the counts says which
+	// are served (Hits.At).
+	if fields&hitFields != 0 {
+		cols = append(cols, hitColumns[:]...)
 	}
 	return cols
 }

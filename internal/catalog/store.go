@@ -134,6 +134,7 @@ type Store interface {
 	SourceStore
 	LinkStore
 	PosterStore
+	HitStore
 	SearchLog
 	// Ping checks that the database answers.
 	Ping(ctx context.Context) error

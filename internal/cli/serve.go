@@ -26,6 +26,7 @@ import (
 	"catalog/internal/demo"
 	"catalog/internal/edge"
 	"catalog/internal/fetchguard"
+	"catalog/internal/hits"
 	"catalog/internal/httpx"
 	"catalog/internal/linkcheck"
 	"catalog/internal/locale"
@@ -124,6 +125,7 @@ type serveState struct {
 	collector         *collect.Runner
 	prober            *linkcheck.Prober // nil: --probe-links=false
 	mirror            *posters.Mirror   // nil: --mirror-posters off
+	hits              *hits.Counter     // the beacons' counts, written in batches
 	st                store
 	indexes           []*search.Live // written to their files at stop
 	demoPassword      string
@@ -349,10 +351,11 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
 		Collector: s.collector, Recheck: s.prober.Wake, UploadMaxDuration: s.c.uploadMax, DefaultLanguage: s.c.language,
 	}), s.proxies)), log)
+	s.hits = hits.New(s.st, hits.Options{Logger: log.With("component", "hits")})
 	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{
 		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
 		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch, DefaultLanguage: s.c.language,
-		Reported: s.prober.Wake,
+		Reported: s.prober.Wake, Hits: s.hits,
 	}), s.proxies)), log)
 	s.servers[0].srv, s.servers[1].srv = clips, movies
 	return snapshots
@@ -391,6 +394,9 @@ func (p *Program) run(ctx context.Context, s *serveState, snapshots *snapshot.Se
 	var wg sync.WaitGroup
 	wg.Go(func() { snapshots.Run(s.runCtx) })
 	wg.Go(func() { s.collector.Run(s.runCtx) })
+	// Stopped after the servers, so that its last batch holds the hits
+	// of the requests that finished at shutdown.
+	wg.Go(func() { s.hits.Run(s.runCtx) })
 	if s.prober != nil {
 		wg.Go(func() { s.prober.Run(s.runCtx) })
 	}

@@ -110,7 +110,7 @@ func TestMoviesFullRecord(t *testing.T) {
 		`"poster1_url":"https://example.com/p1.jpg","poster2_url":"https://example.com/p2.jpg",` +
 		`"categories":"Drama, Travel","actor":"Aiko Tanaka","director":"Hana Mori","studio":"Blue Harbor Films",` +
 		`"genre":"Slice of life","country":"Japan","synopsis":"A quiet summer.","id_code":"ABC-123","release":"2019-05-01",` +
-		`"score":"8.2","douban_id":"1292052","episodes":[{"server_name":"Main","status":"unchecked","checked_at":"","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example.com/embed/ABC-123","link_m3u8":""}]}],` +
+		`"score":"8.2","douban_id":"1292052","hits":"0","hits_day":"0","hits_week":"0","hits_month":"0","episodes":[{"server_name":"Main","status":"unchecked","checked_at":"","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example.com/embed/ABC-123","link_m3u8":""}]}],` +
 		`"URL_player":{"server_data":{"link_embed":"https://player.example.com/embed/ABC-123"}}}`
 	if got != want {
 		t.Errorf("stored movie:\n got %s\nwant %s", got, want)

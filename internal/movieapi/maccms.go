@@ -51,7 +51,7 @@ func (s *server) provideVod(format string) httpx.HandlerFunc {
 		}
 		key, contentType := "", ""
 		if vq.filter.ChangedSince.IsZero() {
-			key = vq.key() // h counts back from the clock: not cacheable
+			key = s.dayKey(vq.key()) // h counts back from the clock: not cacheable
 		}
 		if vq.xml {
 			contentType = xmlContentType

@@ -115,8 +115,18 @@ func appendVodJSON(b []byte, v *catalog.Vod, full bool, from string) []byte {
 		str("vod_serial", f.serial)
 		b = append(b, `,"vod_isend":`...)
 		b = strconv.AppendInt(b, vodIsEnd, 10)
-		// The score twice and the Douban id as a number, 0 for none
-		// (contract 12), in MacCMS's order.
+		// The hits as numbers, the score twice and the Douban id as a
+		// number, 0 for none (contract 12), in MacCMS's order.
+		hits := v.ServedHits()
+		for _, h := range [...]struct {
+			key string
+			n   int64
+		}{{"vod_hits", hits.Total}, {"vod_hits_day", hits.Day}, {"vod_hits_week", hits.Week}, {"vod_hits_month", hits.Month}} {
+			b = append(b, ',', '"')
+			b = append(b, h.key...)
+			b = append(b, '"', ':')
+			b = strconv.AppendInt(b, h.n, 10)
+		}
 		str("vod_score", v.Score)
 		b = append(b, `,"vod_douban_id":`...)
 		b = strconv.AppendInt(b, catalog.DoubanNumber(v.DoubanID), 10)

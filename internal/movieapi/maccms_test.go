@@ -57,12 +57,12 @@ var (
 		`"vod_actor":"A One,A Two","vod_director":"Dee Rector","vod_area":"TH,JP","vod_class":"Romance,War",` +
 		`"vod_writer":"","vod_lang":"","vod_tag":"","vod_year":"2019","vod_pubdate":"2019-05-01",` +
 		`"vod_content":"` + thaiSynopsis + `","vod_blurb":"` + strings.Repeat("ก", 100) + `",` +
-		`"vod_serial":"1","vod_isend":1,"vod_score":"7.9","vod_douban_id":30166972,"vod_douban_score":"7.9","vod_play_server":"no","vod_play_note":"Main","vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"}`
+		`"vod_serial":"1","vod_isend":1,"vod_hits":0,"vod_hits_day":0,"vod_hits_week":0,"vod_hits_month":0,"vod_score":"7.9","vod_douban_id":30166972,"vod_douban_score":"7.9","vod_play_server":"no","vod_play_note":"Main","vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"}`
 	duskFull = strings.TrimSuffix(duskList, "}") + `,"vod_sub":"","vod_pic":"","vod_pic_slide":"",` +
 		`"vod_actor":"","vod_director":"","vod_area":"","vod_class":"",` +
 		`"vod_writer":"","vod_lang":"","vod_tag":"","vod_year":"","vod_pubdate":"",` +
 		`"vod_content":"","vod_blurb":"",` +
-		`"vod_serial":"0","vod_isend":1,"vod_score":"","vod_douban_id":0,"vod_douban_score":"","vod_play_server":"","vod_play_note":"","vod_play_url":""}`
+		`"vod_serial":"0","vod_isend":1,"vod_hits":0,"vod_hits_day":0,"vod_hits_week":0,"vod_hits_month":0,"vod_score":"","vod_douban_id":0,"vod_douban_score":"","vod_play_server":"","vod_play_note":"","vod_play_url":""}`
 )
 
 func TestVodJSON(t *testing.T) {
@@ -147,11 +147,11 @@ func TestVodJSON(t *testing.T) {
 
 	// Every field and its JSON type: the ids and vod_isend are numbers,
 	// everything else a string.
-	numbers := []string{"vod_id", "type_id", "vod_isend", "vod_douban_id"}
+	numbers := []string{"vod_id", "type_id", "vod_isend", "vod_douban_id", "vod_hits", "vod_hits_day", "vod_hits_week", "vod_hits_month"}
 	listKeys := []string{"vod_id", "vod_name", "type_id", "type_name", "vod_en", "vod_time", "vod_remarks", "vod_play_from"}
 	fullKeys := append(slices.Clone(listKeys), "vod_sub", "vod_pic", "vod_pic_slide", "vod_actor", "vod_director", "vod_area",
 		"vod_class", "vod_writer", "vod_lang", "vod_tag", "vod_year", "vod_pubdate", "vod_content", "vod_blurb", "vod_serial",
-		"vod_isend", "vod_score", "vod_douban_id", "vod_douban_score", "vod_play_server", "vod_play_note", "vod_play_url")
+		"vod_isend", "vod_hits", "vod_hits_day", "vod_hits_week", "vod_hits_month", "vod_score", "vod_douban_id", "vod_douban_score", "vod_play_server", "vod_play_note", "vod_play_url")
 	for _, tt := range []struct {
 		ac   string
 		keys []string

@@ -61,7 +61,7 @@ func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) 
 	}
 	key := ""
 	if lq.cacheable() {
-		key = lq.key()
+		key = s.dayKey(lq.key())
 	}
 	return s.reads.Serve(w, r, key, "", func(ctx context.Context, version int64) ([]byte, error) {
 		return s.encodeList(ctx, version, lq)
@@ -73,7 +73,7 @@ func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool
 	if err != nil {
 		return err
 	}
-	return s.reads.Serve(w, r, dq.key(), "", func(ctx context.Context, _ int64) ([]byte, error) {
+	return s.reads.Serve(w, r, s.dayKey(dq.key()), "", func(ctx context.Context, _ int64) ([]byte, error) {
 		return s.encodeDetail(ctx, dq)
 	})
 }

@@ -29,17 +29,17 @@ var sunrise = movieInput{
 const (
 	sunriseModern = `{"id":1,"title":"Sunrise","slug":"sunrise","year":"2019","poster1_url":"https://img.example/1.jpg","poster2_url":"",` +
 		`"categories":["Drama","Thai"],"actor":["A One","A Two"],"director":[],"studio":["S"],"genre":[],"country":["TH"],` +
-		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01","score":"8.0","douban_id":"1292052",` +
+		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01","score":"8.0","douban_id":"1292052","hits":"0","hits_day":"0","hits_week":"0","hits_month":"0",` +
 		`"episodes":[{"server_name":"Main","status":"unchecked","checked_at":"","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example/e/1","link_m3u8":""}]}]}`
 	sunriseLegacy = `{"id":1,"title":"Sunrise","slug":"sunrise","year":"2019","poster1_url":"https://img.example/1.jpg","poster2_url":"",` +
 		`"categories":"Drama, Thai","actor":"A One, A Two","director":"","studio":"S","genre":"","country":"TH",` +
-		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01","score":"8.0","douban_id":"1292052",` +
+		`"synopsis":"Line\n\"quoted\"","id_code":"ABC-1","release":"2019-05-01","score":"8.0","douban_id":"1292052","hits":"0","hits_day":"0","hits_week":"0","hits_month":"0",` +
 		`"episodes":[{"server_name":"Main","status":"unchecked","checked_at":"","server_data":[{"name":"Full","slug":"full","link_embed":"https://player.example/e/1","link_m3u8":""}]}],` +
 		`"URL_player":{"server_data":{"link_embed":"https://player.example/e/1"}}}`
 )
 
 var allModernKeys = []string{"id", "title", "slug", "year", "poster1_url", "poster2_url",
-	"categories", "actor", "director", "studio", "genre", "country", "synopsis", "id_code", "release", "score", "douban_id", "episodes"}
+	"categories", "actor", "director", "studio", "genre", "country", "synopsis", "id_code", "release", "score", "douban_id", "hits", "hits_day", "hits_week", "hits_month", "episodes"}
 
 var allLegacyKeys = append(slices.Clone(allModernKeys), "URL_player")
 

@@ -95,6 +95,8 @@ func fieldProperties(legacy bool) json.RawMessage {
 			schema = idSchema
 		case spec.Date:
 			schema = dateSchema
+		case spec.Count:
+			schema = `{"type":"string","pattern":"^[0-9]+$","description":"Plays counted ` + countPeriod[spec.Name] + ` (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s."}`
 		case spec.Pattern != "":
 			schema = `{"type":"string","pattern":` + strconv.Quote(spec.Pattern) + `,"description":` + strconv.Quote(spec.Hint) + `}`
 		case spec.Kind == catalog.MemberInt:
@@ -139,6 +141,10 @@ func vodFieldProperties() json.RawMessage {
 	}
 	return apidoc.Object(props)
 }
+
+// countPeriod says what each hit field counts.
+var countPeriod = map[string]string{"hits": "in all", "hits_day": "in the current UTC day",
+	"hits_week": "in the current ISO week (from Monday, UTC)", "hits_month": "in the current UTC month"}
 
 // maxDoubanID is the largest vod_douban_id: catalog.MaxDoubanIDDigits
 // nines.

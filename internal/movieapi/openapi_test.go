@@ -74,7 +74,7 @@ func TestOpenAPIDocument(t *testing.T) {
 
 	// The movie schemas name exactly the fields of contract 4.1.
 	fields := []string{"id", "title", "slug", "year", "poster1_url", "poster2_url", "categories", "actor",
-		"director", "studio", "genre", "country", "synopsis", "id_code", "release", "score", "douban_id", "episodes"}
+		"director", "studio", "genre", "country", "synopsis", "id_code", "release", "score", "douban_id", "hits", "hits_day", "hits_week", "hits_month", "episodes"}
 	for schema, want := range map[string][]string{"Movie": fields, "JavMovie": append(slices.Clone(fields), "URL_player")} {
 		var got []string
 		for k := range d.Components.Schemas[schema].Properties {
@@ -118,6 +118,7 @@ func TestOpenAPIMacCMS(t *testing.T) {
 		"vod_actor": "A,B", "vod_director": "", "vod_area": "Thailand", "vod_class": "Drama",
 		"vod_writer": "", "vod_lang": "", "vod_tag": "", "vod_year": "2019", "vod_pubdate": "2019-05-01",
 		"vod_content": "Long text", "vod_blurb": "Long text", "vod_serial": "2", "vod_isend": 1,
+		"vod_hits": 12, "vod_hits_day": 1, "vod_hits_week": 3, "vod_hits_month": 7,
 		"vod_score": "8.5", "vod_douban_id": 1292052, "vod_douban_score": "8.5",
 		"vod_play_server": "no$$$no", "vod_play_note": "Main$$$Main", "vod_play_url": "Ep 1$https://cdn.example/1.m3u8$$$Ep 1$https://player.example/e/1#Ep 2$https://player.example/e/2"}`
 	page := func(list, extra string) string {

@@ -88,9 +88,3 @@ func hasEpisode(servers []catalog.Server, rep report) error {
 	}
 	return catalog.Errorf(catalog.ENOTFOUND, "the movie has no server %q", rep.Server)
 }
-
-// reportPreflight answers the CORS preflight of a report: players are
-// pages of any origin that send JSON.
-func reportPreflight(w http.ResponseWriter, r *http.Request) {
-	preflightFor(w, r, "POST, OPTIONS")
-}

@@ -11,6 +11,7 @@ import (
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/edge"
+	"catalog/internal/hits"
 	"catalog/internal/httpx"
 	"catalog/internal/ratelimit"
 	"catalog/internal/search"
@@ -31,6 +32,10 @@ type Config struct {
 	// Reported, when set, hears of every failure report that counted
 	// (the link prober looks at its queue at once).
 	Reported func()
+	// Hits adds up the hits that count (internal/hits), which the
+	// caller writes (hits.Counter.Run); nil: New makes one and writes
+	// its batches every hits.DefaultEvery until the process ends.
+	Hits HitCounter
 	// Search is the movies' index (internal/search), the read model of
 	// every list, started by the caller; nil: New makes one over Store,
 	// started by its first search and kept until the process ends.
@@ -52,14 +57,20 @@ type server struct {
 	lang      string          // the reference page's default language
 	reports   *ratelimit.Once // one report per client address per movie per ReportWindow
 	reported  func()
+	hits      HitCounter
+	hitLimit  *ratelimit.Once // one hit per client address per movie per HitWindow
 }
 
 // New returns the whole movie service.
 func New(cfg Config) http.Handler {
 	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, search: cfg.Search,
-		lang: cfg.DefaultLanguage, reports: ratelimit.NewOnce(ReportWindow, 0), reported: cfg.Reported}
+		lang: cfg.DefaultLanguage, reports: ratelimit.NewOnce(ReportWindow, 0), reported: cfg.Reported,
+		hits: cfg.Hits, hitLimit: ratelimit.NewOnce(HitWindow, hitKeys)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.hits == nil {
+		s.hits = &ownCounter{c: hits.New(cfg.Store, hits.Options{Logger: s.log})}
 	}
 	if s.search == nil {
 		s.search = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
@@ -93,7 +104,9 @@ func (s *server) routes(version string) *httpx.Router {
 	get(snapshotPath, edge.WithKeys(api(s.serveSnapshot), edge.Snapshot))
 	get("/api/movies/{id}", movieKeys(api(s.movieDetail)))
 	rt.Handle(http.MethodPost, reportPath, api(s.reportFailure))
-	rt.HandleFunc(http.MethodOptions, reportPath, reportPreflight)
+	rt.HandleFunc(http.MethodOptions, reportPath, postPreflight)
+	rt.Handle(http.MethodPost, hitPath, api(s.countHit))
+	rt.HandleFunc(http.MethodOptions, hitPath, postPreflight)
 	get(posterPath, movieKeys(api(s.servePoster)))
 	get("/api/jav", api(s.listJav))
 	get("/api/jav/{id}", movieKeys(api(s.javDetail)))

@@ -39,6 +39,7 @@ func Run(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("IDs", func(t *testing.T) { runIDs(t, open) })
 	t.Run("Identity", func(t *testing.T) { runIdentity(t, open) })
 	t.Run("Links", func(t *testing.T) { runLinks(t, open) })
+	t.Run("Hits", func(t *testing.T) { runHits(t, open) })
 }
 
 // wantCode fails unless err carries the catalog error code want.
