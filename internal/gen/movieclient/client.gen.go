@@ -197,7 +197,19 @@ type JavMovie struct {
 	Episodes *Episodes `json:"episodes,omitempty"`
 
 	// Genre The list's items joined with ", "; "" when none.
-	Genre      *string `json:"genre,omitempty"`
+	Genre *string `json:"genre,omitempty"`
+
+	// Hits Plays counted in all (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s.
+	Hits *string `json:"hits,omitempty"`
+
+	// HitsDay Plays counted in the current UTC day (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s.
+	HitsDay *string `json:"hits_day,omitempty"`
+
+	// HitsMonth Plays counted in the current UTC month (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s.
+	HitsMonth *string `json:"hits_month,omitempty"`
+
+	// HitsWeek Plays counted in the current ISO week (from Monday, UTC) (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s.
+	HitsWeek   *string `json:"hits_week,omitempty"`
 	Id         *int64  `json:"id,omitempty"`
 	IdCode     *string `json:"id_code,omitempty"`
 	Poster1Url *string `json:"poster1_url,omitempty"`
@@ -228,12 +240,24 @@ type Movie struct {
 	DoubanId *string `json:"douban_id,omitempty"`
 
 	// Episodes The movie's play sources (contract 9): servers, each with its episodes in order; [] when none. At most 20 servers of 1 to 5000 episodes each, at most 2097152 bytes as JSON.
-	Episodes   *Episodes `json:"episodes,omitempty"`
-	Genre      *[]string `json:"genre,omitempty"`
-	Id         *int64    `json:"id,omitempty"`
-	IdCode     *string   `json:"id_code,omitempty"`
-	Poster1Url *string   `json:"poster1_url,omitempty"`
-	Poster2Url *string   `json:"poster2_url,omitempty"`
+	Episodes *Episodes `json:"episodes,omitempty"`
+	Genre    *[]string `json:"genre,omitempty"`
+
+	// Hits Plays counted in all (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s.
+	Hits *string `json:"hits,omitempty"`
+
+	// HitsDay Plays counted in the current UTC day (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s.
+	HitsDay *string `json:"hits_day,omitempty"`
+
+	// HitsMonth Plays counted in the current UTC month (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s.
+	HitsMonth *string `json:"hits_month,omitempty"`
+
+	// HitsWeek Plays counted in the current ISO week (from Monday, UTC) (POST /api/movies/{id}/hit), as a string like every scalar but the id; may lag by up to 10 s.
+	HitsWeek   *string `json:"hits_week,omitempty"`
+	Id         *int64  `json:"id,omitempty"`
+	IdCode     *string `json:"id_code,omitempty"`
+	Poster1Url *string `json:"poster1_url,omitempty"`
+	Poster2Url *string `json:"poster2_url,omitempty"`
 
 	// Release YYYY-MM-DD or "".
 	Release *string `json:"release,omitempty"`
@@ -323,6 +347,12 @@ type BadRequest = Error
 // HealthUnavailable defines model for HealthUnavailable.
 type HealthUnavailable = Health
 
+// HitBadRequest defines model for HitBadRequest.
+type HitBadRequest = Error
+
+// HitNotFound defines model for HitNotFound.
+type HitNotFound = Error
+
 // Internal defines model for Internal.
 type Internal = Error
 
@@ -352,7 +382,7 @@ type HealthParams struct {
 
 // ListJavParams defines parameters for ListJav.
 type ListJavParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, hits, hits_day, hits_week, hits_month, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *JavFields `form:"fields,omitempty" json:"fields,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
@@ -379,13 +409,13 @@ type ListJavParams struct {
 
 // GetJavParams defines parameters for GetJav.
 type GetJavParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, hits, hits_day, hits_week, hits_month, episodes, URL_player; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *JavFields `form:"fields,omitempty" json:"fields,omitempty"`
 }
 
 // ListMoviesParams defines parameters for ListMovies.
 type ListMoviesParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, hits, hits_day, hits_week, hits_month, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
@@ -400,7 +430,7 @@ type ListMoviesParams struct {
 
 // GetMovieParams defines parameters for GetMovie.
 type GetMovieParams struct {
-	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
+	// Fields Comma-separated field names to include: id, title, slug, year, poster1_url, poster2_url, categories, actor, director, studio, genre, country, synopsis, id_code, release, score, douban_id, hits, hits_day, hits_week, hits_month, episodes; name is an alias of title. Spaces around names are ignored, duplicates collapse, the output keeps the canonical order. An unknown name is a 400 naming it. Absent or empty: every field.
 	Fields *Fields `form:"fields,omitempty" json:"fields,omitempty"`
 }
 
@@ -579,6 +609,18 @@ type ClientInterface interface {
 	//
 	// Corresponds with OPTIONS /api/movies/{id} (the `PreflightApiMoviesId` operationId).
 	PreflightApiMoviesId(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreflightApiMoviesIdHit CORS preflight for /api/movies/{id}/hit
+	//
+	// Corresponds with OPTIONS /api/movies/{id}/hit (the `PreflightApiMoviesIdHit` operationId).
+	PreflightApiMoviesIdHit(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// HitMovie Count a play
+	//
+	// A player's beacon (contract 12): counts one play of the movie, at most once per client address per movie per hour (no cookie), silently. Any body is ignored. Counts are added up in memory and written in batches every few seconds, so hits, hits_day, hits_week and hits_month (and MacCMS's vod_hits...) may lag by up to 10 s; a hit never changes the movie's last change time. The day, week (ISO, from Monday) and month are UTC; their counts restart at zero when a new one begins. The answer is the same whether the hit counted or not.
+	//
+	// Corresponds with POST /api/movies/{id}/hit (the `HitMovie` operationId).
+	HitMovie(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// PreflightApiMoviesIdReport CORS preflight for /api/movies/{id}/report
 	//
@@ -866,6 +908,38 @@ func (c *Client) GetMovie(ctx context.Context, id Id, params *GetMovieParams, re
 // Corresponds with OPTIONS /api/movies/{id} (the `PreflightApiMoviesId` operationId).
 func (c *Client) PreflightApiMoviesId(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPreflightApiMoviesIdRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreflightApiMoviesIdHit CORS preflight for /api/movies/{id}/hit
+//
+// Corresponds with OPTIONS /api/movies/{id}/hit (the `PreflightApiMoviesIdHit` operationId).
+func (c *Client) PreflightApiMoviesIdHit(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreflightApiMoviesIdHitRequest(c.Server, id)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// HitMovie Count a play
+//
+// A player's beacon (contract 12): counts one play of the movie, at most once per client address per movie per hour (no cookie), silently. Any body is ignored. Counts are added up in memory and written in batches every few seconds, so hits, hits_day, hits_week and hits_month (and MacCMS's vod_hits...) may lag by up to 10 s; a hit never changes the movie's last change time. The day, week (ISO, from Monday) and month are UTC; their counts restart at zero when a new one begins. The answer is the same whether the hit counted or not.
+//
+// Corresponds with POST /api/movies/{id}/hit (the `HitMovie` operationId).
+func (c *Client) HitMovie(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewHitMovieRequest(c.Server, id)
 	if err != nil {
 		return nil, err
 	}
@@ -1720,6 +1794,74 @@ func NewPreflightApiMoviesIdRequest(server string, id Id) (*http.Request, error)
 	return req, nil
 }
 
+// NewPreflightApiMoviesIdHitRequest constructs an http.Request for the PreflightApiMoviesIdHit method
+func NewPreflightApiMoviesIdHitRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/movies/%s/hit", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodOptions, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewHitMovieRequest constructs an http.Request for the HitMovie method
+func NewHitMovieRequest(server string, id Id) (*http.Request, error) {
+	var err error
+
+	var pathParam0 string
+
+	pathParam0, err = runtime.StyleParamWithOptions("simple", false, "id", id, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationPath, Type: "string", Format: ""})
+	if err != nil {
+		return nil, err
+	}
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/movies/%s/hit", pathParam0)
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodPost, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
 // NewPreflightApiMoviesIdReportRequest constructs an http.Request for the PreflightApiMoviesIdReport method
 func NewPreflightApiMoviesIdReportRequest(server string, id Id) (*http.Request, error) {
 	var err error
@@ -2116,6 +2258,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with OPTIONS /api/movies/{id} (the `PreflightApiMoviesId` operationId).
 	PreflightApiMoviesIdWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreflightApiMoviesIdResponse, error)
+
+	// PreflightApiMoviesIdHitWithResponse CORS preflight for /api/movies/{id}/hit
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with OPTIONS /api/movies/{id}/hit (the `PreflightApiMoviesIdHit` operationId).
+	PreflightApiMoviesIdHitWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreflightApiMoviesIdHitResponse, error)
+
+	// HitMovieWithResponse Count a play
+	//
+	// A player's beacon (contract 12): counts one play of the movie, at most once per client address per movie per hour (no cookie), silently. Any body is ignored. Counts are added up in memory and written in batches every few seconds, so hits, hits_day, hits_week and hits_month (and MacCMS's vod_hits...) may lag by up to 10 s; a hit never changes the movie's last change time. The day, week (ISO, from Monday) and month are UTC; their counts restart at zero when a new one begins. The answer is the same whether the hit counted or not.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with POST /api/movies/{id}/hit (the `HitMovie` operationId).
+	HitMovieWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*HitMovieResponse, error)
 
 	// PreflightApiMoviesIdReportWithResponse CORS preflight for /api/movies/{id}/report
 	//
@@ -3348,6 +3506,161 @@ func (r PreflightApiMoviesIdResponse) ContentType() string {
 	return ""
 }
 
+// PreflightApiMoviesIdHitResponse204Headers the declared response headers of an HTTP 204 response for PreflightApiMoviesIdHit
+type PreflightApiMoviesIdHitResponse204Headers struct {
+	AccessControlAllowHeaders string
+	AccessControlAllowMethods string
+	AccessControlAllowOrigin  string
+	AccessControlMaxAge       string
+	XContentTypeOptions       string
+}
+
+type PreflightApiMoviesIdHitResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *PreflightApiMoviesIdHitResponse204Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r PreflightApiMoviesIdHitResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreflightApiMoviesIdHitResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreflightApiMoviesIdHitResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreflightApiMoviesIdHitResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// HitMovieResponse204Headers the declared response headers of an HTTP 204 response for HitMovie
+type HitMovieResponse204Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	XContentTypeOptions      string
+}
+
+// HitMovieResponse400Headers the declared response headers of an HTTP 400 response for HitMovie
+type HitMovieResponse400Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	XContentTypeOptions      string
+}
+
+// HitMovieResponse404Headers the declared response headers of an HTTP 404 response for HitMovie
+type HitMovieResponse404Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	XContentTypeOptions      string
+}
+
+// HitMovieResponse500Headers the declared response headers of an HTTP 500 response for HitMovie
+type HitMovieResponse500Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	XContentTypeOptions      string
+}
+
+// HitMovieResponse503Headers the declared response headers of an HTTP 503 response for HitMovie
+type HitMovieResponse503Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	RetryAfter               *string
+	XContentTypeOptions      string
+}
+
+type HitMovieResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *HitBadRequest
+	// JSON404 the response for an HTTP 404 `application/json` response
+	JSON404 *HitNotFound
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *HitMovieResponse204Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *HitMovieResponse400Headers
+	// Headers404 the parsed response headers for an HTTP 404 response
+	Headers404 *HitMovieResponse404Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *HitMovieResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *HitMovieResponse503Headers
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r HitMovieResponse) GetJSON400() *HitBadRequest {
+	return r.JSON400
+}
+
+// GetJSON404 returns the response for an HTTP 404 `application/json` response
+func (r HitMovieResponse) GetJSON404() *HitNotFound {
+	return r.JSON404
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r HitMovieResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r HitMovieResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r HitMovieResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r HitMovieResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r HitMovieResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r HitMovieResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
 // PreflightApiMoviesIdReportResponse204Headers the declared response headers of an HTTP 204 response for PreflightApiMoviesIdReport
 type PreflightApiMoviesIdReportResponse204Headers struct {
 	AccessControlAllowHeaders string
@@ -3999,6 +4312,34 @@ func (c *ClientWithResponses) PreflightApiMoviesIdWithResponse(ctx context.Conte
 		return nil, err
 	}
 	return ParsePreflightApiMoviesIdResponse(rsp)
+}
+
+// PreflightApiMoviesIdHitWithResponse CORS preflight for /api/movies/{id}/hit
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with OPTIONS /api/movies/{id}/hit (the `PreflightApiMoviesIdHit` operationId).
+func (c *ClientWithResponses) PreflightApiMoviesIdHitWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreflightApiMoviesIdHitResponse, error) {
+	rsp, err := c.PreflightApiMoviesIdHit(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreflightApiMoviesIdHitResponse(rsp)
+}
+
+// HitMovieWithResponse Count a play
+//
+// A player's beacon (contract 12): counts one play of the movie, at most once per client address per movie per hour (no cookie), silently. Any body is ignored. Counts are added up in memory and written in batches every few seconds, so hits, hits_day, hits_week and hits_month (and MacCMS's vod_hits...) may lag by up to 10 s; a hit never changes the movie's last change time. The day, week (ISO, from Monday) and month are UTC; their counts restart at zero when a new one begins. The answer is the same whether the hit counted or not.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with POST /api/movies/{id}/hit (the `HitMovie` operationId).
+func (c *ClientWithResponses) HitMovieWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*HitMovieResponse, error) {
+	rsp, err := c.HitMovie(ctx, id, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseHitMovieResponse(rsp)
 }
 
 // PreflightApiMoviesIdReportWithResponse CORS preflight for /api/movies/{id}/report
@@ -6069,6 +6410,260 @@ func ParsePreflightApiMoviesIdResponse(rsp *http.Response) (*PreflightApiMoviesI
 			headers.XContentTypeOptions = value
 		}
 		response.Headers204 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreflightApiMoviesIdHitResponse parses an HTTP response from a PreflightApiMoviesIdHitWithResponse call
+func ParsePreflightApiMoviesIdHitResponse(rsp *http.Response) (*PreflightApiMoviesIdHitResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreflightApiMoviesIdHitResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers PreflightApiMoviesIdHitResponse204Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Headers"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Headers", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowHeaders = value
+		}
+		if values := rsp.Header.Values("Access-Control-Allow-Methods"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Methods", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowMethods = value
+		}
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Access-Control-Max-Age"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Max-Age", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlMaxAge = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers204 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseHitMovieResponse parses an HTTP response from a HitMovieWithResponse call
+func ParseHitMovieResponse(rsp *http.Response) (*HitMovieResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &HitMovieResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest HitBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 404:
+		var dest HitNotFound
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON404 = &dest
+
+	case rsp.StatusCode == 431:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers HitMovieResponse204Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers204 = &headers
+	case rsp.StatusCode == 400:
+		var headers HitMovieResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 404:
+		var headers HitMovieResponse404Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers404 = &headers
+	case rsp.StatusCode == 500:
+		var headers HitMovieResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers HitMovieResponse503Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil
