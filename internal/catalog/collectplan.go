@@ -3,16 +3,18 @@ package catalog
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// The identity rule of contract 10, shared by the engines: which movie
-// each collected record becomes, and what is written there. The engines
-// answer the lookups inside the page's transaction (CollectLookup) and
-// write the plan.
+// The identity rule of contract 10, above the engines: which movie each
+// collected record becomes, and what is written there. The rule reads
+// the store through a few plain lookups (CollectReader), each asked
+// once for the whole page inside the transaction that writes it, and
+// the engine writes the plan.
 
 // SourceLink says which movie a source's record became. Joined: the
 // movie did not come from this source, which owns only its servers
@@ -30,36 +32,49 @@ type SourceLink struct {
 	Servers []string
 }
 
-// JoinedLink is a source whose record joined a movie, with the servers
-// it put there (SourceLink.Servers).
-type JoinedLink struct {
+// MovieLink is a source's record that became a movie, seen from the
+// movie: the source, whether it joined, and the servers it put there
+// when it did (SourceLink.Servers).
+type MovieLink struct {
 	Source  string
+	Joined  bool
 	Servers []string
 }
 
-// TitleYear is what a record joins an existing movie by.
-type TitleYear struct{ Name, Year string }
+// MovieKey names a column that movies are looked up by.
+type MovieKey uint8
 
-// CollectLookup answers the store's side of the identity rule, inside
-// the transaction that writes the page.
-type CollectLookup interface {
-	// Links returns the movies that source's records with these vod_ids
-	// became, by vod_id.
-	Links(ctx context.Context, source string, vodIDs []int64) (map[int64]SourceLink, error)
-	// SameTitles returns, for each key, the lowest id of a movie with
-	// that name and year that no record of source became.
-	SameTitles(ctx context.Context, source string, keys []TitleYear) (map[TitleYear]int64, error)
-	// JoinedSources returns, by movie id, the sources whose records
-	// joined these movies, each with the servers it put there.
-	JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]JoinedLink, error)
+// The keys of CollectReader.MovieIDsBy.
+const (
+	KeyTitle    MovieKey = iota // title_key (TitleKey of the name)
+	KeyDoubanID                 // douban_id
+	KeyIDCode                   // id_code
+	KeySlug                     // slug
+)
+
+// MaxKeyMatches is how many movies MovieIDsBy returns for one value, the
+// lowest ids: a title held by more movies than that (a common word) is
+// joined to one of the first, or to none.
+const MaxKeyMatches = 50
+
+// CollectReader is what PlanCollect reads: plain lookups of the store,
+// each for a whole page, inside the transaction that writes it.
+type CollectReader interface {
+	// SourceSettings returns source's settings; DefaultSourceSettings
+	// when it is not a stored source (collected by address).
+	SourceSettings(ctx context.Context, source string) (SourceSettings, error)
+	// LinksByVodID returns the links of source's records with these
+	// vod_ids, by vod_id.
+	LinksByVodID(ctx context.Context, source string, vodIDs []int64) (map[int64]SourceLink, error)
+	// LinksByMovie returns every link to these movies, by movie id, in
+	// the order of their sources' names.
+	LinksByMovie(ctx context.Context, movieIDs []int64) (map[int64][]MovieLink, error)
 	// Movies reads these movies whole, by id.
 	Movies(ctx context.Context, ids []int64) (map[int64]Movie, error)
-	// HeldKeys returns which of these id_codes and slugs a movie holds
-	// that is not one of source's own (a movie a record of source
-	// became without joining it), each with the lowest such movie's id.
-	HeldKeys(ctx context.Context, source string, codes, slugs []string) (heldCodes, heldSlugs map[string]int64, err error)
-	// FreeSlugs returns which of these slugs no movie holds.
-	FreeSlugs(ctx context.Context, slugs []string) (map[string]bool, error)
+	// MovieIDsBy returns, for each of these values (distinct, none
+	// ""), the ids of the movies holding it in key, lowest first and at
+	// most MaxKeyMatches.
+	MovieIDsBy(ctx context.Context, key MovieKey, values []string) (map[string][]int64, error)
 }
 
 // CollectWrite is one movie to write for a page: Movie is written by
@@ -86,14 +101,15 @@ type CollectWrite struct {
 // PlanCollect applies the identity rule to a page whose records are
 // normalised: a record whose vod_id this source sent before updates that
 // movie (its own fields and servers when the movie is the source's,
-// only its "SOURCE: SERVER" servers when the record had joined it); a new
-// record joins a movie of the same name and year that did not come from
-// this source, else becomes a new movie. A later record of the page with
-// the same vod_id wins. A record whose content hash equals the one its
-// link holds is not written at all (Unchanged). A record that cannot be
-// merged (the joined movie would break a limit) gets its Err set and is
-// not written.
-func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look CollectLookup) ([]CollectWrite, error) {
+// only its "SOURCE: SERVER" servers and the fields it fills when the
+// record had joined it); a new record joins a movie that no record of
+// this source became and that it matches (Match.matches under the
+// source's match fields, the lowest id first), else becomes a new movie.
+// A later record of the page with the same vod_id wins. A record whose
+// content hash equals the one its link holds is not written at all
+// (Unchanged). A record that cannot be merged (the joined movie would
+// break a limit) gets its Err set and is not written.
+func PlanCollect(ctx context.Context, source string, page []CollectedMovie, read CollectReader) ([]CollectWrite, error) {
 	last := make(map[int64]int, len(page))
 	for i := range page {
 		last[page[i].VodID] = i
@@ -104,28 +120,34 @@ func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look
 			vodIDs = append(vodIDs, page[i].VodID)
 		}
 	}
-	links, err := look.Links(ctx, source, vodIDs)
+	links, err := read.LinksByVodID(ctx, source, vodIDs)
 	if err != nil {
 		return nil, err
 	}
 	changed := vodIDs[:0]
+	var fresh []*Movie // the records no link holds
 	for _, id := range vodIDs {
 		r := &page[last[id]]
-		if l, ok := links[id]; ok && r.Hash != "" && r.Hash == l.Hash {
+		l, ok := links[id]
+		if ok && r.Hash != "" && r.Hash == l.Hash {
 			r.Unchanged, r.Movie.ID = true, l.MovieID
 			continue
 		}
 		changed = append(changed, id)
-	}
-	vodIDs = changed
-	var keys []TitleYear
-	for _, id := range vodIDs {
-		if _, ok := links[id]; !ok {
-			m := &page[last[id]].Movie
-			keys = append(keys, TitleYear{m.Name, m.Year})
+		if !ok {
+			fresh = append(fresh, &r.Movie)
 		}
 	}
-	same, err := look.SameTitles(ctx, source, keys)
+	vodIDs = changed
+	if len(vodIDs) == 0 {
+		return nil, nil
+	}
+	set, err := read.SourceSettings(ctx, source)
+	if err != nil {
+		return nil, err
+	}
+	m := merger{source: source, read: read, set: set, stored: map[int64]Movie{}}
+	joins, err := m.findJoins(ctx, fresh)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +160,7 @@ func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look
 		if l, ok := links[id]; ok {
 			w.Movie.ID, w.Joined, w.mine = l.MovieID, l.Joined, l.Servers
 			w.Link = l.Joined // a joined link keeps its servers' names
-		} else if mid, ok := same[TitleYear{w.Movie.Name, w.Movie.Year}]; ok {
+		} else if mid, ok := joins[&page[i].Movie]; ok {
 			w.Movie.ID, w.Joined, w.Link, w.mine = mid, true, true, []string{} // none of its servers are there yet
 		} else {
 			w.Link = true
@@ -148,11 +170,113 @@ func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look
 		}
 		writes = append(writes, w)
 	}
-	writes, err = mergeServers(ctx, source, page, writes, targets, look)
+	writes, err = m.mergeServers(ctx, page, writes, targets)
 	if err != nil {
 		return nil, err
 	}
-	return writes, ownKeys(ctx, source, page, writes, look)
+	return writes, m.ownKeys(ctx, page, writes)
+}
+
+// merger is one page's plan: the source, its settings, and the stored
+// movies read so far, by id.
+type merger struct {
+	source string
+	read   CollectReader
+	set    SourceSettings
+	stored map[int64]Movie
+}
+
+// movies reads the stored movies of ids that it has not read yet.
+func (m *merger) movies(ctx context.Context, ids []int64) error {
+	var want []int64
+	for _, id := range ids {
+		if _, ok := m.stored[id]; !ok && !slices.Contains(want, id) {
+			want = append(want, id)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	got, err := m.read.Movies(ctx, want)
+	maps.Copy(m.stored, got)
+	return err
+}
+
+// idsBy is read.MovieIDsBy of the distinct values that are not "".
+func (m *merger) idsBy(ctx context.Context, key MovieKey, values []string) (map[string][]int64, error) {
+	seen := make(map[string]bool, len(values))
+	distinct := values[:0:0]
+	for _, v := range values {
+		if v != "" && !seen[v] {
+			seen[v] = true
+			distinct = append(distinct, v)
+		}
+	}
+	if len(distinct) == 0 {
+		return map[string][]int64{}, nil
+	}
+	return m.read.MovieIDsBy(ctx, key, distinct)
+}
+
+// findJoins picks, for each new record, the movie it joins: the
+// lowest id among the movies that no record of the source became and
+// that the record matches (Match.matches), those of a shared Douban id
+// first. A record that joins nothing is not in the map.
+func (m *merger) findJoins(ctx context.Context, fresh []*Movie) (map[*Movie]int64, error) {
+	joins := map[*Movie]int64{}
+	if len(fresh) == 0 {
+		return joins, nil
+	}
+	var titles, doubans []string
+	for _, r := range fresh {
+		if m.set.Match&MatchName != 0 && m.set.Match&MatchDoubanID == 0 {
+			titles = append(titles, TitleKey(r.Name))
+		}
+		doubans = append(doubans, r.DoubanID)
+	}
+	byTitle, err := m.idsBy(ctx, KeyTitle, titles)
+	if err != nil {
+		return nil, err
+	}
+	byDouban, err := m.idsBy(ctx, KeyDoubanID, doubans)
+	if err != nil {
+		return nil, err
+	}
+	var cands []int64
+	for _, ids := range byTitle {
+		cands = append(cands, ids...)
+	}
+	for _, ids := range byDouban {
+		cands = append(cands, ids...)
+	}
+	if len(cands) == 0 {
+		return joins, nil
+	}
+	slices.Sort(cands)
+	cands = slices.Compact(cands)
+	links, err := m.read.LinksByMovie(ctx, cands)
+	if err != nil {
+		return nil, err
+	}
+	if err := m.movies(ctx, cands); err != nil {
+		return nil, err
+	}
+	open := func(id int64) bool { // no record of the source became it
+		return !slices.ContainsFunc(links[id], func(l MovieLink) bool { return l.Source == m.source })
+	}
+	for _, r := range fresh {
+		for _, ids := range [][]int64{byDouban[r.DoubanID], byTitle[TitleKey(r.Name)]} {
+			i := slices.IndexFunc(ids, func(id int64) bool {
+				s, ok := m.stored[id]
+				return ok && open(id) && m.set.Match.matches(r, &s)
+			})
+			if i >= 0 {
+				joins[r] = ids[i]
+				break
+			}
+		}
+	}
+	return joins, nil
 }
 
 // ownKeys keeps a source from taking an id_code or slug that a movie of
@@ -160,20 +284,22 @@ func PlanCollect(ctx context.Context, source string, page []CollectedMovie, look
 // such a slug is the record's own (derived from its name, with -2, -3,
 // ... when that is taken too), each noted. A joined record writes
 // neither.
-func ownKeys(ctx context.Context, source string, page []CollectedMovie, writes []CollectWrite, look CollectLookup) error {
+func (m *merger) ownKeys(ctx context.Context, page []CollectedMovie, writes []CollectWrite) error {
 	codes, slugs := []string{}, []string{}
 	for _, w := range writes {
 		if !w.Joined {
-			if w.Movie.IDCode != "" {
-				codes = append(codes, w.Movie.IDCode)
-			}
+			codes = append(codes, w.Movie.IDCode)
 			slugs = append(slugs, w.Movie.Slug)
 		}
 	}
 	if len(slugs) == 0 {
 		return nil
 	}
-	heldCodes, heldSlugs, err := look.HeldKeys(ctx, source, codes, slugs)
+	heldCodes, err := m.heldBy(ctx, KeyIDCode, codes)
+	if err != nil {
+		return err
+	}
+	heldSlugs, err := m.heldBy(ctx, KeySlug, slugs)
 	if err != nil || len(heldCodes)+len(heldSlugs) == 0 {
 		return err
 	}
@@ -184,7 +310,7 @@ func ownKeys(ctx context.Context, source string, page []CollectedMovie, writes [
 		if w.Joined {
 			continue
 		}
-		if id, ok := heldCodes[w.Movie.IDCode]; ok && w.Movie.IDCode != "" {
+		if id, ok := heldCodes[w.Movie.IDCode]; ok {
 			note(page, w, "id_code "+strconv.Quote(w.Movie.IDCode)+" is movie "+strconv.FormatInt(id, 10)+"'s: written without it")
 			w.Movie.IDCode = ""
 		}
@@ -196,9 +322,13 @@ func ownKeys(ctx context.Context, source string, page []CollectedMovie, writes [
 	if len(taken) == 0 {
 		return nil
 	}
-	free, err := look.FreeSlugs(ctx, candidates)
+	holders, err := m.idsBy(ctx, KeySlug, candidates)
 	if err != nil {
 		return err
+	}
+	free := make(map[string]bool, len(candidates))
+	for _, c := range candidates {
+		free[c] = len(holders[c]) == 0
 	}
 	for _, i := range taken {
 		w := &writes[i]
@@ -216,6 +346,34 @@ func ownKeys(ctx context.Context, source string, page []CollectedMovie, writes [
 		note(page, w, "slug "+strconv.Quote(old)+" is movie "+strconv.FormatInt(id, 10)+"'s: written as "+strconv.Quote(w.Movie.Slug))
 	}
 	return nil
+}
+
+// heldBy returns which of values a movie holds in key that is not one
+// of the source's own (a movie a record of the source became without
+// joining it), each with the lowest such movie's id.
+func (m *merger) heldBy(ctx context.Context, key MovieKey, values []string) (map[string]int64, error) {
+	holders, err := m.idsBy(ctx, key, values)
+	if err != nil || len(holders) == 0 {
+		return nil, err
+	}
+	var ids []int64
+	for _, hs := range holders {
+		ids = append(ids, hs...)
+	}
+	links, err := m.read.LinksByMovie(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	held := map[string]int64{}
+	for v, hs := range holders {
+		for _, id := range hs {
+			if !slices.ContainsFunc(links[id], func(l MovieLink) bool { return l.Source == m.source && !l.Joined }) {
+				held[v] = id
+				break
+			}
+		}
+	}
+	return held, nil
 }
 
 // slugTries is how many slugs ownKeys tries for a record: its name's,
@@ -240,34 +398,37 @@ func note(page []CollectedMovie, w *CollectWrite, msg string) {
 }
 
 // mergeServers completes the writes that share a movie with other
-// sources: a joined record keeps the stored movie and replaces only its
-// own servers; the source's own movie keeps the servers that other
-// sources' records joined it with.
-func mergeServers(ctx context.Context, source string, page []CollectedMovie, writes []CollectWrite, targets []int64, look CollectLookup) ([]CollectWrite, error) {
+// sources: a joined record keeps the stored movie, fills its fields
+// (mergeFields) and replaces only its own servers; the source's own
+// movie keeps the servers that other sources' records joined it with,
+// and the fields its record leaves empty (keepFilled).
+func (m *merger) mergeServers(ctx context.Context, page []CollectedMovie, writes []CollectWrite, targets []int64) ([]CollectWrite, error) {
 	if len(targets) == 0 {
 		return writes, nil
 	}
-	joined, err := look.JoinedSources(ctx, targets)
+	links, err := m.read.LinksByMovie(ctx, targets)
 	if err != nil {
 		return nil, err
 	}
+	joined := func(id int64) []MovieLink {
+		return slices.DeleteFunc(slices.Clone(links[id]), func(l MovieLink) bool { return !l.Joined })
+	}
 	var read []int64
 	for _, w := range writes {
-		if w.Movie.ID != 0 && (w.Joined || len(joined[w.Movie.ID]) > 0) {
+		if w.Movie.ID != 0 && (w.Joined || len(joined(w.Movie.ID)) > 0) {
 			read = append(read, w.Movie.ID)
 		}
 	}
 	if len(read) == 0 {
 		return writes, nil
 	}
-	stored, err := look.Movies(ctx, read)
-	if err != nil {
+	if err := m.movies(ctx, read); err != nil {
 		return nil, err
 	}
 	kept := writes[:0]
 	for _, w := range writes {
-		old, ok := stored[w.Movie.ID]
-		if !ok {
+		old, ok := m.stored[w.Movie.ID]
+		if !ok || !w.Joined && len(joined(w.Movie.ID)) == 0 {
 			kept = append(kept, w)
 			continue
 		}
@@ -278,12 +439,12 @@ func mergeServers(ctx context.Context, source string, page []CollectedMovie, wri
 		var base Movie
 		var joining []Server
 		if w.Joined {
-			base = old
-			base.Episodes = slices.DeleteFunc(slices.Clone(old.Episodes), func(s Server) bool { return isSourceServer(s.Name, source, w.mine) })
-			joining = joinNames(base.Episodes, source, w.Movie.Episodes)
+			base = mergeFields(old, w.Movie, m.set.Preferred)
+			base.Episodes = slices.DeleteFunc(slices.Clone(old.Episodes), func(s Server) bool { return isSourceServer(s.Name, m.source, w.mine) })
+			joining = joinNames(base.Episodes, m.source, w.Movie.Episodes)
 		} else {
-			base = w.Movie
-			joining = serversOf(old.Episodes, joined[w.Movie.ID])
+			base = keepFilled(w.Movie, old)
+			joining = serversOf(old.Episodes, joined(w.Movie.ID))
 		}
 		base.UpdatedAt = time.Time{} // changed now, if at all
 		merged, left, err := fitServers(base, joining)
@@ -371,7 +532,7 @@ func joinNames(stored []Server, source string, add []Server) []Server {
 
 // serversOf returns the servers of stored that records of other
 // sources joined the movie with.
-func serversOf(stored []Server, links []JoinedLink) []Server {
+func serversOf(stored []Server, links []MovieLink) []Server {
 	var out []Server
 	for _, s := range stored {
 		for _, l := range links {

@@ -182,6 +182,9 @@ var (
 				// name_fold is what searches match (SearchText of the
 				// name and the id_code), derived and never read back.
 				cols = append(cols, MovieColumn{Name: "name_fold", Value: func(m *Movie) any { return SearchText(m.Name, m.IDCode) }})
+				// title_key is what collected records join movies by
+				// (TitleKey of the name), derived and never read back.
+				cols = append(cols, MovieColumn{Name: "title_key", Value: func(m *Movie) any { return TitleKey(m.Name) }})
 			}
 		}
 		return cols
@@ -212,7 +215,7 @@ type MovieColumn = Column[Movie]
 
 // MovieColumns returns the stored columns besides id and updated_at, in
 // canonical order: each list as its JSON form then its joined form, and
-// name_fold after name. The result is the caller's to keep.
+// name_fold and title_key after name. The result is the caller's to keep.
 func MovieColumns() []MovieColumn { return slices.Clone(movieColumns) }
 
 // MovieMembers returns the members of a movie record in import and

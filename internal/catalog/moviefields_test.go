@@ -26,11 +26,11 @@ func TestMovieFieldTable(t *testing.T) {
 		if c.Long {
 			long = append(long, c.Name)
 		}
-		if (c.Dest == nil) != (c.Name == "name_fold" || c.Name == "play_kinds") {
-			t.Errorf("column %s: Dest nil = %v; only name_fold and play_kinds are written and never read", c.Name, c.Dest == nil)
+		if (c.Dest == nil) != (c.Name == "name_fold" || c.Name == "title_key" || c.Name == "play_kinds") {
+			t.Errorf("column %s: Dest nil = %v; only name_fold, title_key and play_kinds are written and never read", c.Name, c.Dest == nil)
 		}
 	}
-	wantColumns := []string{"name", "name_fold", "slug", "year", "poster1_url", "poster2_url",
+	wantColumns := []string{"name", "name_fold", "title_key", "slug", "year", "poster1_url", "poster2_url",
 		"categories_json", "categories", "actor_json", "actor", "director_json", "director",
 		"studio_json", "studio", "genre_json", "genre", "country_json", "country",
 		"synopsis", "id_code", "release", "score", "douban_id", "episodes", "play_kinds"}
@@ -107,6 +107,10 @@ func TestMovieColumnsRoundTrip(t *testing.T) {
 		case c.Name == "play_kinds":
 			if got := c.Value(&in); got != int64(catalog.PlayKindM3U8) {
 				t.Errorf("%s = %v, want the m3u8 bit", c.Name, got)
+			}
+		case c.Name == "title_key":
+			if got := c.Value(&in); got != catalog.TitleKey(in.Name) {
+				t.Errorf("%s = %q, want TitleKey(name)", c.Name, got)
 			}
 		case c.Dest == nil:
 			if got := c.Value(&in); got != catalog.SearchText(in.Name, in.IDCode) {

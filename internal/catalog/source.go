@@ -33,7 +33,11 @@ type Source struct {
 	Every time.Duration
 	// Hours, when set, makes every run after the first read only what
 	// changed in the last Hours hours (h=Hours).
-	Hours     int
+	Hours int
+	// SourceSettings: how its records merge and how often its pages
+	// are asked for; AddSource stores DefaultSourceSettings for a zero
+	// Match.
+	SourceSettings
 	CreatedAt time.Time
 	// LastRun is the newest recorded run; zero Started when none.
 	LastRun SourceRun
@@ -90,7 +94,7 @@ func NewSource(name, rawURL string, every time.Duration, hours int) (Source, err
 	if hours < 0 || hours > MaxSourceHours {
 		fe.Add("hours", "must be between 0 (read everything) and "+strconv.Itoa(MaxSourceHours))
 	}
-	return Source{Name: name, URL: rawURL, Every: every, Hours: hours}, fe.Err()
+	return Source{Name: name, URL: rawURL, Every: every, Hours: hours, SourceSettings: DefaultSourceSettings}, fe.Err()
 }
 
 // CheckSourceName returns what is wrong with a source name, "" when
@@ -164,6 +168,10 @@ type SourceStore interface {
 	ListSources(ctx context.Context) ([]Source, error)
 	// SourceByName returns ENOTFOUND when there is none.
 	SourceByName(ctx context.Context, name string) (Source, error)
+	// SetSourceSettings changes the settings of the source name;
+	// ENOTFOUND when there is none. The caller checks them
+	// (SourceSettings.Check).
+	SetSourceSettings(ctx context.Context, name string, set SourceSettings) error
 	// RemoveSource returns ENOTFOUND when there is none. Its movies and
 	// the memory of which record each came from stay, so that adding it
 	// again updates them in place.
@@ -172,12 +180,13 @@ type SourceStore interface {
 	// source when it is the newest.
 	RecordRun(ctx context.Context, r SourceRun) error
 	// CollectMovies writes one page of source's records in one
-	// transaction, each by the identity rule of contract 10: the movie
-	// this source's VodID became before is updated in place; else a
-	// movie of the same name and year that did not come from this
-	// source (another source's, or an import's) is joined, taking only
-	// the record's servers, each named "SOURCE: CODE"; else a new movie
-	// is added. Each record's Movie.ID is set to the movie written.
+	// transaction, each by the identity rule of contract 10
+	// (PlanCollect): the movie this source's VodID became before is
+	// updated in place; else a movie that did not come from this source
+	// (another source's, or an import's) and that the record matches
+	// under the source's match fields is joined, taking the record's
+	// servers, each named "SOURCE: CODE", and the fields it fills; else
+	// a new movie is added. Each record's Movie.ID is set to the movie written.
 	// A record whose Hash is not empty and equals the one stored with
 	// its link is not written: Unchanged is set, and Movie.ID is its
 	// movie's.

@@ -35,8 +35,9 @@ func sourceMovies(t *testing.T, n int) []catalog.Movie {
 			Poster1URL: fmt.Sprintf("https://img.example.com/%d/slide.jpg", i), Poster2URL: fmt.Sprintf("https://img.example.com/%d/poster.jpg", i),
 			Synopsis: fmt.Sprintf("Story %d.\nSecond line.", i), Release: fmt.Sprintf("20%02d-0%d-1%d", i%25, 1+i%9, i%10),
 			// Every fourth has no score and no Douban id; the others
-			// range over the scale, 0.0 and 10.0 included.
-			Score: []string{"", "0.0", "7.5", "10.0"}[i%4], DoubanID: []string{"", "1292052", "30166972", "7"}[i%4],
+			// range over the scale, 0.0 and 10.0 included. A Douban id
+			// is one film's: records sharing it join (contract 10).
+			Score: []string{"", "0.0", "7.5", "10.0"}[i%4], DoubanID: []string{"", fmt.Sprint(1292052 + i), fmt.Sprint(30166972 + i), fmt.Sprint(7 + i)}[i%4],
 			Episodes: []catalog.Server{
 				{Name: "Main", Episodes: []catalog.Episode{{Name: "Episode 1", LinkEmbed: fmt.Sprintf("https://play.example.com/%d/1", i),
 					LinkM3U8: fmt.Sprintf("https://cdn.example.com/%d/1/index.m3u8", i)},

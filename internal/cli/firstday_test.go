@@ -211,7 +211,9 @@ func (d *day) peer(name string, n int, wrap func(http.Handler) http.Handler) str
 	movies := sourceMovies(t, n)
 	for i := range movies {
 		movies[i].Name = fmt.Sprintf("%s source %s", name, movies[i].Name)
-		movies[i].Slug, movies[i].IDCode = "", ""
+		// Another peer's film of the same number is another film:
+		// no key and no Douban id in common.
+		movies[i].Slug, movies[i].IDCode, movies[i].DoubanID = "", "", ""
 		if i%7 == 0 {
 			movies[i].Name += " harbor"
 			d.harbor++

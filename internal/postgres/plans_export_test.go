@@ -1,6 +1,10 @@
 package postgres
 
-import "context"
+import (
+	"context"
+
+	"catalog/internal/catalog"
+)
 
 // PreparedPlans sums the generic and custom plans the server made for
 // the prepared statements whose text contains part, on the connection
@@ -18,9 +22,9 @@ func PlanCacheMode(ctx context.Context, s *Store) (mode string, err error) {
 }
 
 // The statements a collection asks before it writes a page.
-const (
-	LinksSQL      = linksSQL
-	SameTitlesSQL = sameTitlesSQL
+var (
+	LinksSQL     = linksSQL
+	TitleKeysSQL = movieIDsBy[catalog.KeyTitle]
 )
 
 // ImportTable is the oid of the temporary table name on the connection

@@ -89,18 +89,18 @@ func TestCollectLookupsReadByKey(t *testing.T) {
 	defer conn.Close(ctx)
 	for _, q := range []string{
 		`ANALYZE movies`, `ANALYZE source_movies`,
-		`INSERT INTO movies (id, name, name_fold, year, updated_at)
-			SELECT g, 'Movie ' || g, 'movie ' || g, '2020', now() FROM generate_series(1, 20000) g`,
+		`INSERT INTO movies (id, name, name_fold, title_key, year, updated_at)
+			SELECT g, 'Movie ' || g, 'movie ' || g, 'movie' || g, '2020', now() FROM generate_series(1, 20000) g`,
 		`INSERT INTO source_movies (source, vod_id, movie_id, joined) SELECT 'src', g, g, false FROM generate_series(1, 20000) g`,
 	} {
 		if _, err := conn.Exec(ctx, q); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ids, names, years := make([]int64, 400), make([]string, 400), make([]string, 400)
+	ids, keys := make([]int64, 400), make([]string, 400)
 	for i := range ids {
 		ids[i] = int64(20200 - i) // half of them stored
-		names[i], years[i] = fmt.Sprintf("Movie %d", ids[i]), "2020"
+		keys[i] = fmt.Sprintf("movie%d", ids[i])
 	}
 	for _, tc := range []struct {
 		name string
@@ -108,7 +108,7 @@ func TestCollectLookupsReadByKey(t *testing.T) {
 		args []any
 	}{
 		{"links", postgres.LinksSQL, []any{"src", ids}},
-		{"same titles", postgres.SameTitlesSQL, []any{"other", names, years}},
+		{"title keys", postgres.TitleKeysSQL, []any{keys}},
 	} {
 		rows, err := conn.Query(ctx, "EXPLAIN "+tc.sql, append([]any{pgx.QueryExecModeCacheDescribe}, tc.args...)...)
 		if err != nil {

@@ -45,12 +45,19 @@ func (s *Store) refold(ctx context.Context) (r catalog.Refolded, ok bool, err er
 	}
 	r.Fold = fold.Version
 	r.Clips, r.ClipsChanged, err = refoldTable(ctx, conn.Conn(), `SELECT id, title, '', title_fold FROM clips`,
-		`UPDATE clips AS t SET title_fold = v.text FROM unnest($1::bigint[], $2::text[]) AS v(id, text) WHERE t.id = v.id`)
+		`UPDATE clips AS t SET title_fold = v.text FROM unnest($1::bigint[], $2::text[]) AS v(id, text) WHERE t.id = v.id`, catalog.SearchText)
 	if err != nil {
 		return r, false, err
 	}
 	r.Movies, r.MoviesChanged, err = refoldTable(ctx, conn.Conn(), `SELECT id, name, id_code, name_fold FROM movies`,
-		`UPDATE movies AS t SET name_fold = v.text FROM unnest($1::bigint[], $2::text[]) AS v(id, text) WHERE t.id = v.id`)
+		`UPDATE movies AS t SET name_fold = v.text FROM unnest($1::bigint[], $2::text[]) AS v(id, text) WHERE t.id = v.id`, catalog.SearchText)
+	if err != nil {
+		return r, false, err
+	}
+	// The title keys (catalog.TitleKey) fold too; migration 00022 adds
+	// them empty and asks for a refold.
+	_, _, err = refoldTable(ctx, conn.Conn(), `SELECT id, name, '', title_key FROM movies`,
+		`UPDATE movies AS t SET title_key = v.text FROM unnest($1::bigint[], $2::text[]) AS v(id, text) WHERE t.id = v.id`, titleKey)
 	if err != nil {
 		return r, false, err
 	}
@@ -61,8 +68,9 @@ func (s *Store) refold(ctx context.Context) (r catalog.Refolded, ok bool, err er
 }
 
 // refoldTable refolds the rows of one table: sel reads id, title, code
-// and the stored text, update writes the texts of ids ($1, $2).
-func refoldTable(ctx context.Context, conn *pgx.Conn, sel, update string) (rows, changed int64, err error) {
+// and the stored text, update writes the texts of ids ($1, $2), derive
+// makes the text.
+func refoldTable(ctx context.Context, conn *pgx.Conn, sel, update string, derive func(title, code string) string) (rows, changed int64, err error) {
 	for after := int64(0); ; {
 		n := 0
 		err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
@@ -77,7 +85,7 @@ func refoldTable(ctx context.Context, conn *pgx.Conn, sel, update string) (rows,
 			_, err = pgx.ForEachRow(rs, []any{&id, &title, &code, &text}, func() error {
 				n++
 				after = id
-				if t := catalog.SearchText(title, code); t != text {
+				if t := derive(title, code); t != text {
 					ids, texts = append(ids, id), append(texts, t)
 				}
 				return nil
@@ -98,3 +106,6 @@ func refoldTable(ctx context.Context, conn *pgx.Conn, sel, update string) (rows,
 		}
 	}
 }
+
+// titleKey is catalog.TitleKey in the shape of refoldTable's derive.
+func titleKey(title, _ string) string { return catalog.TitleKey(title) }

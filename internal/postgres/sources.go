@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strconv"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -12,9 +13,12 @@ import (
 // AddSource stores s; ECONFLICT when the name is taken.
 func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
 	created := catalog.StoredNow()
+	if src.Match == 0 {
+		src.SourceSettings = catalog.DefaultSourceSettings
+	}
 	_, err := s.pool.Exec(ctx,
-		`INSERT INTO sources (name, url, every_seconds, hours, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		src.Name, src.URL, int64(src.Every/time.Second), src.Hours, created)
+		`INSERT INTO sources (name, url, every_seconds, hours, created_at, match_fields, preferred, interval_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		src.Name, src.URL, int64(src.Every/time.Second), src.Hours, created, src.Match.String(), src.Preferred, src.Interval.Milliseconds())
 	if err = translate(err, "add source"); err != nil {
 		if catalog.ErrorCode(err) == catalog.ECONFLICT {
 			return catalog.Errorf(catalog.ECONFLICT, "a source named %q already exists", src.Name)
@@ -27,7 +31,7 @@ func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
 
 // sourceQuery reads sources with their newest run and when their newest
 // run that read every page finished.
-const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at,
+const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at, s.match_fields, s.preferred, s.interval_ms,
   r.started_at, r.finished_at, coalesce(r.pages, 0), coalesce(r.read, 0),
   coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
   (SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = '')
@@ -35,14 +39,16 @@ FROM sources s LEFT JOIN LATERAL (SELECT * FROM source_runs x WHERE x.source = s
 
 func scanSource(row pgx.Row) (catalog.Source, error) {
 	var src catalog.Source
-	var every int64
+	var every, interval int64
+	var match string
 	var started, finished, success *time.Time
 	r := &src.LastRun
-	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &src.CreatedAt,
+	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &src.CreatedAt, &match, &src.Preferred, &interval,
 		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Err, &success)
 	if err != nil {
 		return src, err
 	}
+	src.Match, src.Interval = catalog.StoredMatch(match), time.Duration(interval)*time.Millisecond
 	src.Every = time.Duration(every) * time.Second
 	src.CreatedAt = src.CreatedAt.UTC()
 	if started != nil {
@@ -79,6 +85,19 @@ func (s *Store) SourceByName(ctx context.Context, name string) (catalog.Source, 
 		return src, notFound("source")
 	}
 	return src, translate(err, "get source")
+}
+
+// SetSourceSettings changes the settings of the source name.
+func (s *Store) SetSourceSettings(ctx context.Context, name string, set catalog.SourceSettings) error {
+	tag, err := s.pool.Exec(ctx, `UPDATE sources SET match_fields = $1, preferred = $2, interval_ms = $3 WHERE name = $4`,
+		set.Match.String(), set.Preferred, set.Interval.Milliseconds(), name)
+	if err != nil {
+		return translate(err, "set source")
+	}
+	if tag.RowsAffected() == 0 {
+		return notFound("source")
+	}
+	return nil
 }
 
 // RemoveSource deletes the source; its runs and links stay.
@@ -207,16 +226,7 @@ const lookupMode = pgx.QueryExecModeCacheDescribe
 const linksSQL = `SELECT l.vod_id, l.movie_id, l.joined, l.servers, l.content_hash FROM unnest($2::bigint[]) AS k (id)
 CROSS JOIN LATERAL (SELECT * FROM source_movies s WHERE s.source = $1 AND s.vod_id = k.id LIMIT 1) l`
 
-// sameTitlesSQL finds, for each name ($2) and year ($3), the lowest id
-// of a movie with them that source ($1) has not collected. The movie's
-// links are read by its id alone: asked for the source too, the planner
-// may read every link of the source for each movie.
-const sameTitlesSQL = `SELECT k.name, k.year, m.id FROM unnest($2::text[], $3::text[]) AS k (name, year)
-CROSS JOIN LATERAL (SELECT m.id FROM movies m WHERE m.name = k.name AND m.year = k.year
-  AND $1 <> ALL (ARRAY(SELECT s.source FROM source_movies s WHERE s.movie_id = m.id))
-  ORDER BY m.id LIMIT 1) m`
-
-func (l collectLookup) Links(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
+func (l collectLookup) LinksByVodID(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
 	out := make(map[int64]catalog.SourceLink)
 	rows, err := l.tx.Query(ctx, linksSQL, lookupMode, source, vodIDs)
 	if err != nil {
@@ -233,39 +243,64 @@ func (l collectLookup) Links(ctx context.Context, source string, vodIDs []int64)
 	return out, err
 }
 
-func (l collectLookup) SameTitles(ctx context.Context, source string, keys []catalog.TitleYear) (map[catalog.TitleYear]int64, error) {
-	out := make(map[catalog.TitleYear]int64)
-	if len(keys) == 0 {
-		return out, nil
+func (l collectLookup) SourceSettings(ctx context.Context, source string) (catalog.SourceSettings, error) {
+	set := catalog.DefaultSourceSettings
+	var match string
+	var interval int64
+	err := l.tx.QueryRow(ctx, `SELECT match_fields, preferred, interval_ms FROM sources WHERE name = $1`, source).
+		Scan(&match, &set.Preferred, &interval)
+	if err == pgx.ErrNoRows {
+		return set, nil
 	}
-	names, years := make([]string, len(keys)), make([]string, len(keys))
-	for i, k := range keys {
-		names[i], years[i] = k.Name, k.Year
-	}
-	rows, err := l.tx.Query(ctx, sameTitlesSQL, lookupMode, source, names, years)
+	set.Match, set.Interval = catalog.StoredMatch(match), time.Duration(interval)*time.Millisecond
+	return set, err
+}
+
+func (l collectLookup) LinksByMovie(ctx context.Context, movieIDs []int64) (map[int64][]catalog.MovieLink, error) {
+	out := make(map[int64][]catalog.MovieLink)
+	rows, err := l.tx.Query(ctx, `SELECT movie_id, source, joined, servers FROM source_movies
+WHERE movie_id = ANY($1::bigint[]) ORDER BY movie_id, source`, lookupMode, movieIDs)
 	if err != nil {
 		return nil, err
 	}
-	var k catalog.TitleYear
 	var id int64
-	_, err = pgx.ForEachRow(rows, []any{&k.Name, &k.Year, &id}, func() error {
-		out[k] = id
+	var link catalog.MovieLink
+	var names string
+	_, err = pgx.ForEachRow(rows, []any{&id, &link.Source, &link.Joined, &names}, func() error {
+		link.Servers = catalog.DecodeServerNames(names)
+		out[id] = append(out[id], link)
 		return nil
 	})
 	return out, err
 }
 
-func (l collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]catalog.JoinedLink, error) {
-	out := make(map[int64][]catalog.JoinedLink)
-	rows, err := l.tx.Query(ctx, `SELECT movie_id, source, servers FROM source_movies
-WHERE movie_id = ANY($1::bigint[]) AND joined ORDER BY movie_id, source`, lookupMode, movieIDs)
+// movieIDsBySQL finds, for each value ($1), the lowest ids of the
+// movies holding it in col: a key lookup ending in LIMIT per value
+// (collectLookup), through the column's index.
+func movieIDsBySQL(col string) string {
+	return `SELECT k.v, m.id FROM unnest($1::text[]) AS k (v)
+CROSS JOIN LATERAL (SELECT x.id FROM movies x WHERE x.` + col + ` = k.v AND x.` + col + ` <> '' ORDER BY x.id LIMIT ` + strconv.Itoa(catalog.MaxKeyMatches) + `) m
+ORDER BY k.v, m.id`
+}
+
+// movieIDsBy are the statements of catalog.MovieKey, each on an indexed
+// column.
+var movieIDsBy = [...]string{catalog.KeyTitle: movieIDsBySQL("title_key"), catalog.KeyDoubanID: movieIDsBySQL("douban_id"),
+	catalog.KeyIDCode: movieIDsBySQL("id_code"), catalog.KeySlug: movieIDsBySQL("slug")}
+
+func (l collectLookup) MovieIDsBy(ctx context.Context, key catalog.MovieKey, values []string) (map[string][]int64, error) {
+	out := make(map[string][]int64)
+	if len(values) == 0 {
+		return out, nil
+	}
+	rows, err := l.tx.Query(ctx, movieIDsBy[key], lookupMode, values)
 	if err != nil {
 		return nil, err
 	}
+	var v string
 	var id int64
-	var src, names string
-	_, err = pgx.ForEachRow(rows, []any{&id, &src, &names}, func() error {
-		out[id] = append(out[id], catalog.JoinedLink{Source: src, Servers: catalog.DecodeServerNames(names)})
+	_, err = pgx.ForEachRow(rows, []any{&v, &id}, func() error {
+		out[v] = append(out[v], id)
 		return nil
 	})
 	return out, err
@@ -286,46 +321,4 @@ func (l collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catal
 		out[m.ID] = m
 	}
 	return out, rows.Err()
-}
-
-// heldKeysSQL finds, for each id_code ($2) and slug ($3), the lowest id
-// of a movie holding it that is not one of source's ($1) own.
-const heldKeysSQL = `SELECT 'c', k.v, m.id FROM unnest($2::text[]) AS k (v)
-CROSS JOIN LATERAL (SELECT m.id FROM movies m WHERE m.id_code = k.v AND m.id_code <> ''
-  AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = $1 AND NOT s.joined)
-  ORDER BY m.id LIMIT 1) m
-UNION ALL
-SELECT 's', k.v, m.id FROM unnest($3::text[]) AS k (v)
-CROSS JOIN LATERAL (SELECT m.id FROM movies m WHERE m.slug = k.v
-  AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = $1 AND NOT s.joined)
-  ORDER BY m.id LIMIT 1) m`
-
-func (l collectLookup) HeldKeys(ctx context.Context, source string, codes, slugs []string) (map[string]int64, map[string]int64, error) {
-	held := map[string]map[string]int64{"c": {}, "s": {}}
-	rows, err := l.tx.Query(ctx, heldKeysSQL, lookupMode, source, codes, slugs)
-	if err != nil {
-		return nil, nil, err
-	}
-	var kind, key string
-	var id int64
-	_, err = pgx.ForEachRow(rows, []any{&kind, &key, &id}, func() error {
-		held[kind][key] = id
-		return nil
-	})
-	return held["c"], held["s"], err
-}
-
-func (l collectLookup) FreeSlugs(ctx context.Context, slugs []string) (map[string]bool, error) {
-	free := make(map[string]bool, len(slugs))
-	rows, err := l.tx.Query(ctx, `SELECT k.v FROM unnest($1::text[]) AS k (v)
-WHERE NOT EXISTS (SELECT 1 FROM movies m WHERE m.slug = k.v)`, lookupMode, slugs)
-	if err != nil {
-		return nil, err
-	}
-	var slug string
-	_, err = pgx.ForEachRow(rows, []any{&slug}, func() error {
-		free[slug] = true
-		return nil
-	})
-	return free, err
 }

@@ -29,11 +29,17 @@ func (s *Store) refold(ctx context.Context) (r catalog.Refolded, ok bool, err er
 		return r, false, nil
 	}
 	r.Fold = fold.Version
-	r.Clips, r.ClipsChanged, err = s.refoldTable(ctx, `SELECT id, title, '', title_fold FROM clips`, `UPDATE clips SET title_fold = ? WHERE id = ?`)
+	r.Clips, r.ClipsChanged, err = s.refoldTable(ctx, `SELECT id, title, '', title_fold FROM clips`, `UPDATE clips SET title_fold = ? WHERE id = ?`, catalog.SearchText)
 	if err != nil {
 		return r, false, err
 	}
-	r.Movies, r.MoviesChanged, err = s.refoldTable(ctx, `SELECT id, name, id_code, name_fold FROM movies`, `UPDATE movies SET name_fold = ? WHERE id = ?`)
+	r.Movies, r.MoviesChanged, err = s.refoldTable(ctx, `SELECT id, name, id_code, name_fold FROM movies`, `UPDATE movies SET name_fold = ? WHERE id = ?`, catalog.SearchText)
+	if err != nil {
+		return r, false, err
+	}
+	// The title keys (catalog.TitleKey) fold too; migration 00022 adds
+	// them empty and asks for a refold.
+	_, _, err = s.refoldTable(ctx, `SELECT id, name, '', title_key FROM movies`, `UPDATE movies SET title_key = ? WHERE id = ?`, titleKey)
 	if err != nil {
 		return r, false, err
 	}
@@ -44,8 +50,9 @@ func (s *Store) refold(ctx context.Context) (r catalog.Refolded, ok bool, err er
 }
 
 // refoldTable refolds the rows of one table: sel reads id, title, code
-// and the stored text, update writes the text of an id.
-func (s *Store) refoldTable(ctx context.Context, sel, update string) (rows, changed int64, err error) {
+// and the stored text, update writes the text of an id, derive makes
+// the text.
+func (s *Store) refoldTable(ctx context.Context, sel, update string, derive func(title, code string) string) (rows, changed int64, err error) {
 	for after := int64(0); ; {
 		n := 0
 		err := s.writeTx(ctx, "refold", func(tx *sql.Tx) error {
@@ -67,7 +74,7 @@ func (s *Store) refoldTable(ctx context.Context, sel, update string) (rows, chan
 				}
 				n++
 				after = id
-				if t := catalog.SearchText(title, code); t != text {
+				if t := derive(title, code); t != text {
 					stale = append(stale, row{id, t})
 				}
 			}
@@ -92,3 +99,6 @@ func (s *Store) refoldTable(ctx context.Context, sel, update string) (rows, chan
 		}
 	}
 }
+
+// titleKey is catalog.TitleKey in the shape of refoldTable's derive.
+func titleKey(title, _ string) string { return catalog.TitleKey(title) }

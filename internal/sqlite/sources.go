@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"catalog/internal/catalog"
@@ -12,9 +13,12 @@ import (
 // AddSource stores s; ECONFLICT when the name is taken.
 func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
 	created := now()
+	if src.Match == 0 {
+		src.SourceSettings = catalog.DefaultSourceSettings
+	}
 	_, err := s.writer.ExecContext(ctx,
-		`INSERT INTO sources (name, url, every_seconds, hours, created_at) VALUES (?, ?, ?, ?, ?)`,
-		src.Name, src.URL, int64(src.Every/time.Second), src.Hours, created.Unix())
+		`INSERT INTO sources (name, url, every_seconds, hours, created_at, match_fields, preferred, interval_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		src.Name, src.URL, int64(src.Every/time.Second), src.Hours, created.Unix(), src.Match.String(), src.Preferred, src.Interval.Milliseconds())
 	if err = translate(err, "add source"); err != nil {
 		if catalog.ErrorCode(err) == catalog.ECONFLICT {
 			return catalog.Errorf(catalog.ECONFLICT, "a source named %q already exists", src.Name)
@@ -27,7 +31,7 @@ func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
 
 // sourceQuery reads sources with their newest run and their newest run
 // that read every page.
-const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at,
+const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at, s.match_fields, s.preferred, s.interval_ms,
   coalesce(r.started_at, 0), coalesce(r.finished_at, 0), coalesce(r.pages, 0), coalesce(r.read, 0),
   coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
   coalesce((SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = ''), 0)
@@ -35,13 +39,15 @@ FROM sources s LEFT JOIN source_runs r ON r.id = (SELECT max(id) FROM source_run
 
 func scanSource(row interface{ Scan(...any) error }) (catalog.Source, error) {
 	var src catalog.Source
-	var every, created, started, finished, success int64
+	var every, created, started, finished, success, interval int64
+	var match string
 	r := &src.LastRun
-	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &created,
+	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &created, &match, &src.Preferred, &interval,
 		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Err, &success)
 	if err != nil {
 		return src, err
 	}
+	src.Match, src.Interval = catalog.StoredMatch(match), time.Duration(interval)*time.Millisecond
 	src.Every = time.Duration(every) * time.Second
 	src.CreatedAt = unixTime(created)
 	if started != 0 {
@@ -86,6 +92,21 @@ func (s *Store) SourceByName(ctx context.Context, name string) (catalog.Source, 
 		return src, notFound("source")
 	}
 	return src, translate(err, "get source")
+}
+
+// SetSourceSettings changes the settings of the source name.
+func (s *Store) SetSourceSettings(ctx context.Context, name string, set catalog.SourceSettings) error {
+	res, err := s.writer.ExecContext(ctx, `UPDATE sources SET match_fields = ?, preferred = ?, interval_ms = ? WHERE name = ?`,
+		set.Match.String(), set.Preferred, set.Interval.Milliseconds(), name)
+	if err != nil {
+		return translate(err, "set source")
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return translate(err, "set source")
+	} else if n == 0 {
+		return notFound("source")
+	}
+	return nil
 }
 
 // RemoveSource deletes the source; its runs and links stay.
@@ -166,7 +187,7 @@ ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined 
 	})
 }
 
-// collectLookup answers catalog.PlanCollect inside the page's
+// collectLookup answers catalog.PlanCollect's reads inside the page's
 // transaction. Ids and keys go in as one JSON array per query.
 type collectLookup struct{ txStmts }
 
@@ -192,7 +213,22 @@ func (l *collectLookup) query(ctx context.Context, query string, arg any, scan f
 	return translate(rows.Err(), l.what)
 }
 
-func (l *collectLookup) Links(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
+func (l *collectLookup) SourceSettings(ctx context.Context, source string) (catalog.SourceSettings, error) {
+	set := catalog.DefaultSourceSettings
+	err := l.query(ctx, `SELECT match_fields, preferred, interval_ms FROM sources WHERE name = ? ->> '$'`, source,
+		func(rows *sql.Rows) error {
+			var match string
+			var interval int64
+			if err := rows.Scan(&match, &set.Preferred, &interval); err != nil {
+				return err
+			}
+			set.Match, set.Interval = catalog.StoredMatch(match), time.Duration(interval)*time.Millisecond
+			return nil
+		})
+	return set, err
+}
+
+func (l *collectLookup) LinksByVodID(ctx context.Context, source string, vodIDs []int64) (map[int64]catalog.SourceLink, error) {
 	out := make(map[int64]catalog.SourceLink)
 	err := l.query(ctx, `SELECT vod_id, movie_id, joined, servers, content_hash FROM source_movies
 WHERE source = ?1 ->> '$.s' AND vod_id IN (SELECT value FROM json_each(?1 -> '$.ids'))`,
@@ -210,84 +246,44 @@ WHERE source = ?1 ->> '$.s' AND vod_id IN (SELECT value FROM json_each(?1 -> '$.
 	return out, err
 }
 
-func (l *collectLookup) SameTitles(ctx context.Context, source string, keys []catalog.TitleYear) (map[catalog.TitleYear]int64, error) {
-	out := make(map[catalog.TitleYear]int64)
-	if len(keys) == 0 {
+func (l *collectLookup) LinksByMovie(ctx context.Context, movieIDs []int64) (map[int64][]catalog.MovieLink, error) {
+	out := make(map[int64][]catalog.MovieLink)
+	err := l.query(ctx, `SELECT movie_id, source, joined, servers FROM source_movies
+WHERE movie_id IN (SELECT value FROM json_each(?)) ORDER BY movie_id, source`, movieIDs, func(rows *sql.Rows) error {
+		var id int64
+		var link catalog.MovieLink
+		var names string
+		if err := rows.Scan(&id, &link.Source, &link.Joined, &names); err != nil {
+			return err
+		}
+		link.Servers = catalog.DecodeServerNames(names)
+		out[id] = append(out[id], link)
+		return nil
+	})
+	return out, err
+}
+
+// keyColumns are the columns of catalog.MovieKey, each indexed.
+var keyColumns = [...]string{catalog.KeyTitle: "title_key", catalog.KeyDoubanID: "douban_id", catalog.KeyIDCode: "id_code", catalog.KeySlug: "slug"}
+
+func (l *collectLookup) MovieIDsBy(ctx context.Context, key catalog.MovieKey, values []string) (map[string][]int64, error) {
+	out := make(map[string][]int64)
+	if len(values) == 0 {
 		return out, nil
 	}
-	pairs := make([][2]string, len(keys))
-	for i, k := range keys {
-		pairs[i] = [2]string{k.Name, k.Year}
-	}
-	err := l.query(ctx, `SELECT k.value ->> 0, k.value ->> 1, (SELECT m.id FROM movies m
-  WHERE m.name = k.value ->> 0 AND m.year = k.value ->> 1
-    AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = ?1 ->> '$.s')
-  ORDER BY m.id LIMIT 1)
-FROM json_each(?1 -> '$.keys') k`, map[string]any{"s": source, "keys": pairs}, func(rows *sql.Rows) error {
-		var k catalog.TitleYear
-		var id sql.NullInt64
-		if err := rows.Scan(&k.Name, &k.Year, &id); err != nil {
-			return err
-		}
-		if id.Valid {
-			out[k] = id.Int64
-		}
-		return nil
-	})
-	return out, err
-}
-
-func (l *collectLookup) JoinedSources(ctx context.Context, movieIDs []int64) (map[int64][]catalog.JoinedLink, error) {
-	out := make(map[int64][]catalog.JoinedLink)
-	err := l.query(ctx, `SELECT movie_id, source, servers FROM source_movies
-WHERE joined AND movie_id IN (SELECT value FROM json_each(?)) ORDER BY movie_id, source`, movieIDs, func(rows *sql.Rows) error {
+	col := keyColumns[key]
+	err := l.query(ctx, `SELECT k.value, m.id FROM json_each(?) k JOIN movies m ON m.id IN
+  (SELECT x.id FROM movies x WHERE x.`+col+` = k.value AND x.`+col+` <> '' ORDER BY x.id LIMIT `+strconv.Itoa(catalog.MaxKeyMatches)+`)
+ORDER BY k.value, m.id`, values, func(rows *sql.Rows) error {
+		var v string
 		var id int64
-		var src, names string
-		if err := rows.Scan(&id, &src, &names); err != nil {
+		if err := rows.Scan(&v, &id); err != nil {
 			return err
 		}
-		out[id] = append(out[id], catalog.JoinedLink{Source: src, Servers: catalog.DecodeServerNames(names)})
+		out[v] = append(out[v], id)
 		return nil
 	})
 	return out, err
-}
-
-func (l *collectLookup) HeldKeys(ctx context.Context, source string, codes, slugs []string) (map[string]int64, map[string]int64, error) {
-	heldCodes, heldSlugs := make(map[string]int64), make(map[string]int64)
-	err := l.query(ctx, `SELECT 'c', k.value, (SELECT m.id FROM movies m WHERE m.id_code = k.value AND m.id_code <> ''
-    AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = ?1 ->> '$.s' AND NOT s.joined)
-    ORDER BY m.id LIMIT 1)
-  FROM json_each(?1 -> '$.codes') k
-UNION ALL
-SELECT 's', k.value, (SELECT m.id FROM movies m WHERE m.slug = k.value
-    AND NOT EXISTS (SELECT 1 FROM source_movies s WHERE s.movie_id = m.id AND s.source = ?1 ->> '$.s' AND NOT s.joined)
-    ORDER BY m.id LIMIT 1)
-  FROM json_each(?1 -> '$.slugs') k`, map[string]any{"s": source, "codes": codes, "slugs": slugs}, func(rows *sql.Rows) error {
-		var kind, key string
-		var id sql.NullInt64
-		if err := rows.Scan(&kind, &key, &id); err != nil {
-			return err
-		}
-		if id.Valid {
-			map[string]map[string]int64{"c": heldCodes, "s": heldSlugs}[kind][key] = id.Int64
-		}
-		return nil
-	})
-	return heldCodes, heldSlugs, err
-}
-
-func (l *collectLookup) FreeSlugs(ctx context.Context, slugs []string) (map[string]bool, error) {
-	free := make(map[string]bool, len(slugs))
-	err := l.query(ctx, `SELECT k.value FROM json_each(?) k WHERE NOT EXISTS (SELECT 1 FROM movies m WHERE m.slug = k.value)`, slugs,
-		func(rows *sql.Rows) error {
-			var slug string
-			if err := rows.Scan(&slug); err != nil {
-				return err
-			}
-			free[slug] = true
-			return nil
-		})
-	return free, err
 }
 
 func (l *collectLookup) Movies(ctx context.Context, ids []int64) (map[int64]catalog.Movie, error) {

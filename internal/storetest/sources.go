@@ -22,6 +22,7 @@ func runSources(t *testing.T, open func(t *testing.T) catalog.Store) {
 	t.Run("KeysOfOthersNotTaken", func(t *testing.T) { runCollectKeys(t, open(t)) })
 	t.Run("HandMadeServersStay", func(t *testing.T) { runCollectHandMade(t, open(t)) })
 	t.Run("UnchangedNotWritten", func(t *testing.T) { runCollectUnchanged(t, open(t)) })
+	runMerge(t, open)
 }
 
 // runCollectUnchanged: a record whose content hash equals the one
