@@ -5,7 +5,7 @@
 // (cookie, token, lifetimes) live in internal/auth, which the JSON API
 // shares; the page toolkit (layout, static files, headers, error page,
 // list filter and pager) in internal/html, which the public pages share.
-// The routes are in clipapi/routes.go.
+// The routes are in routes.go; internal/cli mounts them.
 package admin
 
 import (

@@ -14,7 +14,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 )
 
@@ -40,7 +41,7 @@ func newConsoleOn(t *testing.T, store catalog.Store) *console {
 	if err := store.CreateAdmin(ctx, &catalog.Admin{Username: "ann", PasswordHash: string(hash)}); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store}))
+	srv := httptest.NewServer(cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store}))
 	t.Cleanup(srv.Close)
 	c := &console{t: t, store: store, url: srv.URL, client: newConsoleClient()}
 	res, _ := c.post("/admin/login", url.Values{"username": {"ann"}, "password": {"a long enough password"}})

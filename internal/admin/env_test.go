@@ -14,7 +14,8 @@ import (
 
 	"catalog/internal/apitest"
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/storetest"
 	"catalog/internal/testdb"
 )
@@ -39,16 +40,16 @@ type env struct {
 	handler http.Handler
 }
 
-func newEnv(t testing.TB, configure ...func(*clipapi.Config)) *env {
+func newEnv(t testing.TB, configure ...func(*cli.ServiceDeps)) *env {
 	t.Helper()
 	store := testdb.Open(t)
 	// Warnings and errors (a 500's cause) show up with a failing test.
 	logger := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	cfg := clipapi.Config{Store: store, Version: "test-1", Logger: logger}
+	cfg := cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Version: "test-1", Logger: logger}
 	for _, f := range configure {
 		f(&cfg)
 	}
-	return &env{t: t, store: store, handler: clipapi.New(cfg)}
+	return &env{t: t, store: store, handler: cli.ClipService(cfg)}
 }
 
 // request describes one call; zero fields mean "not sent".

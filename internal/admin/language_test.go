@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 )
 
 // The pages speak the reader's language (issue 42): every word a
@@ -296,7 +296,7 @@ func TestSwitcher(t *testing.T) {
 // TestDefaultLanguage: serve --default-language is the language of a
 // browser that asks for none of the catalog's.
 func TestDefaultLanguage(t *testing.T) {
-	e := newEnv(t, func(c *clipapi.Config) { c.DefaultLanguage = "th" })
+	e := newEnv(t, func(c *cli.ServiceDeps) { c.DefaultLanguage = "th" })
 	for _, tc := range []struct{ accept, want string }{{"", "th"}, {"fr", "th"}, {"en", "en"}, {"zh-TW", "zh-Hans"}} {
 		w := e.do(request{target: "/", headers: map[string]string{"Accept-Language": tc.accept}})
 		if m := htmlLang.FindStringSubmatch(w.Body.String()); m == nil || m[1] != tc.want {

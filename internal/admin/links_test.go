@@ -10,7 +10,8 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 )
 
 // The Dead links page (contract 13): dead servers by source, and a
@@ -39,7 +40,7 @@ func TestConsoleDeadLinks(t *testing.T) {
 		t.Fatal(err)
 	}
 	woken := 0
-	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Recheck: func() { woken++ }}))
+	srv := httptest.NewServer(cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Recheck: func() { woken++ }}))
 	defer srv.Close()
 	c := loggedIn(t, store, srv.URL)
 	res, body := c.get("/admin/links")

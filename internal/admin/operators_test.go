@@ -16,8 +16,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
-	"catalog/internal/movieapi"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/snapshot"
 	"catalog/internal/snapshot/snapshottest"
 	"catalog/internal/testdb"
@@ -100,7 +100,7 @@ func TestConsoleMovies(t *testing.T) {
 	}
 	// The movie service answers from its response cache; a console edit
 	// shows in its very next answer.
-	movies := movieapi.New(movieapi.Config{Store: c.store})
+	movies := cli.MovieService(cli.ServiceDeps{MovieSearch: searchtest.Start(t, c.store, catalog.SearchMovies), Store: c.store})
 	readTitle := func() string {
 		w := httptest.NewRecorder()
 		movies.ServeHTTP(w, httptest.NewRequest("GET", "/api/movies/"+itoa(id)+"?fields=title", nil))
@@ -330,7 +330,7 @@ func TestConsoleSnapshotPanel(t *testing.T) {
 	t.Cleanup(func() { stop(); <-done })
 	snapshottest.WaitBuilt(t, built)
 
-	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Snapshots: snaps}))
+	srv := httptest.NewServer(cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Snapshots: snaps}))
 	t.Cleanup(srv.Close)
 	c := loggedIn(t, store, srv.URL)
 	_, body := c.get("/admin/snapshot")

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 	"catalog/internal/search"
 	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
@@ -39,7 +39,7 @@ func TestSessionLifetimes(t *testing.T) {
 		searchtest.WaitReady(t, clips)
 		searchtest.WaitReady(t, movies)
 		stop()
-		return &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Version: "test", Search: clips, MovieSearch: movies})}
+		return &env{t: t, store: store, handler: cli.ClipService(cli.ServiceDeps{Store: store, Version: "test", ClipSearch: clips, MovieSearch: movies})}
 	}
 
 	t.Run("idle", func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 )
 
 const wantCSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' https: data:; frame-src 'none'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"
@@ -88,7 +88,7 @@ func TestLoginSuccess(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := newEnv(t, func(c *clipapi.Config) { c.CookieSecure = tt.cookieSecure })
+			e := newEnv(t, func(c *cli.ServiceDeps) { c.CookieSecure = tt.cookieSecure })
 			a := e.createAdmin(testUser, testPassword)
 			rq := loginForm(testUser, testPassword)
 			rq.target = tt.target

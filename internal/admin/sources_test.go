@@ -13,9 +13,10 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 	"catalog/internal/collect"
 	"catalog/internal/fetchguard"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 )
 
@@ -34,7 +35,7 @@ func TestConsoleSources(t *testing.T) {
 	runs := make(chan catalog.SourceRun, 4)
 	runner := collect.NewRunner(collect.RunnerConfig{Store: store, Fetch: fetchguard.Options{AllowPrivate: true}, Observe: func(r catalog.SourceRun) { runs <- r }})
 	go runner.Run(ctx)
-	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
+	srv := httptest.NewServer(cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Collector: runner}))
 	defer srv.Close()
 
 	anon := &console{t: t, store: store, url: srv.URL, client: newConsoleClient()}
@@ -106,7 +107,7 @@ func TestConsoleRefusesPrivateSource(t *testing.T) {
 	t.Parallel()
 	store := storeWithAnn(t)
 	runner := collect.NewRunner(collect.RunnerConfig{Store: store})
-	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
+	srv := httptest.NewServer(cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Collector: runner}))
 	defer srv.Close()
 	c := loggedIn(t, store, srv.URL)
 	for _, addr := range []string{"http://127.0.0.1:8081/api.php/provide/vod/", "http://169.254.169.254/latest/", "http://localhost/vod"} {
@@ -152,7 +153,7 @@ func TestConsoleCancelsRun(t *testing.T) {
 	runner := collect.NewRunner(collect.RunnerConfig{Store: store, Fetch: fetchguard.Options{AllowPrivate: true},
 		Limits: collect.Limits{PageTimeout: time.Hour}, Observe: func(r catalog.SourceRun) { runs <- r }})
 	go runner.Run(ctx)
-	srv := httptest.NewServer(clipapi.New(clipapi.Config{Store: store, Collector: runner}))
+	srv := httptest.NewServer(cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Collector: runner}))
 	defer srv.Close()
 	c := loggedIn(t, store, srv.URL)
 	if res, _ := c.post("/admin/sources/slow/cancel", nil); res.StatusCode != http.StatusNotFound {

@@ -6,7 +6,9 @@ import (
 	"testing/synctest"
 	"time"
 
-	"catalog/internal/clipapi"
+	"catalog/internal/catalog"
+	"catalog/internal/cli"
+	"catalog/internal/search"
 	"catalog/internal/testdb"
 )
 
@@ -22,7 +24,9 @@ func TestLoginThrottleWindow(t *testing.T) {
 	db := testdb.New(t)
 	synctest.Test(t, func(t *testing.T) {
 		store := db.Open(t)
-		e := &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Version: "test"})}
+		e := &env{t: t, store: store, handler: cli.ClipService(cli.ServiceDeps{Store: store, Version: "test",
+			// Never started: logging in reads no list.
+			ClipSearch: search.NewLive(store, catalog.SearchClips, nil), MovieSearch: search.NewLive(store, catalog.SearchMovies, nil)})}
 		e.createAdmin(testUser, testPassword)
 		const addr = "198.51.100.20:4000"
 		login := func(password string) *http.Response {

@@ -16,7 +16,8 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 	"catalog/internal/testenv"
 )
@@ -65,10 +66,12 @@ func start(t *testing.T) *browser {
 	if err := store.CreateAdmin(ctx, &catalog.Admin{Username: adminName, PasswordHash: string(hash)}); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(clipapi.New(clipapi.Config{
-		Store:   store,
-		Logger:  slog.New(slog.DiscardHandler),
-		Version: "browser-test",
+	srv := httptest.NewServer(cli.ClipService(cli.ServiceDeps{
+		Store:       store,
+		Logger:      slog.New(slog.DiscardHandler),
+		Version:     "browser-test",
+		ClipSearch:  searchtest.Start(t, store, catalog.SearchClips),
+		MovieSearch: searchtest.Start(t, store, catalog.SearchMovies),
 	}))
 	t.Cleanup(srv.Close)
 

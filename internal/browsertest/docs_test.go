@@ -1,14 +1,15 @@
 package browsertest
 
 import (
+	"catalog/internal/catalog"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
-
-	"catalog/internal/movieapi"
 )
 
 // TestAPIReference opens /api/docs on both services: the page renders
@@ -17,7 +18,7 @@ import (
 // service from the page.
 func TestAPIReference(t *testing.T) {
 	b := start(t)
-	movies := httptest.NewServer(movieapi.New(movieapi.Config{Store: b.store, Logger: slog.New(slog.DiscardHandler), Version: "browser-test"}))
+	movies := httptest.NewServer(cli.MovieService(cli.ServiceDeps{MovieSearch: searchtest.Start(t, b.store, catalog.SearchMovies), Store: b.store, Logger: slog.New(slog.DiscardHandler), Version: "browser-test"}))
 	t.Cleanup(movies.Close)
 
 	for _, tt := range []struct {

@@ -13,8 +13,9 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"catalog/internal/catalog"
+	"catalog/internal/cli"
 	"catalog/internal/demo"
-	"catalog/internal/movieapi"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/snapshot"
 	"catalog/internal/snapshot/snapshottest"
 	"catalog/internal/testdb"
@@ -92,7 +93,7 @@ func startSnapshotService(t *testing.T, n int) string {
 	done := make(chan struct{})
 	go func() { snapshots.Run(runCtx); close(done) }()
 	t.Cleanup(func() { stop(); <-done })
-	srv := httptest.NewServer(movieapi.New(movieapi.Config{Store: st, Snapshots: snapshots}))
+	srv := httptest.NewServer(cli.MovieService(cli.ServiceDeps{MovieSearch: searchtest.Start(t, st, catalog.SearchMovies), Store: st, Snapshots: snapshots}))
 	t.Cleanup(srv.Close)
 	snapshottest.WaitBuilt(t, builds)
 	return srv.URL

@@ -27,10 +27,12 @@
 // GET /api/movies?q=river&fields=id,title on the movie service's
 // address goes:
 //
-//  1. movieapi.New (internal/movieapi/routes.go) routes "GET /api/movies"
-//     to listMovies, behind httpx.Stack (the --read-timeout deadline,
-//     logging, recovery, headers); cli's serve built the service with the
-//     store and the started index (internal/cli/serve.go, search.go).
+//  1. cli.MovieService (internal/cli/services.go) assembled the service:
+//     its layers, outermost first (metrics, trusted proxies, logging and
+//     recovery, the --read-timeout deadline, headers), around the route
+//     table of movieapi (internal/movieapi/routes.go), which routes
+//     "GET /api/movies" to listMovies; serve gave it the store and the
+//     index it started (internal/cli/serve.go, search.go).
 //  2. serveList (internal/movieapi/movies.go) parses the query with
 //     ParseFields, ParsePaging and ParseSearch from this package; bad
 //     input is an *Error with code EINVALID, which writeError

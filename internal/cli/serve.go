@@ -21,7 +21,6 @@ import (
 	"golang.org/x/crypto/bcrypt"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
 	"catalog/internal/collect"
 	"catalog/internal/demo"
 	"catalog/internal/edge"
@@ -32,7 +31,6 @@ import (
 	"catalog/internal/locale"
 	"catalog/internal/logbatch"
 	"catalog/internal/metrics"
-	"catalog/internal/movieapi"
 	"catalog/internal/posters"
 	"catalog/internal/search"
 	"catalog/internal/snapshot"
@@ -346,17 +344,13 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 		s.mirror = posters.New(s.st, posters.Options{PublicURL: s.c.publicURL, Guard: fetchguard.Options{AllowPrivate: s.c.fetchPrivate},
 			Logger: log.With("component", "posters"), Changed: func(ids []int64) { announceMovies(purger, ids) }})
 	}
-	clips := httpx.NewServer(m.Service("clips", loginRoute, httpx.BehindProxies(clipapi.New(clipapi.Config{
-		Store: writes, Platforms: s.platforms, Logger: log.With("service", "clips"), Version: version, CookieSecure: s.c.cookieSecure,
-		Snapshots: snapshots, ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("clips"), Imported: m.Import, Search: clipSearch, MovieSearch: movieSearch,
-		Collector: s.collector, Recheck: s.prober.Wake, UploadMaxDuration: s.c.uploadMax, DefaultLanguage: s.c.language,
-	}), s.proxies)), log)
 	s.hits = hits.New(s.st, hits.Options{Logger: log.With("component", "hits")})
-	movies := httpx.NewServer(m.Service("movies", "", httpx.BehindProxies(movieapi.New(movieapi.Config{
-		Store: writes, Snapshots: snapshots, Logger: log.With("service", "movies"), Version: version,
-		ReadTimeout: s.c.readTimeout, CacheStats: m.Cache("movies"), Search: movieSearch, DefaultLanguage: s.c.language,
-		Reported: s.prober.Wake, Hits: s.hits,
-	}), s.proxies)), log)
+	deps := ServiceDeps{Store: writes, Platforms: s.platforms, Logger: log, Version: version,
+		ClipSearch: clipSearch, MovieSearch: movieSearch, Metrics: m, Proxies: s.proxies, ReadTimeout: s.c.readTimeout,
+		DefaultLanguage: s.c.language, CookieSecure: s.c.cookieSecure, UploadMaxDuration: s.c.uploadMax, Imported: m.Import,
+		Snapshots: snapshots, Collector: s.collector, Recheck: s.prober.Wake, Reported: s.prober.Wake, Hits: s.hits}
+	clips := httpx.NewServer(ClipService(deps), log)
+	movies := httpx.NewServer(MovieService(deps), log)
 	s.servers[0].srv, s.servers[1].srv = clips, movies
 	return snapshots
 }

@@ -9,8 +9,9 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 	"catalog/internal/demo"
+	"catalog/internal/search/searchtest"
 )
 
 // benchService is the whole clip service over a SQLite file of n
@@ -26,7 +27,7 @@ func benchService(b *testing.B, n int) http.Handler {
 	if err := demo.SeedClips(context.Background(), store, g, n); err != nil {
 		b.Fatal(err)
 	}
-	return clipapi.New(clipapi.Config{Store: store})
+	return cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(b, store, catalog.SearchClips), MovieSearch: searchtest.Start(b, store, catalog.SearchMovies), Store: store})
 }
 
 // BenchmarkListEndToEnd serves list and detail requests through the

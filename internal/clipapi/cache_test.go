@@ -9,7 +9,8 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 )
 
@@ -20,7 +21,7 @@ func sharedEnv(t *testing.T) (*env, catalog.Store) {
 	db := testdb.New(t)
 	store := db.Open(t)
 	logger := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	return &env{t: t, store: store, handler: clipapi.New(clipapi.Config{Store: store, Logger: logger})}, db.Open(t)
+	return &env{t: t, store: store, handler: cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Logger: logger})}, db.Open(t)
 }
 
 // The response cache must never hide a write: each read after a write,

@@ -14,7 +14,7 @@ import (
 )
 
 // listClips answers GET /api/clips?q=&platform=&page=&limit=.
-func (s *server) listClips(w http.ResponseWriter, r *http.Request) error {
+func (s *API) listClips(w http.ResponseWriter, r *http.Request) error {
 	q := r.URL.Query()
 	paging, err := catalog.ParsePaging(q)
 	if err != nil {
@@ -61,7 +61,7 @@ func appendClipList(b []byte, paging catalog.Paging, total int64, clips []catalo
 }
 
 // getClip answers GET /api/clips/{id}.
-func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
+func (s *API) getClip(w http.ResponseWriter, r *http.Request) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err != nil {
 		return err
@@ -79,13 +79,13 @@ func (s *server) getClip(w http.ResponseWriter, r *http.Request) error {
 }
 
 // listPlatforms answers GET /api/platforms in configured order.
-func (s *server) listPlatforms(w http.ResponseWriter, r *http.Request) error {
+func (s *API) listPlatforms(w http.ResponseWriter, r *http.Request) error {
 	httpx.WritePayload(w, r, http.StatusOK, s.platformsPayload)
 	return nil
 }
 
 // createClip answers POST /api/clips: 201 with the clip and its Location.
-func (s *server) createClip(w http.ResponseWriter, r *http.Request) error {
+func (s *API) createClip(w http.ResponseWriter, r *http.Request) error {
 	// The session comes first: an anonymous request is a 401 whatever
 	// it carries.
 	if err := s.authorize(r, catalog.ScopeClipsWrite); err != nil {
@@ -110,7 +110,7 @@ func (s *server) createClip(w http.ResponseWriter, r *http.Request) error {
 // updateClip answers PATCH /api/clips/{id}: any subset of the create
 // fields, same rules; validation runs inside the store's transaction so
 // nothing is written when it fails.
-func (s *server) updateClip(w http.ResponseWriter, r *http.Request) error {
+func (s *API) updateClip(w http.ResponseWriter, r *http.Request) error {
 	id, err := s.authorizedID(r)
 	if err != nil {
 		return err
@@ -134,7 +134,7 @@ func (s *server) updateClip(w http.ResponseWriter, r *http.Request) error {
 }
 
 // deleteClip answers DELETE /api/clips/{id} with 204.
-func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) error {
+func (s *API) deleteClip(w http.ResponseWriter, r *http.Request) error {
 	id, err := s.authorizedID(r)
 	if err != nil {
 		return err
@@ -153,7 +153,7 @@ func (s *server) deleteClip(w http.ResponseWriter, r *http.Request) error {
 // token gets an audit line naming the token, as console actions name
 // the administrator; its request id joins it to the request line, which
 // says how the write ended.
-func (s *server) authorize(r *http.Request, scope string) error {
+func (s *API) authorize(r *http.Request, scope string) error {
 	if authorization := r.Header.Get("Authorization"); authorization != "" {
 		tok, err := s.tokens.Authenticate(r.Context(), authorization, scope)
 		if err == nil {
@@ -168,7 +168,7 @@ func (s *server) authorize(r *http.Request, scope string) error {
 
 // authorizedID checks the session before the path id, so that an
 // anonymous caller learns nothing about ids.
-func (s *server) authorizedID(r *http.Request) (int64, error) {
+func (s *API) authorizedID(r *http.Request) (int64, error) {
 	if err := s.authorize(r, catalog.ScopeClipsWrite); err != nil {
 		return 0, err
 	}
@@ -180,7 +180,7 @@ func (s *server) authorizedID(r *http.Request) (int64, error) {
 // (400). Members that are unknown or not strings come back as decodeErr
 // beside the members that decoded, so that the caller's one Apply can
 // add its own field errors and one answer names every failing field.
-func (s *server) clipInput(w http.ResponseWriter, r *http.Request) (in catalog.ClipInput, decodeErr, err error) {
+func (s *API) clipInput(w http.ResponseWriter, r *http.Request) (in catalog.ClipInput, decodeErr, err error) {
 	mediaType, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if err != nil || mediaType != "application/json" {
 		return in, nil, catalog.Errorf(catalog.EUNSUPPORTED, "Content-Type must be application/json")

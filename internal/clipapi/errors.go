@@ -11,11 +11,11 @@ import (
 	"catalog/internal/importer"
 )
 
-// writeError is the one place a clip-service error becomes a response
+// WriteError is the one place a clip-service error becomes a response
 // (contract 3.7): {"error":{"status":N,"message":"...","fields":{...}}}.
 // Internal errors are logged and answered with a message that reveals
 // nothing of them.
-func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+func (s *API) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	httpx.LogError(s.log, r, err)
 	status := httpx.ErrorStatus(err)
 	message := catalog.ErrorMessage(err)

@@ -18,7 +18,7 @@ import (
 
 	"catalog/internal/apitest"
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 )
@@ -42,17 +42,17 @@ type env struct {
 	handler http.Handler
 }
 
-func newEnv(t testing.TB, configure ...func(*clipapi.Config)) *env {
+func newEnv(t testing.TB, configure ...func(*cli.ServiceDeps)) *env {
 	t.Helper()
 	store := newTestStore(t)
 	// Warnings and errors (a 500's cause) show up with a failing test.
 	logger := slog.New(slog.NewTextHandler(t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn}))
-	cfg := clipapi.Config{Store: store, Version: "test-1", Logger: logger,
-		Search: searchtest.Start(t, store, catalog.SearchClips)}
+	cfg := cli.ServiceDeps{Store: store, Version: "test-1", Logger: logger,
+		ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies)}
 	for _, f := range configure {
 		f(&cfg)
 	}
-	return &env{t: t, store: store, handler: clipapi.New(cfg)}
+	return &env{t: t, store: store, handler: cli.ClipService(cfg)}
 }
 
 // request describes one call; zero fields mean "not sent".

@@ -15,7 +15,7 @@ import (
 // (contract 8): the body, JSON Lines, a JSON array or CSV by its
 // Content-Type, is streamed through the importer like a file given to
 // `catalog import`, and the answer is the same report as JSON.
-func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
+func (s *API) importRecords(w http.ResponseWriter, r *http.Request) error {
 	kind := r.PathValue("kind")
 	scope := map[string]string{"movies": catalog.ScopeMoviesWrite, "clips": catalog.ScopeClipsWrite}[kind]
 	if scope == "" {
@@ -59,7 +59,7 @@ func (s *server) importRecords(w http.ResponseWriter, r *http.Request) error {
 // runImport imports body. A body that breaks off stops the import
 // (net/http also cancels the request's context then), but the batch
 // already being written still commits, so that the report is the truth.
-func (s *server) runImport(r *http.Request, kind, name string, body io.Reader) (importer.Summary, error) {
+func (s *API) runImport(r *http.Request, kind, name string, body io.Reader) (importer.Summary, error) {
 	ctx := context.WithoutCancel(r.Context())
 	if kind == "clips" {
 		return importer.Clips(ctx, s.store, s.platforms, name, body, importer.Options{})

@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 )
 
 // searchCase is one search text sent to every search box of a service.
@@ -99,7 +99,7 @@ func TestSearchTextLimitsPages(t *testing.T) {
 // error shape (the database work is refused or cancelled by the engine),
 // on the JSON API and the HTML pages; writes are not bounded by it.
 func TestReadTimeout503(t *testing.T) {
-	e := newEnv(t, func(c *clipapi.Config) { c.ReadTimeout = time.Nanosecond })
+	e := newEnv(t, func(c *cli.ServiceDeps) { c.ReadTimeout = time.Nanosecond })
 	c := e.addClip(catalog.Clip{Title: "Slow"})
 	for _, path := range []string{"/api/clips", "/api/clips?q=s", fmt.Sprintf("/api/clips/%d", c.ID)} {
 		t.Run(path, func(t *testing.T) {

@@ -22,12 +22,12 @@ import (
 var openapiTemplate []byte
 
 // docs builds the document and reference page of this service.
-func (s *server) docs() *apidoc.Docs {
-	return apidoc.New(openapiTemplate, s.docVars(), s.writeError, s.locale, s.lang)
+func (s *API) docs() *apidoc.Docs {
+	return apidoc.New(openapiTemplate, s.docVars(), s.WriteError, s.locale, s.lang)
 }
 
 // docVars are the values of the document's placeholders.
-func (s *server) docVars() apidoc.Vars {
+func (s *API) docVars() apidoc.Vars {
 	return apidoc.Vars{
 		"version":             s.version,
 		"platforms":           s.platforms.List(),

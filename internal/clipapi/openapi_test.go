@@ -8,8 +8,13 @@ import (
 	"testing"
 
 	"catalog/internal/apitest"
+	"catalog/internal/auth"
 	"catalog/internal/catalog"
+	"catalog/internal/cli"
 	"catalog/internal/clipapi"
+	"catalog/internal/httpx"
+	"catalog/internal/importer"
+	"catalog/internal/search"
 )
 
 // docJSON decodes the served OpenAPI document.
@@ -126,7 +131,7 @@ func TestOpenAPIPlatforms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, func(c *clipapi.Config) { c.Platforms = p })
+	e := newEnv(t, func(c *cli.ServiceDeps) { c.Platforms = p })
 	d := docJSON(t, e.handler)
 	got := at(t, d, "components", "parameters", "platform", "schema", "enum")
 	if want := []any{"", "Zeta", "Alpha"}; !slices.Equal(got.([]any), want) {
@@ -139,7 +144,11 @@ func TestOpenAPIPlatforms(t *testing.T) {
 // operation of the document is routed.
 func TestOpenAPIRoutes(t *testing.T) {
 	e := newEnv(t)
-	apitest.CheckRoutes(t, apitest.Document(t, e.handler), clipapi.RoutePatterns(e.store))
+	api := clipapi.New(clipapi.Config{Store: e.store, Search: search.NewLive(e.store, catalog.SearchClips, nil),
+		Sessions: auth.NewSessions(e.store, nil, false), Imports: new(importer.Slot)})
+	rt := httpx.NewRouter(api.WriteError)
+	api.Mount(rt)
+	apitest.CheckRoutes(t, apitest.Document(t, e.handler), rt.Patterns())
 }
 
 // TestDocsPage: the reference page and its files, with their CSP.

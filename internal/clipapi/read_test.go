@@ -13,7 +13,7 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 )
 
 func TestHealth(t *testing.T) {
@@ -331,7 +331,7 @@ func TestPlatforms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := newEnv(t, func(c *clipapi.Config) { c.Platforms = p })
+	e := newEnv(t, func(c *cli.ServiceDeps) { c.Platforms = p })
 	w := e.get("/api/platforms")
 	if w.Code != http.StatusOK {
 		t.Fatalf("got status %d, want 200", w.Code)

@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 	"catalog/internal/search"
 	"catalog/internal/search/searchtest"
 )
@@ -16,13 +16,11 @@ import (
 // search.ReadyWait (under 1 s), then gets 503 in the clip error shape
 // with Retry-After: none is answered by the database. Once the index is ready they are 200.
 func TestListsWaitForTheIndex(t *testing.T) {
-	e := newEnv(t, func(cfg *clipapi.Config) {
-		cfg.Search = nil
-	})
+	e := newEnv(t)
 	held := searchtest.Hold(e.store)
 	live := search.NewLive(held, catalog.SearchClips, nil)
 	live.Start(t.Context())
-	e.handler = clipapi.New(clipapi.Config{Store: e.store, Version: "test-1", Search: live})
+	e.handler = cli.ClipService(cli.ServiceDeps{Store: e.store, Version: "test-1", ClipSearch: live, MovieSearch: live})
 
 	w := e.get("/api/health")
 	if body := decode(t, w.Body.Bytes()); w.Code != http.StatusOK || body["search"] != "building" {

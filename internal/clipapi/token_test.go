@@ -15,7 +15,7 @@ import (
 
 	"catalog/internal/auth"
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 	"catalog/internal/httpx"
 	"catalog/internal/testenv"
 )
@@ -298,7 +298,7 @@ func TestImportEndpointOneAtATime(t *testing.T) {
 // the request id that joins it to the request line.
 func TestTokenWritesAudited(t *testing.T) {
 	var logs bytes.Buffer
-	e := newEnv(t, func(c *clipapi.Config) { c.Logger = slog.New(httpx.LogHandler(slog.NewJSONHandler(&logs, nil))) })
+	e := newEnv(t, func(c *cli.ServiceDeps) { c.Logger = slog.New(httpx.LogHandler(slog.NewJSONHandler(&logs, nil))) })
 	secret, tok := e.newToken("clips:write")
 	w := e.do(request{method: "POST", target: "/api/clips", body: tokenClip, headers: bearer(secret, map[string]string{"X-Request-Id": "audit-1"})})
 	if w.Code != http.StatusCreated {

@@ -12,8 +12,9 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/cli"
 	"catalog/internal/demo"
-	"catalog/internal/movieapi"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/snapshot"
 	"catalog/internal/snapshot/snapshottest"
 	"catalog/internal/testdb"
@@ -47,7 +48,7 @@ func TestVarnishSnapshot(t *testing.T) {
 	built := make(chan struct{})
 	go func() { snapshots.Run(runCtx); close(built) }()
 	t.Cleanup(func() { stop(); <-built })
-	backend := httptest.NewServer(movieapi.New(movieapi.Config{Store: st, Snapshots: snapshots}))
+	backend := httptest.NewServer(cli.MovieService(cli.ServiceDeps{MovieSearch: searchtest.Start(t, st, catalog.SearchMovies), Store: st, Snapshots: snapshots}))
 	t.Cleanup(backend.Close)
 	snapshottest.WaitBuilt(t, builds)
 	plain := get(t, backend.URL+"/api/movies/snapshot", false)

@@ -17,10 +17,10 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 	"catalog/internal/demo"
 	"catalog/internal/edge"
-	"catalog/internal/movieapi"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/snapshot"
 	"catalog/internal/snapshot/snapshottest"
 	"catalog/internal/storetest"
@@ -64,10 +64,10 @@ func TestVarnish(t *testing.T) {
 	t.Cleanup(func() { purger.Close(ctx) })
 	writes := edge.Announcing(st, purger)
 
-	backend := httptest.NewServer(movieapi.New(movieapi.Config{Store: writes,
+	backend := httptest.NewServer(cli.MovieService(cli.ServiceDeps{MovieSearch: searchtest.Start(t, writes, catalog.SearchMovies), Store: writes,
 		Snapshots: snapshots}))
 	t.Cleanup(backend.Close)
-	clipBackend := httptest.NewServer(clipapi.New(clipapi.Config{Store: writes}))
+	clipBackend := httptest.NewServer(cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, writes, catalog.SearchClips), MovieSearch: searchtest.Start(t, writes, catalog.SearchMovies), Store: writes}))
 	t.Cleanup(clipBackend.Close)
 
 	cport := freePort(t)

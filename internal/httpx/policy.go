@@ -1,10 +1,6 @@
 package httpx
 
-import (
-	"log/slog"
-	"net/http"
-	"time"
-)
+import "net/http"
 
 // NoStore is the Cache-Control of every error answer and of answers no
 // cache may keep (health, writes).
@@ -35,36 +31,4 @@ func (p *Policy) Wrap(h http.Handler) http.Handler {
 		})
 		h.ServeHTTP(rec, r)
 	})
-}
-
-// Stack is how both services assemble their middleware, in one order,
-// outermost first: Common (nosniff, panic recovery, request log), Guard,
-// ReadDeadline, Headers, then the routes.
-type Stack struct {
-	Log    *slog.Logger
-	Errors ErrorWriter
-	// Guard refuses requests before any route runs (the clip service's
-	// cross-origin check); nil: none.
-	Guard func(http.Handler) http.Handler
-	// ReadTimeout is the deadline of every GET and HEAD (ReadDeadline)
-	// but those to the paths in NoDeadline, which stream files rather
-	// than do database work.
-	ReadTimeout time.Duration
-	NoDeadline  []string
-	// Headers is the header policy of every answer (CORS, caching,
-	// surrogate keys); nil: the routes set their own.
-	Headers func(http.Handler) http.Handler
-}
-
-// Handler wraps routes in the stack.
-func (s Stack) Handler(routes http.Handler) http.Handler {
-	h := routes
-	if s.Headers != nil {
-		h = s.Headers(h)
-	}
-	h = ReadDeadline(h, s.ReadTimeout, s.NoDeadline...)
-	if s.Guard != nil {
-		h = s.Guard(h)
-	}
-	return Common(h, s.Log, s.Errors)
 }

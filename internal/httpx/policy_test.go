@@ -1,13 +1,10 @@
 package httpx_test
 
 import (
-	"context"
 	"errors"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
@@ -115,57 +112,6 @@ func TestHandler(t *testing.T) {
 		}
 		if tc.err == nil && len(written) != 0 || tc.err != nil && (len(written) != 1 || !errors.Is(written[0], fail)) {
 			t.Errorf("error %v: error writer got %v", tc.err, written)
-		}
-	}
-}
-
-// TestStack checks the one middleware order: the guard answers before
-// any route runs (inside Common: nosniff), reads get a deadline except
-// on NoDeadline paths, and Headers covers every answer of the routes.
-func TestStack(t *testing.T) {
-	t.Parallel()
-	ew := func(w http.ResponseWriter, r *http.Request, err error) { w.WriteHeader(httpx.ErrorStatus(err)) }
-	var hadDeadline bool
-	routes := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, hadDeadline = r.Context().Deadline()
-		w.WriteHeader(200)
-	})
-	h := httpx.Stack{
-		Log:    slog.New(slog.DiscardHandler),
-		Errors: ew,
-		Guard: func(next http.Handler) http.Handler {
-			return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				if r.Method == "DELETE" {
-					ew(w, r, catalog.Errorf(catalog.EFORBIDDEN, "no"))
-					return
-				}
-				next.ServeHTTP(w, r)
-			})
-		},
-		ReadTimeout: time.Minute,
-		NoDeadline:  []string{"/file"},
-		Headers:     (&httpx.Policy{Success: "public, max-age=60"}).Wrap,
-	}.Handler(routes)
-	for _, tc := range []struct {
-		method, path string
-		status       int
-		deadline     bool
-		cache        string
-	}{
-		{"GET", "/a", 200, true, "public, max-age=60"},
-		{"GET", "/file", 200, false, "public, max-age=60"},
-		{"POST", "/a", 200, false, ""},
-		{"DELETE", "/a", 403, false, ""}, // refused before the headers
-	} {
-		hadDeadline = false
-		w := httptest.NewRecorder()
-		h.ServeHTTP(w, httptest.NewRequest(tc.method, tc.path, nil).WithContext(context.Background()))
-		if w.Code != tc.status || hadDeadline != tc.deadline || w.Header().Get("Cache-Control") != tc.cache {
-			t.Errorf("%s %s: got %d, deadline %v, Cache-Control %q; want %d, %v, %q", tc.method, tc.path,
-				w.Code, hadDeadline, w.Header().Get("Cache-Control"), tc.status, tc.deadline, tc.cache)
-		}
-		if got := w.Header().Get("X-Content-Type-Options"); got != "nosniff" {
-			t.Errorf("%s %s: X-Content-Type-Options %q, want nosniff", tc.method, tc.path, got)
 		}
 	}
 }

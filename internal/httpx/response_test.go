@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"testing"
+	"time"
 
 	"catalog/internal/httpx"
 	"catalog/internal/metrics"
@@ -22,11 +23,8 @@ func TestOneWriterInTheChain(t *testing.T) {
 		inner = w
 		httpx.WriteJSON(w, r, http.StatusOK, []byte(`{}`))
 	})
-	h := metrics.New().Service("clips", "", httpx.Stack{
-		Log:     slog.New(slog.DiscardHandler),
-		Errors:  writeTestError,
-		Headers: policy.Wrap,
-	}.Handler(policy.Wrap(route)))
+	h := metrics.New().Service("clips", "", httpx.Common(httpx.ReadDeadline(policy.Wrap(policy.Wrap(route)), time.Minute),
+		slog.New(slog.DiscardHandler), writeTestError))
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/x", nil))
 	rw, ok := inner.(*httpx.Response)

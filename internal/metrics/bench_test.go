@@ -8,9 +8,10 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/cli"
 	"catalog/internal/demo"
 	"catalog/internal/metrics"
-	"catalog/internal/movieapi"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/snapshot"
 	"catalog/internal/testdb"
 )
@@ -61,8 +62,8 @@ func BenchmarkMovieRead(b *testing.B) {
 			if on {
 				m = metrics.New()
 			}
-			h := m.Service("movies", "", movieapi.New(movieapi.Config{Store: st, CacheStats: m.Cache("movies"),
-				Snapshots: snapshot.New(snapshot.Config{Store: st, Dir: b.TempDir()})}))
+			h := cli.MovieService(cli.ServiceDeps{MovieSearch: searchtest.Start(b, st, catalog.SearchMovies), Store: st, Metrics: m,
+				Snapshots: snapshot.New(snapshot.Config{Store: st, Dir: b.TempDir()})})
 			req := httptest.NewRequest(http.MethodGet, "/api/movies?limit=20", nil)
 			b.ReportAllocs()
 			for b.Loop() {

@@ -10,6 +10,7 @@ import (
 	"catalog/internal/catalog"
 	"catalog/internal/metrics"
 	"catalog/internal/search"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 )
 
@@ -35,10 +36,7 @@ func TestSearchIndexLeftOut(t *testing.T) {
 		VALUES (4294967296, 'far', 'far', 'https://www.youtube.com/embed/dQw4w9WgXcQ', `+created+`)`); err != nil {
 		t.Fatal(err)
 	}
-	live := search.NewLive(store, catalog.SearchClips, nil)
-	if _, err := live.Search(t.Context(), 0, nil, nil, 0, 20); err != nil {
-		t.Fatal(err)
-	}
+	live := searchtest.Start(t, store, catalog.SearchClips)
 	m := metrics.New()
 	m.SearchIndexes(map[string]*search.Live{"clips": live})
 	want := `

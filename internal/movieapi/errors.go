@@ -7,10 +7,10 @@ import (
 	"catalog/internal/httpx"
 )
 
-// writeError is the movie service's one error writer (contract 4.2):
+// WriteError is the movie service's one error writer (contract 4.2):
 // {"code":0,"msg":"..."} with the status of the error's code. Internal
 // errors are logged and reach the client only as "internal error".
-func (s *server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+func (s *API) WriteError(w http.ResponseWriter, r *http.Request, err error) {
 	httpx.LogError(s.log, r, err)
 	httpx.ClearForError(w.Header()) // a handler may have prepared success headers before failing
 	b := append(make([]byte, 0, 64), `{"code":0,"msg":`...)

@@ -21,9 +21,9 @@ const (
 // errors are never kept.
 var headerPolicy = &httpx.Policy{Success: "public, max-age=86400, stale-while-revalidate=600"}
 
-// edgeHeaders gives every answer the header policy and the surrogate
-// key "movies" (details and the snapshot name their own keys).
-func edgeHeaders(h http.Handler) http.Handler {
+// Headers gives every answer the header policy and the surrogate key
+// "movies" (details and the snapshot name their own keys).
+func Headers(h http.Handler) http.Handler {
 	return headerPolicy.Wrap(edge.WithKeys(h, edge.Movies))
 }
 

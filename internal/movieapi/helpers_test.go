@@ -17,8 +17,8 @@ import (
 
 	"catalog/internal/apitest"
 	"catalog/internal/catalog"
+	"catalog/internal/cli"
 	"catalog/internal/demo"
-	"catalog/internal/movieapi"
 	"catalog/internal/search/searchtest"
 	"catalog/internal/snapshot"
 	"catalog/internal/testdb"
@@ -85,8 +85,8 @@ func seedDemo(t testing.TB, store catalog.Store, seed uint64, n int) {
 // service unless one is given.
 func newService(t testing.TB, store catalog.Store, snaps *snapshot.Service) http.Handler {
 	t.Helper()
-	return movieapi.New(movieapi.Config{Store: store, Snapshots: snaps, Version: "test", Logger: testLogger(t),
-		Search: searchtest.Start(t, store, catalog.SearchMovies)})
+	return cli.MovieService(cli.ServiceDeps{Store: store, Snapshots: snaps, Version: "test", Logger: testLogger(t),
+		MovieSearch: searchtest.Start(t, store, catalog.SearchMovies)})
 }
 
 type response struct {

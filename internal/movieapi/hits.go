@@ -45,7 +45,7 @@ func (o *ownCounter) Add(id int64) {
 // countHit answers the beacon: 204 whether the hit counted or not, so
 // that a client cannot tell; 404 for no such movie. The movie's
 // existence is the one read a beacon costs: a keyed read of its id.
-func (s *server) countHit(w http.ResponseWriter, r *http.Request) error {
+func (s *API) countHit(w http.ResponseWriter, r *http.Request) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err != nil {
 		return err

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
+	"catalog/internal/cli"
 	"catalog/internal/hits"
-	"catalog/internal/movieapi"
 	"catalog/internal/search/searchtest"
 )
 
@@ -26,7 +26,7 @@ func BenchmarkHitBeacon(b *testing.B) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { counter.Run(ctx); close(done) }()
-	h := movieapi.New(movieapi.Config{Store: store, Hits: counter, Search: searchtest.Start(b, store, catalog.SearchMovies)})
+	h := cli.MovieService(cli.ServiceDeps{Store: store, Hits: counter, MovieSearch: searchtest.Start(b, store, catalog.SearchMovies)})
 	var n atomic.Int64
 	b.ReportAllocs()
 	b.SetParallelism(16)

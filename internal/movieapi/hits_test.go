@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
+	"catalog/internal/cli"
 	"catalog/internal/hits"
-	"catalog/internal/movieapi"
 	"catalog/internal/search/searchtest"
 )
 
@@ -23,8 +23,8 @@ func TestHitBeacon(t *testing.T) {
 	store := newTestStore(t)
 	addMovies(t, store, sunrise, dusk)
 	counter := hits.New(store, hits.Options{})
-	h := movieapi.New(movieapi.Config{Store: store, Logger: testLogger(t), Hits: counter,
-		Search: searchtest.Start(t, store, catalog.SearchMovies)})
+	h := cli.MovieService(cli.ServiceDeps{Store: store, Logger: testLogger(t), Hits: counter,
+		MovieSearch: searchtest.Start(t, store, catalog.SearchMovies)})
 
 	served := func(id int64) (fields map[string]string, vod map[string]int64) {
 		t.Helper()

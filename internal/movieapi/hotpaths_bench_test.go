@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/movieapi"
+	"catalog/internal/cli"
 	"catalog/internal/search/searchtest"
 	"catalog/internal/testenv"
 )
@@ -47,7 +47,7 @@ func BenchmarkHotPaths(b *testing.B) {
 		{"maccms-detail", func(i int64) string { return fmt.Sprintf(vodPath+"?ac=detail&pg=%d", 1+(i*7919)%pages) }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
-			h := movieapi.New(movieapi.Config{Store: store, Version: "bench", Search: live})
+			h := cli.MovieService(cli.ServiceDeps{Store: store, Version: "bench", MovieSearch: live})
 			b.ReportAllocs()
 			b.SetParallelism(4) // many connections at a time
 			cpu := testenv.CPUTime()

@@ -1,14 +1,15 @@
 package movieapi_test
 
 import (
+	"catalog/internal/catalog"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 	"time"
-
-	"catalog/internal/movieapi"
 )
 
 func distinctWords(n int) string {
@@ -65,7 +66,7 @@ func TestSearchTextLimits(t *testing.T) {
 func TestReadTimeout503(t *testing.T) {
 	store := newTestStore(t)
 	addNumbered(t, store, 3)
-	h := movieapi.New(movieapi.Config{Store: store, Version: "test", Logger: testLogger(t), ReadTimeout: time.Nanosecond})
+	h := cli.MovieService(cli.ServiceDeps{MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Version: "test", Logger: testLogger(t), ReadTimeout: time.Nanosecond})
 	for _, target := range []string{"/api/movies", "/api/movies?q=movie", "/api/movies/2", "/api/jav?wd=movie", "/api/jav/2"} {
 		t.Run(target, func(t *testing.T) {
 			checkError(t, do(t, h, http.MethodGet, target), http.StatusServiceUnavailable, "request timed out")

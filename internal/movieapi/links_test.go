@@ -14,7 +14,8 @@ import (
 
 	"catalog/internal/apitest"
 	"catalog/internal/catalog"
-	"catalog/internal/movieapi"
+	"catalog/internal/cli"
+	"catalog/internal/search/searchtest"
 )
 
 // Contract 13: each server carries the prober's status; a server dead
@@ -143,7 +144,7 @@ func TestReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	var woken atomic.Int64
-	h := movieapi.New(movieapi.Config{Store: store, Logger: testLogger(t), Reported: func() { woken.Add(1) }})
+	h := cli.MovieService(cli.ServiceDeps{MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Logger: testLogger(t), Reported: func() { woken.Add(1) }})
 	path := "/api/movies/" + strconv.FormatInt(id, 10) + "/report"
 	// The queue starts with the new movie due; take it out, as a check would.
 	if c, err := store.ClaimLinkChecks(ctx, time.Now(), time.Hour, 10); err != nil || len(c) != 1 {

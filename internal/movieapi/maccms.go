@@ -39,7 +39,7 @@ type vodQuery struct {
 
 // provideVod serves /api.php/provide/vod and its aliases; format is
 // what the path fixes (formatQuery: the at parameter decides).
-func (s *server) provideVod(format string) httpx.HandlerFunc {
+func (s *API) provideVod(format string) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		if r.PathValue("k1") != "" {
@@ -190,7 +190,7 @@ func boolDigit(v bool) byte {
 
 // encodeVods runs the query (and, for ac=list, reads the types) and
 // encodes the answer.
-func (s *server) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]byte, error) {
+func (s *API) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]byte, error) {
 	var vods []catalog.Vod
 	var total int64
 	var err error

@@ -33,28 +33,28 @@ type detailQuery struct {
 	fields catalog.FieldSet
 }
 
-func (s *server) listMovies(w http.ResponseWriter, r *http.Request) error {
+func (s *API) listMovies(w http.ResponseWriter, r *http.Request) error {
 	return s.serveList(w, r, false)
 }
-func (s *server) listJav(w http.ResponseWriter, r *http.Request) error {
+func (s *API) listJav(w http.ResponseWriter, r *http.Request) error {
 	return s.serveList(w, r, true)
 }
 
-func (s *server) movieDetail(w http.ResponseWriter, r *http.Request) error {
+func (s *API) movieDetail(w http.ResponseWriter, r *http.Request) error {
 	return s.serveDetail(w, r, false)
 }
-func (s *server) javDetail(w http.ResponseWriter, r *http.Request) error {
+func (s *API) javDetail(w http.ResponseWriter, r *http.Request) error {
 	return s.serveDetail(w, r, true)
 }
 
-func (s *server) serveSnapshot(w http.ResponseWriter, r *http.Request) error {
+func (s *API) serveSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if s.snapshots == nil {
 		return catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready")
 	}
 	return s.snapshots.Serve(w, r)
 }
 
-func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) error {
+func (s *API) serveList(w http.ResponseWriter, r *http.Request, legacy bool) error {
 	lq, err := parseListQuery(r.URL.Query(), legacy, s.now())
 	if err != nil {
 		return err
@@ -68,7 +68,7 @@ func (s *server) serveList(w http.ResponseWriter, r *http.Request, legacy bool) 
 	})
 }
 
-func (s *server) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) error {
+func (s *API) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) error {
 	dq, err := parseDetailQuery(r.PathValue("id"), r.URL.Query(), legacy)
 	if err != nil {
 		return err
@@ -169,7 +169,7 @@ func parseDetailQuery(id string, q url.Values, legacy bool) (detailQuery, error)
 
 // encodeList runs the query and encodes the list envelope (contract 4.2)
 // by hand, keys in the contract's order.
-func (s *server) encodeList(ctx context.Context, version int64, lq listQuery) ([]byte, error) {
+func (s *API) encodeList(ctx context.Context, version int64, lq listQuery) ([]byte, error) {
 	movies, total, err := s.search.Movies(ctx, version, lq.filter, lq.fields)
 	if err != nil {
 		return nil, err
@@ -216,7 +216,7 @@ func appendListHead(b []byte, p catalog.Paging, total int64, quoted bool) []byte
 }
 
 // encodeDetail loads one movie and encodes the detail envelope.
-func (s *server) encodeDetail(ctx context.Context, dq detailQuery) ([]byte, error) {
+func (s *API) encodeDetail(ctx context.Context, dq detailQuery) ([]byte, error) {
 	movies, err := s.store.MoviesByID(ctx, []int64{dq.id}, dq.fields)
 	if err != nil {
 		return nil, err

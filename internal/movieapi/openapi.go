@@ -20,8 +20,8 @@ import (
 var openapiTemplate []byte
 
 // docs builds the document and reference page of this service.
-func (s *server) docs(version string) *apidoc.Docs {
-	return apidoc.New(openapiTemplate, docVars(version), s.writeError, nil, s.lang)
+func (s *API) docs(version string) *apidoc.Docs {
+	return apidoc.New(openapiTemplate, docVars(version), s.WriteError, nil, s.lang)
 }
 
 // docVars are the values of the document's placeholders.

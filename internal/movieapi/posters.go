@@ -18,7 +18,7 @@ const posterCache = "public, max-age=31536000, immutable"
 // servePoster answers GET /posters/{id}/{1|2}/{KEY}.jpg with the stored
 // copy of the movie's poster, when KEY names its current URL; an old KEY
 // is a 404.
-func (s *server) servePoster(w http.ResponseWriter, r *http.Request) error {
+func (s *API) servePoster(w http.ResponseWriter, r *http.Request) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err != nil {
 		return err

@@ -47,6 +47,6 @@ func (dq detailQuery) key() string {
 // the day, week and month served depend on the UTC day (catalog.Hits.
 // At) as well as on the data, so a new day needs new answers even when
 // nothing was written.
-func (s *server) dayKey(key string) string {
+func (s *API) dayKey(key string) string {
 	return key + "\x00d" + strconv.FormatInt(int64(catalog.HitDayOf(s.now())), 10)
 }

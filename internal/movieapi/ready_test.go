@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
-	"catalog/internal/movieapi"
+	"catalog/internal/cli"
 	"catalog/internal/search"
 	"catalog/internal/search/searchtest"
 )
@@ -24,7 +24,7 @@ func TestListsWaitForTheIndex(t *testing.T) {
 	held := searchtest.Hold(store)
 	live := search.NewLive(held, catalog.SearchMovies, nil)
 	live.Start(t.Context())
-	h := movieapi.New(movieapi.Config{Store: store, Version: "test", Logger: testLogger(t), Search: live})
+	h := cli.MovieService(cli.ServiceDeps{Store: store, Version: "test", Logger: testLogger(t), MovieSearch: live})
 
 	if got := decodeHealth(t, get(t, h, "/api/health", http.StatusOK).body); got.Status != "ok" || got.Search != "building" {
 		t.Errorf("health while building: got %+v, want status ok, search building", got)

@@ -33,7 +33,7 @@ type report struct {
 // to the front of the link prober's queue, at most once per client
 // address per movie per ReportWindow; it never marks a server dead by
 // itself. 204 whether it counted or not, so that a client cannot tell.
-func (s *server) reportFailure(w http.ResponseWriter, r *http.Request) error {
+func (s *API) reportFailure(w http.ResponseWriter, r *http.Request) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err != nil {
 		return err

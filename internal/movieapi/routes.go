@@ -1,6 +1,8 @@
-// Package movieapi is the movie service (contract 4): /api/movies with
-// fields selection, the legacy /api/jav form, the snapshot, CORS and
-// edge-cache headers.
+// Package movieapi is the movie service's API (contract 4): /api/movies
+// with fields selection, the legacy /api/jav form, the snapshot, the
+// MacCMS API, CORS and edge-cache headers, every route listed in
+// routes.go. The service around it (middleware) is assembled in
+// internal/cli (services.go).
 package movieapi
 
 import (
@@ -24,9 +26,6 @@ type Config struct {
 	Snapshots *snapshot.Service
 	Logger    *slog.Logger
 	Version   string
-	// ReadTimeout is the deadline of every read but the snapshot, which
-	// streams a file, not database work (0: httpx.DefaultReadTimeout).
-	ReadTimeout time.Duration
 	// CacheStats, when set, counts the response cache's hits and misses.
 	CacheStats *cache.Stats
 	// Reported, when set, hears of every failure report that counted
@@ -37,8 +36,7 @@ type Config struct {
 	// its batches every hits.DefaultEvery until the process ends.
 	Hits HitCounter
 	// Search is the movies' index (internal/search), the read model of
-	// every list, started by the caller; nil: New makes one over Store,
-	// started by its first search and kept until the process ends.
+	// every list, started by the caller; required.
 	Search *search.Live
 	// DefaultLanguage is the language of the API reference page for a
 	// browser that asks for none of the pages' (internal/locale); ""
@@ -46,8 +44,9 @@ type Config struct {
 	DefaultLanguage string
 }
 
-// server holds the handlers' dependencies.
-type server struct {
+// API holds the handlers' dependencies.
+type API struct {
+	version   string
 	store     catalog.Store
 	snapshots *snapshot.Service
 	log       *slog.Logger
@@ -61,9 +60,13 @@ type server struct {
 	hitLimit  *ratelimit.Once // one hit per client address per movie per HitWindow
 }
 
-// New returns the whole movie service.
-func New(cfg Config) http.Handler {
-	s := &server{store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, search: cfg.Search,
+// New returns the movie API; Mount lists its routes, and Headers is
+// the header policy of its answers.
+func New(cfg Config) *API {
+	if cfg.Search == nil {
+		panic("movieapi: Search is required")
+	}
+	s := &API{version: cfg.Version, store: cfg.Store, snapshots: cfg.Snapshots, log: cfg.Logger, now: time.Now, search: cfg.Search,
 		lang: cfg.DefaultLanguage, reports: ratelimit.NewOnce(ReportWindow, 0), reported: cfg.Reported,
 		hits: cfg.Hits, hitLimit: ratelimit.NewOnce(HitWindow, hitKeys)}
 	if s.log == nil {
@@ -72,36 +75,26 @@ func New(cfg Config) http.Handler {
 	if s.hits == nil {
 		s.hits = &ownCounter{c: hits.New(cfg.Store, hits.Options{Logger: s.log})}
 	}
-	if s.search == nil {
-		s.search = search.NewLive(cfg.Store, catalog.SearchMovies, s.log)
-	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies)
 	s.reads.SetStats(cfg.CacheStats)
-	return httpx.Stack{
-		Log:         s.log,
-		Errors:      s.writeError,
-		ReadTimeout: cfg.ReadTimeout,
-		NoDeadline:  []string{snapshotPath},
-		Headers:     edgeHeaders,
-	}.Handler(s.routes(cfg.Version))
+	return s
 }
 
-// snapshotPath is the one read without a deadline (--read-timeout): it
+// SnapshotPath is the one read without a deadline (--read-timeout): it
 // streams a file of any size to clients of any speed, which a deadline
 // meant for database work must not cut short.
-const snapshotPath = "/api/movies/snapshot"
+const SnapshotPath = "/api/movies/snapshot"
 
-// routes is the whole route table (contract 4.3): every read answers
-// GET (and HEAD) and its CORS preflight.
-func (s *server) routes(version string) *httpx.Router {
-	rt := httpx.NewRouter(s.writeError)
-	api := httpx.ErrorWriter(s.writeError).Handler
+// Mount adds the whole route table to rt (contract 4.3): every read
+// answers GET (and HEAD) and its CORS preflight.
+func (s *API) Mount(rt *httpx.Router) {
+	api := httpx.ErrorWriter(s.WriteError).Handler
 	get := func(path string, h http.Handler) {
 		rt.Handle(http.MethodGet, path, h)
 		rt.HandleFunc(http.MethodOptions, path, preflight)
 	}
 	get("/api/movies", api(s.listMovies))
-	get(snapshotPath, edge.WithKeys(api(s.serveSnapshot), edge.Snapshot))
+	get(SnapshotPath, edge.WithKeys(api(s.serveSnapshot), edge.Snapshot))
 	get("/api/movies/{id}", movieKeys(api(s.movieDetail)))
 	rt.Handle(http.MethodPost, reportPath, api(s.reportFailure))
 	rt.HandleFunc(http.MethodOptions, reportPath, postPreflight)
@@ -110,7 +103,7 @@ func (s *server) routes(version string) *httpx.Router {
 	get(posterPath, movieKeys(api(s.servePoster)))
 	get("/api/jav", api(s.listJav))
 	get("/api/jav/{id}", movieKeys(api(s.javDetail)))
-	get("/api/health", httpx.Health(s.store.Ping, s.search.Ready, version))
+	get("/api/health", httpx.Health(s.store.Ping, s.search.Ready, s.version))
 	// MacCMS resource API (contract 6), under the paths MacCMS sites use.
 	get("/api.php/provide/vod", api(s.provideVod(formatQuery)))
 	get("/api.php/provide/vod/{$}", api(s.provideVod(formatQuery)))
@@ -124,8 +117,7 @@ func (s *server) routes(version string) *httpx.Router {
 		get(path, api(s.provideVod(formatQuery)))
 	}
 	// The OpenAPI document and its reference page.
-	for _, d := range s.docs(version).Routes() {
+	for _, d := range s.docs(s.version).Routes() {
 		get(d.Path, d.Handler)
 	}
-	return rt
 }

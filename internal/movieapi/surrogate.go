@@ -7,7 +7,7 @@ import (
 )
 
 // Surrogate keys (contract 7, internal/edge): every movie-service answer
-// carries "movies" (set by edgeHeaders); these replace it where an
+// carries "movies" (set by Headers); these replace it where an
 // answer names more, or something else.
 
 // movieKeys tags a detail with "movies" and "movie-ID".

@@ -463,9 +463,6 @@ func (l *Live) Search(ctx context.Context, version int64, terms []string, group 
 // version (the data version the request read), waiting up to ReadyWait
 // for the index to be ready (ErrBuilding after that).
 func (l *Live) Find(ctx context.Context, version int64, q Query) (Result, error) {
-	// An index its owner did not start starts with its first search and
-	// runs until the process ends.
-	l.Start(context.Background())
 	l.see(version)
 	for {
 		if err := l.WaitReady(ctx); err != nil {

@@ -66,3 +66,20 @@ func TestSearchAnsweredWhenTheIndexBecomesReady(t *testing.T) {
 		t.Errorf("search during the build: got %+v, want [%d]", got, c.ID)
 	}
 }
+
+// An index is started only by its owner (cli's serve, a test): a search
+// of one nobody started waits ReadyWait and fails with ErrBuilding; it
+// never starts a build of its own. The source is nil, so a build would
+// panic.
+func TestUnstartedIndexNeverBuilds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := search.NewLive(nil, catalog.SearchMovies, nil)
+		if _, err := l.Find(t.Context(), 1, search.Query{Limit: 10}); err != search.ErrBuilding {
+			t.Fatalf("Find on an unstarted index: %v, want ErrBuilding", err)
+		}
+		synctest.Wait()
+		if l.Ready() {
+			t.Error("an unstarted index became ready")
+		}
+	})
+}

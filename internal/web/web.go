@@ -2,7 +2,7 @@
 // of clips at / and one page per clip at /clips/{id}. Their layout,
 // static files, headers and error page come from the toolkit in
 // internal/html, which the admin console shares; the routes are in
-// clipapi/routes.go. Clip pages carry a Content-Security-Policy that
+// routes.go, mounted by internal/cli. Clip pages carry a Content-Security-Policy that
 // frames only the known players (headers.go).
 package web
 

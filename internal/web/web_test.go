@@ -11,15 +11,16 @@ import (
 	"testing"
 
 	"catalog/internal/catalog"
-	"catalog/internal/clipapi"
+	"catalog/internal/cli"
 	"catalog/internal/html"
 	"catalog/internal/httpx"
+	"catalog/internal/search/searchtest"
 	"catalog/internal/testdb"
 	"catalog/internal/web"
 )
 
 // site is the public pages as the clip service serves them (its whole
-// route table, clipapi/routes.go), on a fresh store (internal/testdb).
+// assembly, cli.ClipService), on a fresh store (internal/testdb).
 type site struct {
 	store   catalog.Store
 	handler http.Handler
@@ -28,7 +29,7 @@ type site struct {
 func newSite(t testing.TB) *site {
 	t.Helper()
 	store := testdb.Open(t)
-	return &site{store: store, handler: clipapi.New(clipapi.Config{Store: store, Logger: testLogger(t)})}
+	return &site{store: store, handler: cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store, Logger: testLogger(t)})}
 }
 
 func (s *site) addClip(t testing.TB, c catalog.Clip) catalog.Clip {
