@@ -89,7 +89,8 @@ Commands:
                                      write every record in import form
   backup --out FILE                  copy a live SQLite database consistently
   token create|list|revoke           API tokens for scripts (create --name NAME --scope SCOPES)
-  source add|list|remove             MacCMS sources to collect movies from (add NAME URL [--every D] [--hours N])
+  source add|set|list|remove         MacCMS sources to collect movies from (add NAME URL [--every D] [--hours N];
+                                     set NAME [--match FIELDS] [--preferred] [--interval D])
   collect NAME|URL [--hours N] [--pages N]
                                      collect movies from one source now
   health [--ready]                   check that a running serve answers on both addresses

@@ -155,8 +155,22 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	r = run(t, dstEnv, "", "source", "list")
 	wantExit(t, r, 0)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if f := strings.Fields(lines[len(lines)-1]); len(f) != 10 || f[0] != "peer" || strings.Join(f[5:], " ") != "1 2 2 0 0" {
-		t.Errorf("source list: got %q, want peer's last run (1 page, 2 read, 2 written, 0 unchanged, 0 rejected, no error)", r.stdout)
+	if f := strings.Fields(lines[len(lines)-1]); len(f) != 12 || f[0] != "peer" || f[4] != "name,year" || f[5] != "default" || strings.Join(f[7:], " ") != "1 2 2 0 0" {
+		t.Errorf("source list: got %q, want peer's default settings and last run (1 page, 2 read, 2 written, 0 unchanged, 0 rejected, no error)", r.stdout)
+	}
+	// source set changes the flags given and keeps the others.
+	r = run(t, dstEnv, "", "source", "set", "peer", "--match", "name, douban_id", "--interval", "2s")
+	wantExit(t, r, 0)
+	r = run(t, dstEnv, "", "source", "set", "peer", "--preferred")
+	wantExit(t, r, 0)
+	if want := "source peer: match name,douban_id, preferred true, interval 2s\n"; r.stdout != want {
+		t.Errorf("source set: got %q, want %q", r.stdout, want)
+	}
+	for _, bad := range [][]string{{"peer", "--match", "year"}, {"peer", "--match", "name,area"}, {"peer", "--interval", "2h"}, {"nobody", "--preferred"}} {
+		r = run(t, dstEnv, "", append([]string{"source", "set"}, bad...)...)
+		if r.err == nil {
+			t.Errorf("source set %q: no error", bad)
+		}
 	}
 
 	// Write only what changed: a run that reads everything again finds
@@ -187,7 +201,10 @@ func TestSourceCommands(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"source"}, "add, list or remove"},
+		{[]string{"source"}, "add, set, list or remove"},
+		{[]string{"source", "add", "s1", "https://s.example/vod", "--match", "year"}, "--match: the match fields must hold name or douban_id"},
+		{[]string{"source", "add", "s1", "https://s.example/vod", "--interval", "-1s"}, "--interval must be between 0"},
+		{[]string{"source", "set", "s1", "--match", "name,area"}, `--match: match field "area" is not one of`},
 		{[]string{"source", "add", "x"}, "give NAME and URL"},
 		{[]string{"source", "add", "bad name", "https://s.example/vod"}, "NAME may hold only ASCII letters"},
 		{[]string{"source", "add", "s1", "ftp://s.example/vod"}, "URL must be an http:// or https:// provide/vod address"},

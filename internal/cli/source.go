@@ -20,14 +20,15 @@ import (
 )
 
 const sourceUsage = `Usage:
-  catalog source add NAME URL [--every DURATION] [--hours N]
+  catalog source add NAME URL [--every DURATION] [--hours N] [--match FIELDS] [--preferred] [--interval DURATION]
+  catalog source set NAME [--match FIELDS] [--preferred=true|false] [--interval DURATION]
   catalog source list
   catalog source remove NAME`
 
-// source runs `catalog source add|list|remove` (contract 1 and 10).
+// source runs `catalog source add|set|list|remove` (contract 1 and 10).
 func (p *Program) source(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return usagef("source: say what to do: add, list or remove")
+		return usagef("source: say what to do: add, set, list or remove")
 	}
 	sub, rest := args[0], args[1:]
 	name := "source " + sub
@@ -35,6 +36,7 @@ func (p *Program) source(ctx context.Context, args []string) error {
 	var every time.Duration
 	var hours int
 	var allowPrivate bool
+	var set settingsFlags
 	var f *flags
 	want := 0
 	switch sub {
@@ -46,14 +48,19 @@ func (p *Program) source(ctx context.Context, args []string) error {
 		f.durationVar(&every, "every", "", 0, "how often serve collects from it (0: only on request; at least 1m)")
 		f.intVar(&hours, "hours", "", 0, "after the first full run, read only what changed in the last N hours (h=N; 0: everything)")
 		f.fetchFlag(&allowPrivate)
+		set.bind(f)
 		want = 2
+	case "set":
+		f = newFlags(name, "NAME", "Changes how a source's records merge with movies of other sources, and how often its pages\nare asked for; the flags not given keep their values.")
+		set.bind(f)
+		want = 1
 	case "list":
 		f = newFlags(name, "", "Lists the sources with their last run.")
 	case "remove":
 		f = newFlags(name, "NAME", "Removes a source; the movies collected from it stay.")
 		want = 1
 	default:
-		return usagef("source: unknown subcommand %q; use add, list or remove", sub)
+		return usagef("source: unknown subcommand %q; use add, set, list or remove", sub)
 	}
 	f.dbFlags(&db)
 	positional, err := f.parse(rest, p)
@@ -75,16 +82,25 @@ func (p *Program) source(ctx context.Context, args []string) error {
 			return usagef("source add: URL %s", fetchHint(err))
 		}
 	}
+	if err := set.check(name); err != nil {
+		return err
+	}
+	if sub == "add" {
+		src.SourceSettings = set.apply(src.SourceSettings)
+		if err := src.SourceSettings.Check(); err != nil {
+			return usagef("source add: %s", flagErrors(err))
+		}
+	}
 	st, err := openStore(ctx, db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	return p.sourceDo(ctx, st, sub, positional, src)
+	return p.sourceDo(ctx, st, sub, positional, src, set)
 }
 
 // sourceDo runs a checked source subcommand on the open store.
-func (p *Program) sourceDo(ctx context.Context, st catalog.SourceStore, sub string, positional []string, src catalog.Source) error {
+func (p *Program) sourceDo(ctx context.Context, st catalog.SourceStore, sub string, positional []string, src catalog.Source, set settingsFlags) error {
 	var err error
 	switch sub {
 	case "add":
@@ -93,17 +109,90 @@ func (p *Program) sourceDo(ctx context.Context, st catalog.SourceStore, sub stri
 		}
 		_, err = fmt.Fprintf(p.Stdout, "source %s added\n", src.Name)
 		return err
+	case "set":
+		old, err := st.SourceByName(ctx, positional[0])
+		if err != nil {
+			return fmt.Errorf("source set: %w", notASource(err, positional[0]))
+		}
+		settings := set.apply(old.SourceSettings)
+		if err := settings.Check(); err != nil {
+			return usagef("source set: %s", flagErrors(err))
+		}
+		if err := st.SetSourceSettings(ctx, old.Name, settings); err != nil {
+			return fmt.Errorf("source set: %w", notASource(err, positional[0]))
+		}
+		_, err = fmt.Fprintf(p.Stdout, "source %s: match %s, preferred %t, interval %s\n", old.Name, settings.Match, settings.Preferred, intervalText(settings.Interval))
+		return err
 	case "remove":
 		if err := st.RemoveSource(ctx, positional[0]); err != nil {
-			if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-				return fmt.Errorf("source remove: no source is named %q (catalog source list shows them)", positional[0])
-			}
-			return fmt.Errorf("source remove: %w", err)
+			return fmt.Errorf("source remove: %w", notASource(err, positional[0]))
 		}
 		_, err = fmt.Fprintf(p.Stdout, "source %s removed\n", positional[0])
 		return err
 	}
 	return p.listSources(ctx, st)
+}
+
+// notASource words ENOTFOUND for the source name.
+func notASource(err error, name string) error {
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		return fmt.Errorf("no source is named %q (catalog source list shows them)", name)
+	}
+	return err
+}
+
+// settingsFlags are the flags of a source's settings (source add and
+// source set); apply takes those that were given.
+type settingsFlags struct {
+	f         *flags
+	match     string
+	preferred bool
+	interval  time.Duration
+}
+
+func (s *settingsFlags) bind(f *flags) {
+	s.f = f
+	f.stringVar(&s.match, "match", "", catalog.DefaultMatch.String(),
+		"`fields` a new record must share with a movie of another source to join it, from "+strings.Join(catalog.MatchFieldNames(), ", ")+
+			" (a shared douban_id always joins)")
+	f.boolVar(&s.preferred, "preferred", "", false, "its records' fields replace those of the movies they join (else they fill only empty ones)")
+	f.durationVar(&s.interval, "interval", "", 0, "least `time` between two of its page requests (0: serve's and collect's --collect-interval)")
+}
+
+// check checks the flags given to the subcommand cmd.
+func (s *settingsFlags) check(cmd string) error {
+	if s.f == nil || !s.f.isSet("match") {
+		return nil
+	}
+	if _, err := catalog.ParseMatch(s.match); err != nil {
+		return usagef("%s: --match: %s", cmd, message(err))
+	}
+	return nil
+}
+
+// apply is old with the settings given on the command line.
+func (s *settingsFlags) apply(old catalog.SourceSettings) catalog.SourceSettings {
+	if s.f == nil {
+		return old
+	}
+	if s.f.isSet("match") {
+		old.Match, _ = catalog.ParseMatch(s.match) // checked
+	}
+	if s.f.isSet("preferred") {
+		old.Preferred = s.preferred
+	}
+	if s.f.isSet("interval") {
+		old.Interval = s.interval
+	}
+	return old
+}
+
+// intervalText is a source's interval as source list shows it.
+func intervalText(d time.Duration) string {
+	if d == 0 {
+		return "default"
+	}
+	return d.String()
 }
 
 // flagErrors words a validation error's fields as the flags or
@@ -131,7 +220,7 @@ func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error
 		return fmt.Errorf("source list: %w", err)
 	}
 	tw := tabwriter.NewWriter(p.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tURL\tEVERY\tHOURS\tLAST RUN\tPAGES\tREAD\tWRITTEN\tUNCHANGED\tREJECTED\tERROR")
+	fmt.Fprintln(tw, "NAME\tURL\tEVERY\tHOURS\tMATCH\tINTERVAL\tLAST RUN\tPAGES\tREAD\tWRITTEN\tUNCHANGED\tREJECTED\tERROR")
 	for _, s := range list {
 		every, last := "-", "never"
 		if s.Every > 0 {
@@ -141,7 +230,11 @@ func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error
 		if !r.Started.IsZero() {
 			last = r.Started.Format(time.RFC3339)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name, flatten(catalog.RedactURL(s.URL)), every, s.Hours, last,
+		match := s.Match.String()
+		if s.Preferred {
+			match += " (preferred)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name, flatten(catalog.RedactURL(s.URL)), every, s.Hours, match, intervalText(s.Interval), last,
 			r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, flatten(r.Err))
 	}
 	return tw.Flush()
@@ -208,7 +301,10 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	}
 	opts.Pages = pages
 	opts.Fetch.AllowPrivate = allowPrivate
-	opts.Interval, opts.Version = interval, p.versionString()
+	if opts.Interval == 0 { // the source has no interval of its own
+		opts.Interval = interval
+	}
+	opts.Version = p.versionString()
 	st := edge.Announcing(opened, purger)
 	ctx, cancel := context.WithTimeoutCause(ctx, deadline, fmt.Errorf("the run passed its deadline of %s (--collect-deadline)", deadline))
 	defer cancel()
@@ -223,7 +319,7 @@ func runOptions(ctx context.Context, st catalog.SourceStore, arg string, hours i
 		if hours < 0 {
 			hours = src.RunHours()
 		}
-		return collect.Options{Source: src.Name, URL: src.URL, Hours: hours}, nil
+		return collect.Options{Source: src.Name, URL: src.URL, Hours: hours, Interval: src.Interval}, nil
 	case catalog.ErrorCode(err) != catalog.ENOTFOUND:
 		return collect.Options{}, fmt.Errorf("collect: %w", err)
 	}

@@ -60,8 +60,9 @@ type RunnerConfig struct {
 	// past it stops at its page, with what it wrote kept.
 	RunDeadline time.Duration
 	// Interval is the least time between two page requests to a host
-	// (Options.Interval); the runs share one Hosts, so that sources on
-	// one host are asked one request at a time.
+	// (Options.Interval) for the sources without one of their own
+	// (catalog.SourceSettings.Interval); the runs share one Hosts, so
+	// that sources on one host are asked one request at a time.
 	Interval time.Duration
 	// Version names the program in every request's User-Agent.
 	Version string
@@ -192,6 +193,10 @@ func (r *Runner) Run(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-r.wake:
+			// A slot may have come free: the due sources that found
+			// none at the last check run now, one after another, not
+			// at the next check.
+			due = true
 		case <-tick.C:
 			due = true
 		}
@@ -244,7 +249,13 @@ func (r *Runner) startDue(ctx context.Context, wg *sync.WaitGroup) {
 		if full {
 			return
 		}
-		if !busy {
+		if busy {
+			continue
+		}
+		// The list may be older than a run of src that ended since;
+		// a run is recorded before it leaves r.running, so what the
+		// store says now is current.
+		if src, err = r.cfg.Store.SourceByName(ctx, src.Name); err == nil && src.Due(now) {
 			r.start(ctx, wg, src)
 		}
 	}
@@ -281,16 +292,7 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 	ctx, cancel := context.WithTimeoutCause(ctx, r.cfg.RunDeadline,
 		fmt.Errorf("the run passed its deadline of %s (--collect-deadline)", r.cfg.RunDeadline))
 	defer cancel()
-	opts := Options{Source: src.Name, URL: src.URL, Hours: src.RunHours(), Limits: r.cfg.Limits, Fetch: r.cfg.Fetch,
-		Interval: r.cfg.Interval, Hosts: &r.hosts, Version: r.cfg.Version,
-		Progress: func(p Progress) {
-			r.mu.Lock()
-			if run := r.running[src.Name]; run != nil {
-				run.cur.Progress = p
-			}
-			r.mu.Unlock()
-		}}
-	run, sum, err := Run(ctx, r.cfg.Store, opts)
+	run, sum, err := Run(ctx, r.cfg.Store, r.options(src))
 	if r.cfg.Observe != nil {
 		r.cfg.Observe(run)
 	}
@@ -303,4 +305,22 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 		return
 	}
 	log.Info("collect: run finished")
+}
+
+// options are the Options of a run of src: its own interval when it
+// has one, else the instance's; the runs share one Hosts.
+func (r *Runner) options(src catalog.Source) Options {
+	interval := r.cfg.Interval
+	if src.Interval > 0 {
+		interval = src.Interval
+	}
+	return Options{Source: src.Name, URL: src.URL, Hours: src.RunHours(), Limits: r.cfg.Limits, Fetch: r.cfg.Fetch,
+		Interval: interval, Hosts: &r.hosts, Version: r.cfg.Version,
+		Progress: func(p Progress) {
+			r.mu.Lock()
+			if run := r.running[src.Name]; run != nil {
+				run.cur.Progress = p
+			}
+			r.mu.Unlock()
+		}}
 }

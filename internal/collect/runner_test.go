@@ -208,3 +208,52 @@ func TestRunnerDeadline(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// Every due source runs, one after another: with more due sources than
+// run slots, one that found no slot starts as soon as a slot comes free,
+// not at the next check (an hour away here).
+func TestRunnerDueSourcesRunInTurn(t *testing.T) {
+	st := testdb.Open(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	started := make(chan string, 8)
+	names := []string{"a", "b", "c"}
+	for _, name := range names {
+		srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			started <- name
+			<-r.Context().Done() // slow: its run ends when cancelled
+		}))
+		t.Cleanup(srv.Close)
+		src, err := catalog.NewSource(name, srv.URL+"/vod", time.Hour, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := st.AddSource(ctx, &src); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := collect.NewRunner(collect.RunnerConfig{Store: st, Fetch: local, CheckEvery: time.Hour, Limits: collect.Limits{PageTimeout: time.Hour}})
+	done := make(chan struct{})
+	go func() { r.Run(ctx); close(done) }()
+	next := func() string {
+		t.Helper()
+		select {
+		case name := <-started:
+			return name
+		case <-time.After(30 * time.Second):
+			t.Fatalf("no run started within 30 s; running %v", r.Running())
+		}
+		return ""
+	}
+	if a, b := next(), next(); a+b != "ab" && a+b != "ba" {
+		t.Fatalf("first runs: %s and %s, want a and b (both slots)", a, b)
+	}
+	if !r.Cancel("a") {
+		t.Fatal("Cancel a: not running")
+	}
+	if got := next(); got != "c" {
+		t.Fatalf("after a's slot came free: %s started, want c", got)
+	}
+	cancel()
+	<-done
+}
