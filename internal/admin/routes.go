@@ -36,5 +36,6 @@ func (s *Service) Mount(rt *httpx.Router) {
 	rt.HandleFunc("POST", "/admin/sources/{name}/remove", s.RemoveSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/collect", s.CollectSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/cancel", s.CancelSource)
+	rt.HandleFunc("POST", "/admin/sources/{name}/settings", s.SetSourceSettings)
 	rt.HandleFunc("POST", "/language", s.SetLanguage)
 }

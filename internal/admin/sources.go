@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -26,6 +27,10 @@ type sourcesPage struct {
 	Running    []collect.Current
 	Waiting    []string
 	Collecting bool
+	// MatchFields are the names of the match fields, for the settings
+	// forms; Settings names the source whose settings form failed.
+	MatchFields []string
+	Settings    string
 }
 
 type sourceForm struct{ Name, URL, Every, Hours string }
@@ -49,6 +54,8 @@ func (s *Service) Sources(w http.ResponseWriter, r *http.Request) {
 		notice = c.l.T("notice.source_collecting", "Name", q.Get("collecting"))
 	case q.Get("cancelled") != "":
 		notice = c.l.T("notice.source_cancelled", "Name", q.Get("cancelled"))
+	case q.Get("set") != "":
+		notice = c.l.T("notice.source_set", "Name", q.Get("set"))
 	}
 	s.sourcesPage(w, r, sess, http.StatusOK, sourcesPage{chrome: c, Notice: notice})
 }
@@ -63,6 +70,7 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catal
 		list[i].URL = catalog.RedactURL(list[i].URL) // a key in the query stays ours
 	}
 	p.Sources = list
+	p.MatchFields = catalog.MatchFieldNames()
 	p.Collecting = s.collector != nil
 	if p.Collecting {
 		p.Running, p.Waiting = s.collector.Running(), s.collector.Waiting()
@@ -214,4 +222,64 @@ func (s *Service) CancelSource(w http.ResponseWriter, r *http.Request) {
 	}
 	s.log.Info("collection cancelled", "source", name, "admin", sess.Username)
 	redirect(w, r, "/admin/sources?cancelled="+url.QueryEscape(name))
+}
+
+// SetSourceSettings answers POST /admin/sources/{name}/settings: the
+// match fields checked, preferred, and the interval ("" for 0, the
+// instance's).
+func (s *Service) SetSourceSettings(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.postedForm(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("name")
+	set, err := parseSettingsForm(r)
+	if err == nil {
+		err = s.store.SetSourceSettings(r.Context(), name, set)
+	}
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
+	}
+	if err == nil {
+		s.log.Info("source settings changed", "source", name, "match", set.Match.String(), "preferred", set.Preferred, "interval", set.Interval, "admin", sess.Username)
+		redirect(w, r, "/admin/sources?set="+url.QueryEscape(name))
+		return
+	}
+	c := s.chrome(r, sess, "sources")
+	fields, message, status, ok := formProblem(c.l, err, "source.not_set")
+	if !ok {
+		s.fail(w, r, sess, err)
+		return
+	}
+	for k, v := range fields {
+		fields[k] = c.l.Problem(v)
+	}
+	s.sourcesPage(w, r, sess, status, sourcesPage{chrome: c, Message: message, Errors: fields, Settings: name})
+}
+
+// parseSettingsForm reads a source's settings form.
+func parseSettingsForm(r *http.Request) (catalog.SourceSettings, error) {
+	var set catalog.SourceSettings
+	fe := catalog.FieldErrors{}
+	names := catalog.MatchFieldNames()
+	for _, v := range r.PostForm["match"] {
+		i := slices.Index(names, v)
+		if i < 0 {
+			fe.Add("match", "holds an unknown field") // problem.match_unknown
+			continue
+		}
+		set.Match |= 1 << i
+	}
+	set.Preferred = r.PostFormValue("preferred") != ""
+	if v := strings.TrimSpace(r.PostFormValue("interval")); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			fe.Add("interval", "must be a duration such as 30m or 6h") // problem.duration
+		}
+		set.Interval = d
+	}
+	if len(fe) > 0 {
+		return set, fe.Err()
+	}
+	return set, set.Check()
 }

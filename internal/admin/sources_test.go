@@ -89,6 +89,31 @@ func TestConsoleSources(t *testing.T) {
 		t.Errorf("collect an unknown source: got %d, want 404", res.StatusCode)
 	}
 
+	// The settings form: match fields, preferred, interval.
+	if !strings.Contains(body, `action="/admin/sources/peer/settings"`) || !strings.Contains(body, `name="match" value="year" checked`) {
+		t.Errorf("the page has no settings form with the default match fields checked")
+	}
+	set := url.Values{"match": {"name", "actor"}, "preferred": {"on"}, "interval": {"2s"}}
+	if res, _ := c.post("/admin/sources/peer/settings", set); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("settings: got %d, want 303", res.StatusCode)
+	}
+	want := catalog.SourceSettings{Match: catalog.MatchName | catalog.MatchActor, Preferred: true, Interval: 2 * time.Second}
+	if src, _ := store.SourceByName(ctx, "peer"); src.SourceSettings != want {
+		t.Errorf("settings stored: got %+v, want %+v", src.SourceSettings, want)
+	}
+	for _, bad := range []url.Values{{"match": {"year"}}, {"match": {"name", "area"}}, {"match": {"name"}, "interval": {"soon"}}, {"match": {"name"}, "interval": {"3h"}}} {
+		res, body := c.post("/admin/sources/peer/settings", bad)
+		if res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `data-error-for="`) {
+			t.Errorf("settings %v: got %d, want 422 with the problem beside its field", bad, res.StatusCode)
+		}
+	}
+	if src, _ := store.SourceByName(ctx, "peer"); src.SourceSettings != want {
+		t.Errorf("settings after refused forms: got %+v, want %+v", src.SourceSettings, want)
+	}
+	if res, _ := c.post("/admin/sources/nobody/settings", set); res.StatusCode != http.StatusNotFound {
+		t.Errorf("settings of an unknown source: got %d, want 404", res.StatusCode)
+	}
+
 	if res, _ := c.post("/admin/sources/peer/remove", nil); res.StatusCode != http.StatusSeeOther {
 		t.Fatalf("remove: got %d, want 303", res.StatusCode)
 	}

@@ -97,6 +97,13 @@ type SourceSettings struct {
 	Interval time.Duration
 }
 
+// Matches reports whether field, one of MatchFieldNames, is one of the
+// settings' match fields.
+func (s SourceSettings) Matches(field string) bool {
+	i := slices.Index(matchNames[:], field)
+	return i >= 0 && s.Match&(1<<i) != 0
+}
+
 // MaxSourceInterval bounds a source's own interval.
 const MaxSourceInterval = time.Hour
 
