@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+
+	"github.com/sethvargo/go-retry"
 )
 
 const (
@@ -198,26 +200,20 @@ func condense(keys []string) []string {
 }
 
 // send tries one purge until it succeeds, fails for good, or the
-// Purger is stopped.
+// Purger is stopped (sethvargo/go-retry: the waits double from
+// retryWait, capped at MaxRetryWait).
 func (p *Purger) send(keys []string) {
-	wait := p.retryWait
-	var err error
-	for attempt := 1; attempt <= Attempts; attempt++ {
-		var retry bool
-		if retry, err = p.post(keys); err == nil || !retry {
-			break
+	attempt := 0
+	backoff := retry.WithMaxRetries(Attempts-1, retry.WithCappedDuration(MaxRetryWait, retry.NewExponential(p.retryWait)))
+	err := retry.Do(p.ctx, backoff, func(context.Context) error {
+		attempt++
+		again, err := p.post(keys)
+		if err != nil && again && attempt < Attempts {
+			p.log.Info("edge purge failed, retrying", "keys", strings.Join(keys, " "), "attempt", attempt, "err", err)
+			return retry.RetryableError(err)
 		}
-		if attempt == Attempts {
-			break
-		}
-		p.log.Info("edge purge failed, retrying", "keys", strings.Join(keys, " "), "attempt", attempt, "in", wait.String(), "err", err)
-		select {
-		case <-time.After(wait):
-		case <-p.ctx.Done():
-			attempt = Attempts
-		}
-		wait = min(2*wait, MaxRetryWait)
-	}
+		return err
+	})
 	if err != nil {
 		p.log.Warn("edge purge given up", "keys", strings.Join(keys, " "), "err", err)
 	}
