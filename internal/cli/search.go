@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 
 	"catalog/internal/catalog"
-	"catalog/internal/memtune"
 	"catalog/internal/search"
 )
 
@@ -27,7 +26,6 @@ func startSearch(ctx context.Context, st catalog.Store, log *slog.Logger, dir st
 	}
 	clips.Start(ctx)
 	movies.Start(ctx)
-	go memtune.Tune(ctx, memtune.Every, func() bool { return clips.Settled() && movies.Settled() })
 	return clips, movies
 }
 

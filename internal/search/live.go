@@ -255,10 +255,6 @@ func (l *Live) see(v int64) {
 // Ready reports whether searches are answered from the index.
 func (l *Live) Ready() bool { return l.st.Load() != nil }
 
-// Settled reports whether the index is ready and no build runs: its
-// memory is then what it will hold until the next write.
-func (l *Live) Settled() bool { return l.Ready() && !l.building.Load() }
-
 // buildSlot lets one index build run at a time in the process: a build
 // makes garbage in proportion to the catalog (every title read from the
 // database), and two at once would double the peak memory for little
