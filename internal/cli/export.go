@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"catalog/internal/durable"
 	"catalog/internal/export"
 )
 
@@ -188,7 +189,7 @@ func replaceFile(path string, overwrite bool, perm os.FileMode, fill func(tmp st
 		}
 		os.Remove(tmp)
 	}
-	return syncDir(dir)
+	return durable.SyncDir(dir)
 }
 
 // isDevice reports whether path names an existing device (/dev/null)
@@ -223,16 +224,4 @@ func syncFile(path string) error {
 		return err
 	}
 	return fh.Close()
-}
-
-// syncDir makes a rename in dir durable; file systems that cannot sync
-// a directory are not an error.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return nil
-	}
-	defer d.Close()
-	d.Sync()
-	return nil
 }

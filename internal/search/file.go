@@ -2,6 +2,7 @@ package search
 
 import (
 	"bufio"
+	"catalog/internal/durable"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -158,19 +159,7 @@ func (ix *Index) writeFile(path string, h FileHeader, after func(string)) (err e
 		return err
 	}
 	renamed = true
-	return syncDir(filepath.Dir(path))
-}
-
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil && !errors.Is(err, os.ErrInvalid) {
-		return err
-	}
-	return nil
+	return durable.SyncDir(filepath.Dir(path))
 }
 
 // lockedWriteTo is writeTo under ix's read lock, released however

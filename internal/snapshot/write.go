@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/durable"
 )
 
 // ErrChanged reports that the catalog changed between counting and
@@ -168,15 +169,6 @@ func writeAtomic(dir, name string, fill func(w io.Writer) error) (os.FileInfo, e
 		return nil, fmt.Errorf("install snapshot: %w", err)
 	}
 	done = true
-	syncDir(dir)
+	durable.SyncDir(dir) // failure only weakens durability after a power cut
 	return info, nil
-}
-
-// syncDir makes the rename durable; failure only weakens durability
-// after a power cut, so it is not reported.
-func syncDir(dir string) {
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
 }
