@@ -466,3 +466,63 @@ func FuzzPrivateForms(f *testing.F) {
 		}
 	})
 }
+
+// TestInsideThroughNames tries to reach 127.0.0.1 and the cloud
+// metadata address 169.254.169.254 through names, through redirects to
+// them and to names of them, and by DNS rebinding (a name checked while
+// it was public, fetched once it is private): every way is refused at
+// dial time, and nothing inside hears a request.
+func TestInsideThroughNames(t *testing.T) {
+	tg := newTarget(t)
+	public := netip.MustParseAddr("203.0.113.7")
+	inside := map[string]netip.Addr{
+		"loopback": netip.MustParseAddr("127.0.0.1"),
+		"metadata": netip.MustParseAddr("169.254.169.254"),
+	}
+	resolver := newDNS(t, func(name string, n int) []netip.Addr {
+		kind, to, _ := strings.Cut(name, ".")
+		a, ok := inside[to]
+		switch {
+		case !ok:
+			return nil
+		case kind == "rebind" && n == 1:
+			return []netip.Addr{public}
+		}
+		return []netip.Addr{a}
+	})
+	redirector := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, r.URL.Query().Get("to"), http.StatusFound)
+	}))
+	t.Cleanup(redirector.Close)
+	c := fetchguard.NewClient(fetchguard.Options{Resolver: resolver, ConnectTimeout: 300 * time.Millisecond, Exempt: exempt(redirector)})
+	for _, to := range []string{"loopback", "metadata"} {
+		port := "80"
+		if to == "loopback" {
+			port = tg.port() // the target listens there: a request that got through would be counted
+		}
+		for _, via := range []struct {
+			name, url string
+		}{
+			{"a name", "http://name." + to + ":" + port + "/latest/meta-data/"},
+			{"a redirect to the address", redirector.URL + "/?to=http://" + inside[to].String() + ":" + port + "/latest/meta-data/"},
+			{"a redirect to a name", redirector.URL + "/?to=http://name." + to + ":" + port + "/latest/meta-data/"},
+			{"rebinding", "http://rebind." + to + ":" + port + "/latest/meta-data/"},
+		} {
+			t.Run(to+"/"+via.name, func(t *testing.T) {
+				if via.name == "rebinding" {
+					// A check before the fetch sees a public address.
+					got, err := resolver.LookupNetIP(context.Background(), "ip4", "rebind."+to)
+					if err != nil || len(got) != 1 || got[0] != public {
+						t.Fatalf("first lookup: got %v, %v; want %v", got, err, public)
+					}
+				}
+				err := get(c, via.url)
+				wantRefused(t, err, tg)
+				var refused *fetchguard.RefusedError
+				if errors.As(err, &refused) && refused.Addr != inside[to] {
+					t.Errorf("refused %v, want %v", refused.Addr, inside[to])
+				}
+			})
+		}
+	}
+}

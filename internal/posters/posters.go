@@ -41,9 +41,15 @@ import (
 // Limits of a poster (contract 13).
 const (
 	MaxBytes = 10 << 20
-	// MaxPixels bounds a decoded image (64 MiB as RGBA): a small file
-	// that announces a huge picture is refused before it is decoded.
-	MaxPixels = 4096 * 4096
+	// MaxDecoded bounds a decoded image in memory (4096 x 4096 pixels
+	// at 4 bytes, fewer at 8): a small file that announces a huge
+	// picture is refused from its header, before its pixels are
+	// decoded.
+	MaxDecoded = 64 << 20
+	// MaxAspect bounds how many times longer one side may be than the
+	// other: the scaler's buffer grows with the source's height times
+	// the stored width, which a 300 x 50,000 strip would blow up.
+	MaxAspect = 4
 	// PortraitWidth and LandscapeWidth are the stored widths.
 	PortraitWidth  = 300
 	LandscapeWidth = 800
@@ -226,16 +232,32 @@ func (m *Mirror) Fetch(ctx context.Context, raw string) ([]byte, error) {
 	return Resize(body)
 }
 
-// Resize decodes an image (JPEG, PNG, GIF or WebP, at most MaxPixels)
-// and returns it as JPEG, PortraitWidth wide when it is taller than
-// wide, else LandscapeWidth, never wider than it was.
+// Resize decodes an image (JPEG, PNG, GIF or WebP, at most MaxDecoded
+// in memory and MaxAspect times as long as wide or the other way) and
+// returns it as JPEG, PortraitWidth wide when it is taller than wide,
+// else LandscapeWidth, never wider than it was.
+//
+// What one call holds at most, beside data: the decoded image
+// (MaxDecoded), an RGBA copy at twice the stored size when the source
+// is larger than that (at most 1600 x 1600 x 4 bytes = 10 MiB), the
+// Catmull-Rom scaler's buffer of 32 bytes per stored column per source
+// row (at most 800 x 1600 x 32 = 40 MiB, 300 x 2400 x 32 = 23 MiB) and
+// the stored image (at most 800 x 800 x 4 = 2.5 MiB): about 117 MiB.
 func Resize(data []byte) ([]byte, error) {
-	cfg, _, err := image.DecodeConfig(bytes.NewReader(data))
+	cfg, format, err := image.DecodeConfig(bytes.NewReader(data))
 	if err != nil {
 		return nil, errors.New("not an image this mirror reads (JPEG, PNG, GIF or WebP)")
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width*cfg.Height > MaxPixels {
-		return nil, fmt.Errorf("image of %dx%d pixels is over the limit", cfg.Width, cfg.Height)
+	sw, sh := cfg.Width, cfg.Height
+	perPixel := bytesPerPixel(cfg.ColorModel)
+	if format == "jpeg" && progressive(data) {
+		perPixel = 16 // the decoder also keeps 4 bytes a pixel of coefficients per component
+	}
+	if sw <= 0 || sh <= 0 || sw > MaxDecoded || sh > MaxDecoded || sw*sh > MaxDecoded/perPixel {
+		return nil, fmt.Errorf("image of %dx%d pixels is over the limit", sw, sh)
+	}
+	if max(sw, sh) > MaxAspect*min(sw, sh) {
+		return nil, fmt.Errorf("image of %dx%d pixels is not poster-shaped (one side over %d times the other)", sw, sh, MaxAspect)
 	}
 	src, _, err := image.Decode(bytes.NewReader(data))
 	if err != nil {
@@ -248,6 +270,15 @@ func Resize(data []byte) ([]byte, error) {
 	}
 	w = min(w, b.Dx())
 	h := max(1, b.Dy()*w/b.Dx())
+	// A source over twice the stored size is first brought to twice
+	// that size by the cheap bilinear scaler, which needs no buffer, so
+	// that Catmull-Rom's buffer (32 bytes per stored column per source
+	// row) stays small whatever the source's size.
+	if b.Dx() > 2*w {
+		mid := image.NewRGBA(image.Rect(0, 0, 2*w, max(1, 2*h)))
+		draw.ApproxBiLinear.Scale(mid, mid.Bounds(), src, b, draw.Src, nil)
+		src, b = mid, mid.Bounds()
+	}
 	dst := image.NewRGBA(image.Rect(0, 0, w, h))
 	draw.Draw(dst, dst.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src) // transparency on white
 	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Over, nil)
@@ -256,6 +287,45 @@ func Resize(data []byte) ([]byte, error) {
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// progressive reports whether a JPEG's first frame header is a
+// progressive one (SOF2), whose decoding holds every coefficient.
+func progressive(data []byte) bool {
+	for i := 2; i+4 <= len(data); {
+		if data[i] != 0xff {
+			return false
+		}
+		marker := data[i+1]
+		switch {
+		case marker == 0xff: // fill byte
+			i++
+			continue
+		case marker == 0xc2 || marker == 0xc6 || marker == 0xca || marker == 0xce:
+			return true
+		case marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc, marker == 0xda:
+			return false
+		}
+		i += 2 + (int(data[i+2])<<8 | int(data[i+3]))
+	}
+	return false
+}
+
+// bytesPerPixel is how much memory the decoder of an image of model m
+// takes a pixel, at most (a model we do not know: the most, 8).
+func bytesPerPixel(m color.Model) int {
+	switch m {
+	case color.GrayModel, color.AlphaModel:
+		return 1
+	case color.Gray16Model, color.Alpha16Model:
+		return 2
+	case color.YCbCrModel, color.NYCbCrAModel, color.RGBAModel, color.NRGBAModel, color.CMYKModel:
+		return 4
+	}
+	if _, ok := m.(color.Palette); ok {
+		return 1
+	}
+	return 8
 }
 
 // keyLocks serialises the work on one key.
