@@ -79,6 +79,10 @@ type formField struct {
 	Max                     int
 	MaxNumber               string // a number input's largest value
 	Options                 []string
+	// Preview is the shape of a poster URL field's preview,
+	// "landscape" or "portrait" ("" for no preview); PreviewSrc is the
+	// URL it shows (previewURL), "" for the placeholder.
+	Preview, PreviewSrc string
 }
 
 type clipFormPage struct {

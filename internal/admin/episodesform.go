@@ -88,21 +88,59 @@ func serverBlocks(values map[string]string) int {
 	return min(n+1, catalog.MaxServers)
 }
 
-// episodesForm is the form fields of the server blocks, in l's
-// language.
-func episodesForm(l *locale.Localizer, values, fieldErrors map[string]string) []formField {
-	var fields []formField
+// serverBlock is one server of the movie form: its name, and its
+// episodes in an editor of one line per episode, as wide as the page,
+// never wrapping, with its lines numbered and counted (episode errors
+// name their line).
+type serverBlock struct {
+	Number   int // from 1
+	Name     formField
+	Episodes formField
+	Lines    int // the editor's lines, one at least
+}
+
+// Numbers are the editor's line numbers, 1 to Lines, as the gutter
+// beside it shows them.
+func (b serverBlock) Numbers() string {
+	var s strings.Builder
+	for n := range b.Lines {
+		if n > 0 {
+			s.WriteByte('\n')
+		}
+		s.WriteString(strconv.Itoa(n + 1))
+	}
+	return s.String()
+}
+
+// Rows is the editor's height in lines: its lines and one more, where
+// the next episode goes and a sideways scroll bar may sit.
+func (b serverBlock) Rows() int { return b.Lines + 1 }
+
+// episodesForm is the server blocks of the form, in l's language.
+func episodesForm(l *locale.Localizer, values, fieldErrors map[string]string) []serverBlock {
+	var blocks []serverBlock
 	for i := range serverBlocks(values) {
 		k := strconv.Itoa(i)
 		n := strconv.Itoa(i + 1)
-		fields = append(fields,
-			formField{Name: serverNameField + k, Label: l.T("episodes.server_name", "N", n), Type: "text", Max: catalog.MaxServerNameRunes,
+		data := values[serverDataField+k]
+		blocks = append(blocks, serverBlock{
+			Number: i + 1,
+			Name: formField{Name: serverNameField + k, Label: l.T("episodes.server_name", "N", n), Type: "text", Max: catalog.MaxServerNameRunes,
 				Hint: l.T("episodes.server_name_hint"), Value: values[serverNameField+k], Error: l.Problem(fieldErrors[serverNameField+k])},
-			formField{Name: serverDataField + k, Label: l.T("episodes.server_data", "N", n), Type: "textarea", Max: catalog.MaxEpisodesBytes,
+			Episodes: formField{Name: serverDataField + k, Label: l.T("episodes.server_data", "N", n), Type: "textarea", Max: catalog.MaxEpisodesBytes,
 				Hint:  l.T("episodes.server_data_hint"),
-				Value: values[serverDataField+k], Error: l.Problem(fieldErrors[serverDataField+k])})
+				Value: data, Error: l.Problem(fieldErrors[serverDataField+k])},
+			Lines: editorLines(data),
+		})
 	}
-	return fields
+	return blocks
+}
+
+// editorLines is how many lines a textarea shows for text: a final
+// newline ends a line rather than starting one, as an editor counts.
+func editorLines(text string) int {
+	text = strings.TrimSuffix(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	return strings.Count(text, "\n") + 1
 }
 
 // readEpisodesForm reads the server blocks of a posted form into

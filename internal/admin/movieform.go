@@ -3,6 +3,7 @@ package admin
 import (
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 
@@ -28,17 +29,34 @@ type movieFormPage struct {
 	Action  string
 	Submit  string
 	Message string
+	movieFormFields
+}
+
+// movieFormFields are the inputs of the movie form in its three parts:
+// the movie's own fields in a grid, the posters beside their previews,
+// and every server's episodes in an editor as wide as the page.
+type movieFormFields struct {
 	Fields  []formField
+	Posters []formField
+	Servers []serverBlock
+}
+
+// posterShapes are the shapes of the two posters, as the seed names
+// them: poster1 is landscape, poster2 portrait (MacCMS carries poster1
+// as vod_pic_slide, the wide slide, and poster2 as vod_pic).
+var posterShapes = map[catalog.MovieField]string{
+	catalog.FieldPoster1URL: "landscape",
+	catalog.FieldPoster2URL: "portrait",
 }
 
 // movieForm builds the movie form for values, marking fieldErrors: one
 // input per member of the field table, lists as one value per line, in
 // l's language.
-func movieForm(l *locale.Localizer, values, fieldErrors map[string]string) []formField {
-	var fields []formField
+func movieForm(l *locale.Localizer, values, fieldErrors map[string]string) movieFormFields {
+	var form movieFormFields
 	for _, spec := range catalog.MovieMemberSpecs() {
 		if spec.Kind == catalog.MemberEpisodes {
-			fields = append(fields, episodesForm(l, values, fieldErrors)...)
+			form.Servers = episodesForm(l, values, fieldErrors)
 			continue
 		}
 		f := formField{Name: spec.Member, Label: l.T("movie.field." + spec.Member), Type: "text", Max: spec.MaxRunes,
@@ -56,9 +74,27 @@ func movieForm(l *locale.Localizer, values, fieldErrors map[string]string) []for
 		case spec.URL:
 			f.Type = "url"
 		}
-		fields = append(fields, f)
+		if shape := posterShapes[spec.Field]; shape != "" {
+			f.Hint, f.Preview, f.PreviewSrc = l.T("poster.hint_"+shape), shape, previewURL(f.Value)
+			form.Posters = append(form.Posters, f)
+			continue
+		}
+		form.Fields = append(form.Fields, f)
 	}
-	return fields
+	return form
+}
+
+// previewURL is what a poster's preview shows for the typed value v:
+// v itself when it is an absolute http(s) URL, else "" (the
+// placeholder). The page's Content-Security-Policy decides what loads;
+// this keeps every other scheme out of the src attribute.
+func previewURL(v string) string {
+	v = strings.TrimSpace(v)
+	u, err := url.Parse(v)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || strings.ContainsAny(v, " \t\n") {
+		return ""
+	}
+	return v
 }
 
 // movieValues are the form values of a stored movie.
@@ -144,7 +180,8 @@ func (s *Service) movieFormPage(c chrome, id int64, values, fieldErrors map[stri
 		Action:  "/admin/movies",
 		Submit:  c.l.T("movie.add_submit"),
 		Message: message,
-		Fields:  movieForm(c.l, values, fieldErrors),
+
+		movieFormFields: movieForm(c.l, values, fieldErrors),
 	}
 	if id != 0 {
 		p.Heading = c.l.T("movie.edit", "ID", strconv.FormatInt(id, 10))

@@ -210,3 +210,14 @@ func (b *browser) noSideScroll(page string) {
 		b.t.Errorf("%s at phone width scrolls sideways by %dpx", page, overflow)
 	}
 }
+
+// logIn signs in as the test's administrator through the login form.
+func (b *browser) logIn() {
+	b.t.Helper()
+	b.open("/admin/login")
+	b.do("log in",
+		chromedp.SendKeys(chromedp.ID("username"), adminName),
+		chromedp.SendKeys(chromedp.ID("password"), adminPassword),
+	)
+	b.clickAndLoad("log in", `form[action="/admin/login"] button[type=submit]`)
+}

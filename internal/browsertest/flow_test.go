@@ -175,12 +175,7 @@ func TestAdminAndPublicFlow(t *testing.T) {
 	b.open("/clips/1")
 	b.noSideScroll("/clips/1")
 	b.shot("12-phone-clip")
-	b.open("/admin/login")
-	b.do("log in on the phone",
-		chromedp.SendKeys(chromedp.ID("username"), adminName),
-		chromedp.SendKeys(chromedp.ID("password"), adminPassword),
-	)
-	b.clickAndLoad("log in", `form[action="/admin/login"] button[type=submit]`)
+	b.logIn()
 	b.noSideScroll("/admin")
 	b.shot("13-phone-admin")
 }

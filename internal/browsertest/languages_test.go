@@ -101,12 +101,7 @@ func TestPagesInThreeLanguages(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	b.open("/admin/login")
-	b.do("log in",
-		chromedp.SendKeys(chromedp.ID("username"), adminName),
-		chromedp.SendKeys(chromedp.ID("password"), adminPassword),
-	)
-	b.clickAndLoad("log in", `form[action="/admin/login"] button[type=submit]`)
+	b.logIn()
 
 	// The clip form goes to the JSON API, which answers in English; in
 	// Thai the script hands the form to the console, whose field errors

@@ -20,12 +20,7 @@ import (
 // widths.
 func TestOperatorsTools(t *testing.T) {
 	b := start(t)
-	b.open("/admin/login")
-	b.do("log in",
-		chromedp.SendKeys(chromedp.ID("username"), adminName),
-		chromedp.SendKeys(chromedp.ID("password"), adminPassword),
-	)
-	b.clickAndLoad("log in", `form[action="/admin/login"] button[type=submit]`)
+	b.logIn()
 
 	// Add a movie, first with a field error beside its field.
 	b.open("/admin/movies/new")

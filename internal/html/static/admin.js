@@ -189,3 +189,86 @@ function setupCoverPreview(form) {
 }
 
 document.querySelectorAll("form[data-cover]").forEach(setupCoverPreview);
+
+// The movie form (movieform.html): each poster's preview follows its URL
+// as it is typed, with the image's size and a word when its shape is not
+// the poster's; each episode editor's line numbers and count follow its
+// text. Without this file the form posts the same, the previews show the
+// saved URLs and the numbers the saved lines.
+function setupPoster(box, msg) {
+  const input = box.querySelector("input");
+  const img = box.querySelector("[data-poster-preview]");
+  const note = box.querySelector("[data-poster-note]");
+  if (!input || !img || !note) return;
+  const placeholder = img.dataset.placeholder;
+  const shape = box.dataset.poster;
+  let timer = 0;
+
+  img.addEventListener("error", () => {
+    if (img.getAttribute("src") !== placeholder) {
+      img.src = placeholder;
+      note.textContent = msg.msgPosterNotLoaded;
+    }
+  });
+  img.addEventListener("load", () => {
+    if (img.getAttribute("src") === placeholder) return;
+    const w = img.naturalWidth;
+    const h = img.naturalHeight;
+    let text = msg.msgPosterSize.replace("{w}", w).replace("{h}", h);
+    if (shape === "landscape" && w <= h) text += " " + msg.msgPosterNotLandscape;
+    if (shape === "portrait" && h <= w) text += " " + msg.msgPosterNotPortrait;
+    note.textContent = text;
+  });
+
+  // Only an http(s) address reaches src, as the server's previewURL
+  // allows; the page's Content-Security-Policy decides what loads.
+  function update() {
+    const typed = input.value.trim();
+    if (!typed) {
+      note.textContent = msg.msgPosterNone;
+      img.src = placeholder;
+    } else if (!/^https?:\/\/[^\s/?#]+\S*$/i.test(typed)) {
+      note.textContent = msg.msgPosterNotWeb;
+      img.src = placeholder;
+    } else if (img.getAttribute("src") !== typed) {
+      note.textContent = "";
+      img.src = typed;
+    }
+  }
+  input.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(update, 300);
+  });
+  // The saved poster may have loaded, or failed, before this ran.
+  if (img.complete && img.getAttribute("src") !== placeholder) {
+    img.dispatchEvent(new Event(img.naturalWidth > 0 ? "load" : "error"));
+  }
+}
+
+function setupEpisodeEditor(editor, msg) {
+  const text = editor.querySelector("textarea");
+  const gutter = editor.querySelector("[data-gutter]");
+  const count = editor.closest(".field").querySelector("[data-line-count]");
+  if (!text || !gutter || !count) return;
+  editor.classList.add("code-editor--live");
+  let shown = -1;
+  // Lines as the server counts them (serverBlock.Lines): a final newline
+  // ends a line rather than starting one.
+  function update() {
+    const lines = text.value.replace(/\n$/, "").split("\n").length;
+    if (lines === shown) return;
+    shown = lines;
+    const numbers = new Array(lines);
+    for (let n = 0; n < lines; n++) numbers[n] = n + 1;
+    gutter.textContent = numbers.join("\n");
+    text.rows = lines + 1;
+    count.textContent = msg.msgLines.replace("{n}", lines.toLocaleString(document.documentElement.lang));
+  }
+  text.addEventListener("input", update);
+  update();
+}
+
+document.querySelectorAll("form[data-movie-form]").forEach((form) => {
+  form.querySelectorAll("[data-poster]").forEach((box) => setupPoster(box, form.dataset));
+  form.querySelectorAll("[data-code-editor]").forEach((editor) => setupEpisodeEditor(editor, form.dataset));
+});
