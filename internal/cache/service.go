@@ -3,6 +3,8 @@ package cache
 import (
 	"context"
 	"net/http"
+	"strconv"
+	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
@@ -50,4 +52,12 @@ func (r *Reads) Serve(w http.ResponseWriter, req *http.Request, key, contentType
 	}
 	httpx.WritePayload(w, req, http.StatusOK, p)
 	return nil
+}
+
+// DayKey is the cache key of an answer that may carry hits: the counts
+// of the day, week and month served depend on the UTC day (catalog.Hits.
+// At) as well as on the data, so a new day needs new answers even when
+// nothing was written.
+func DayKey(key string, now time.Time) string {
+	return key + "\x00d" + strconv.FormatInt(int64(catalog.HitDayOf(now)), 10)
 }

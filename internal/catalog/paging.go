@@ -4,6 +4,7 @@ import (
 	"math"
 	"net/url"
 	"strconv"
+	"time"
 )
 
 // Paging limits shared by both services (contract 2).
@@ -108,4 +109,45 @@ func ParseID(s string) (int64, error) {
 		}
 	}
 	return 0, Errorf(EINVALID, "id must be a positive integer that fits in 64 bits")
+}
+
+// Bounds of the parameters of /api/jav (contract 4.3) and the MacCMS
+// resource API (contract 6).
+const (
+	// MaxIDs bounds the ids parameter.
+	MaxIDs = 100
+	// MaxHours bounds the h parameter: one year.
+	MaxHours = 8760
+)
+
+// ParseHours reads h (hours back from now, 1 to MaxHours) into the
+// earliest change time it admits.
+func ParseHours(v string, now time.Time) (time.Time, error) {
+	hours, err := ParseID(v)
+	if err != nil || hours > MaxHours {
+		return time.Time{}, Errorf(EINVALID, "h must be a whole number of hours from 1 to %d", MaxHours)
+	}
+	return now.Add(-time.Duration(hours) * time.Hour), nil
+}
+
+// AppendListHead appends the list envelope (contract 4.2) up to the
+// opening of its list. limit is a string in /api/movies and /api/jav
+// (quotedLimit), a number in the MacCMS resource API, as MacCMS sends
+// it (contract 6).
+func (p Paging) AppendListHead(b []byte, total int64, quotedLimit bool) []byte {
+	b = append(b, `{"code":1,"msg":"data list","page":`...)
+	b = strconv.AppendInt(b, p.Page, 10)
+	b = append(b, `,"pagecount":`...)
+	b = strconv.AppendInt(b, p.PageCount(total), 10)
+	b = append(b, `,"limit":`...)
+	if quotedLimit {
+		b = append(b, '"')
+	}
+	b = strconv.AppendInt(b, p.Limit, 10)
+	if quotedLimit {
+		b = append(b, '"')
+	}
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, total, 10)
+	return append(b, `,"list":[`...)
 }

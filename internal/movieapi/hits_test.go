@@ -21,7 +21,7 @@ import (
 func TestHitBeacon(t *testing.T) {
 	ctx := context.Background()
 	store := newTestStore(t)
-	addMovies(t, store, sunrise, dusk)
+	addMovies(t, store, sunrise, movieInput{Movie: catalog.Movie{ID: 2, Name: "Dusk"}, lists: [catalog.NumLists][]string{{"Thai"}}})
 	counter := hits.New(store, hits.Options{})
 	h := cli.MovieService(cli.ServiceDeps{Store: store, Logger: testLogger(t), Hits: counter,
 		MovieSearch: searchtest.Start(t, store, catalog.SearchMovies)})

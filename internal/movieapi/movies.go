@@ -4,18 +4,11 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
 	"catalog/internal/catalog"
-)
-
-const (
-	// maxIDs bounds the ids parameter of /api/jav (contract 4.3).
-	maxIDs = 100
-	// maxHours bounds the h parameter of /api/jav: one year.
-	maxHours = 8760
 )
 
 // listQuery is a parsed list request. Encoding depends only on it and
@@ -108,7 +101,7 @@ func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error)
 		return lq, err
 	}
 	if _, ok := q["h"]; ok {
-		if lq.filter.ChangedSince, err = parseHours(q.Get("h"), now); err != nil {
+		if lq.filter.ChangedSince, err = catalog.ParseHours(q.Get("h"), now); err != nil {
 			return lq, err
 		}
 	}
@@ -116,14 +109,14 @@ func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error)
 }
 
 // parseIDs reads ids=1,2,3: positive integers, spaces around them
-// ignored, duplicates collapsed, at most maxIDs given. An empty value is
+// ignored, duplicates collapsed, at most catalog.MaxIDs given. An empty value is
 // no filter, like an empty q.
 func parseIDs(s string) ([]int64, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	if strings.Count(s, ",") >= maxIDs {
-		return nil, catalog.Errorf(catalog.EINVALID, "ids must list at most %d ids", maxIDs)
+	if strings.Count(s, ",") >= catalog.MaxIDs {
+		return nil, catalog.Errorf(catalog.EINVALID, "ids must list at most %d ids", catalog.MaxIDs)
 	}
 	var ids []int64
 	for part := range strings.SplitSeq(s, ",") {
@@ -131,30 +124,11 @@ func parseIDs(s string) ([]int64, error) {
 		if err != nil {
 			return nil, catalog.Errorf(catalog.EINVALID, "ids must be comma-separated positive integers, got %q", strings.TrimSpace(part))
 		}
-		if !containsID(ids, id) {
+		if !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
 	return ids, nil
-}
-
-// parseHours reads h (hours back from now, 1 to maxHours) into the
-// earliest change time it admits.
-func parseHours(v string, now time.Time) (time.Time, error) {
-	hours, err := catalog.ParseID(v)
-	if err != nil || hours > maxHours {
-		return time.Time{}, catalog.Errorf(catalog.EINVALID, "h must be a whole number of hours from 1 to %d", maxHours)
-	}
-	return now.Add(-time.Duration(hours) * time.Hour), nil
-}
-
-func containsID(ids []int64, id int64) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }
 
 func parseDetailQuery(id string, q url.Values, legacy bool) (detailQuery, error) {
@@ -174,7 +148,7 @@ func (s *API) encodeList(ctx context.Context, version int64, lq listQuery) ([]by
 	if err != nil {
 		return nil, err
 	}
-	b := appendListHead(make([]byte, 0, 128+len(movies)*1024), lq.filter.Paging, total, limitString)
+	b := lq.filter.Paging.AppendListHead(make([]byte, 0, 128+len(movies)*1024), total, true)
 	for i := range movies {
 		if i > 0 {
 			b = append(b, ',')
@@ -185,34 +159,6 @@ func (s *API) encodeList(ctx context.Context, version int64, lq listQuery) ([]by
 		}
 	}
 	return append(b, "]}"...), nil
-}
-
-// How the list envelope carries limit: a string in /api/movies and
-// /api/jav (contract 4.2), a number in the MacCMS resource API, as
-// MacCMS sends it (contract 6).
-const (
-	limitString = true
-	limitNumber = false
-)
-
-// appendListHead appends the list envelope (contract 4.2) up to the
-// opening of its list; limit is a string when quoted is set.
-func appendListHead(b []byte, p catalog.Paging, total int64, quoted bool) []byte {
-	b = append(b, `{"code":1,"msg":"data list","page":`...)
-	b = strconv.AppendInt(b, p.Page, 10)
-	b = append(b, `,"pagecount":`...)
-	b = strconv.AppendInt(b, p.PageCount(total), 10)
-	b = append(b, `,"limit":`...)
-	if quoted {
-		b = append(b, '"')
-	}
-	b = strconv.AppendInt(b, p.Limit, 10)
-	if quoted {
-		b = append(b, '"')
-	}
-	b = append(b, `,"total":`...)
-	b = strconv.AppendInt(b, total, 10)
-	return append(b, `,"list":[`...)
 }
 
 // encodeDetail loads one movie and encodes the detail envelope.

@@ -3,12 +3,14 @@ package movieapi
 import (
 	_ "embed"
 	"encoding/json"
+	"maps"
 	"strconv"
 	"strings"
 
 	"catalog/internal/apidoc"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/maccms"
 )
 
 // openapiTemplate is the movie service's OpenAPI document, MacCMS API
@@ -24,16 +26,17 @@ func (s *API) docs(version string) *apidoc.Docs {
 	return apidoc.New(openapiTemplate, docVars(version), s.WriteError, nil, s.lang)
 }
 
-// docVars are the values of the document's placeholders.
+// docVars are the values of the document's placeholders, the resource
+// API's (maccms.DocVars) included.
 func docVars(version string) apidoc.Vars {
-	return apidoc.Vars{
+	vars := apidoc.Vars{
 		"version":             version,
 		"movieFields":         fieldNames(false),
 		"javFields":           fieldNames(true),
 		"DefaultLimit":        catalog.DefaultLimit,
 		"MaxLimit":            catalog.MaxLimit,
-		"MaxIDs":              maxIDs,
-		"MaxHours":            maxHours,
+		"MaxIDs":              catalog.MaxIDs,
+		"MaxHours":            catalog.MaxHours,
 		"CacheSuccess":        headerPolicy.Success,
 		"CacheError":          httpx.NoStore,
 		"PreflightMaxAge":     strconv.Itoa(preflightMaxAge),
@@ -49,11 +52,11 @@ func docVars(version string) apidoc.Vars {
 		"MaxPageBytes":        catalog.MaxPageBytes,
 		"movieProperties":     fieldProperties(false),
 		"javProperties":       fieldProperties(true),
-		"vodFieldKeys":        vodFieldKeys(),
-		"vodFieldProperties":  vodFieldProperties(),
 		"ScorePattern":        catalog.ScorePattern,
 		"MaxDoubanID":         maxDoubanID,
 	}
+	maps.Copy(vars, maccms.DocVars())
+	return vars
 }
 
 // fieldNames lists the selectable fields of an endpoint in output order.
@@ -111,33 +114,6 @@ func fieldProperties(legacy bool) json.RawMessage {
 			schema = playerSchema
 		}
 		props = append(props, apidoc.Property{Name: spec.Name, Schema: schema})
-	}
-	return apidoc.Object(props)
-}
-
-// vodFieldKeys are the keys of the fields a full MacCMS record carries
-// as they are (vodMembers).
-func vodFieldKeys() []string {
-	keys := make([]string, len(vodMembers))
-	for i, spec := range vodMembers {
-		keys[i] = spec.Vod
-	}
-	return keys
-}
-
-// vodFieldProperties is the properties object of the VodFields schema:
-// every value a string (contract 6), described by the field it carries.
-func vodFieldProperties() json.RawMessage {
-	var props []apidoc.Property
-	for _, spec := range vodMembers {
-		desc := spec.Member
-		if spec.Kind == catalog.MemberList {
-			desc += ", joined with ,"
-		}
-		if spec.Kind == catalog.MemberInt {
-			desc += ", in decimal; \"\" when unknown"
-		}
-		props = append(props, apidoc.Property{Name: spec.Vod, Schema: `{"type":"string","description":` + strconv.Quote(desc) + `}`})
 	}
 	return apidoc.Object(props)
 }

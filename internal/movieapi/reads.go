@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"catalog/internal/cache"
-	"catalog/internal/catalog"
 )
 
 // cacheable reports whether a list's answer depends only on the query
@@ -43,10 +42,6 @@ func (dq detailQuery) key() string {
 	return prefix + strconv.FormatUint(uint64(dq.fields), 16) + "\x00" + strconv.FormatInt(dq.id, 10)
 }
 
-// dayKey is a cache key of an answer that may carry hits: the counts of
-// the day, week and month served depend on the UTC day (catalog.Hits.
-// At) as well as on the data, so a new day needs new answers even when
-// nothing was written.
-func (s *API) dayKey(key string) string {
-	return key + "\x00d" + strconv.FormatInt(int64(catalog.HitDayOf(s.now())), 10)
-}
+// dayKey is the cache key of an answer that may carry hits
+// (cache.DayKey).
+func (s *API) dayKey(key string) string { return cache.DayKey(key, s.now()) }

@@ -15,6 +15,7 @@ import (
 	"catalog/internal/edge"
 	"catalog/internal/hits"
 	"catalog/internal/httpx"
+	"catalog/internal/maccms"
 	"catalog/internal/ratelimit"
 	"catalog/internal/search"
 	"catalog/internal/snapshot"
@@ -105,17 +106,8 @@ func (s *API) Mount(rt *httpx.Router) {
 	get("/api/jav/{id}", movieKeys(api(s.javDetail)))
 	get("/api/health", httpx.Health(s.store.Ping, s.search.Ready, s.version))
 	// MacCMS resource API (contract 6), under the paths MacCMS sites use.
-	get("/api.php/provide/vod", api(s.provideVod(formatQuery)))
-	get("/api.php/provide/vod/{$}", api(s.provideVod(formatQuery)))
-	get("/api/provide/vod", api(s.provideVod(formatQuery)))
-	for _, format := range []string{formatXML, formatJSON} {
-		get("/api.php/provide/vod/at/"+format, api(s.provideVod(format)))
-		get("/api.php/provide/vod/at/"+format+"/{$}", api(s.provideVod(format)))
-	}
-	// Any other /KEY/VALUE pairs, ThinkPHP style (contract 6).
-	for _, path := range pairPaths() {
-		get(path, api(s.provideVod(formatQuery)))
-	}
+	vod := maccms.New(maccms.Config{Index: s.search, Types: s.store, Reads: s.reads})
+	vod.Routes(func(path string, h httpx.HandlerFunc) { get(path, api(h)) })
 	// The OpenAPI document and its reference page.
 	for _, d := range s.docs(s.version).Routes() {
 		get(d.Path, d.Handler)

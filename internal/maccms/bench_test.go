@@ -1,4 +1,4 @@
-package movieapi_test
+package maccms_test
 
 import (
 	"context"
@@ -12,13 +12,14 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/demo"
+	"catalog/internal/movieapi/movietest"
 	"catalog/internal/testdb"
 )
 
 // BenchmarkProvideVod times the MacCMS resource API over 100,000
 // generated movies (CATALOG_TEST_ENGINE picks the engine), one request
 // at a time through the whole handler. Pages are spread over the
-// catalog, so that most requests miss the response cache and reach the
+// catalog, so that most requests miss the movietest.Response cache and reach the
 // store; "hit" repeats one URL; h=24 (every movie, as all were just
 // written) is never cached; jav/page is /api/jav's list for comparison.
 func BenchmarkProvideVod(b *testing.B) {
@@ -48,28 +49,30 @@ func BenchmarkProvideVod(b *testing.B) {
 		}
 		conn.Close(context.Background())
 	}
-	h := newService(b, store, nil)
+	h := movietest.Service(b, store, nil)
 	pages := movies / catalog.DefaultLimit
-	get(b, h, fmt.Sprintf(vodPath+"?pg=%d", pages/2), http.StatusOK)
+	movietest.Get(b, h, fmt.Sprintf(movietest.VodPath+"?pg=%d", pages/2), http.StatusOK)
 	for _, bm := range []struct {
 		name   string
 		target func(i int) string
 	}{
-		{"detail/hit", func(int) string { return vodPath + "?ac=detail" }},
-		{"detail/page", func(i int) string { return fmt.Sprintf(vodPath+"?ac=detail&pg=%d", 1+(i*7919)%pages) }},
-		{"detail/page-xml", func(i int) string { return fmt.Sprintf(vodPath+"?ac=detail&at=xml&pg=%d", 1+(i*7919)%pages) }},
-		{"detail/type-page", func(i int) string { return fmt.Sprintf(vodPath+"?ac=detail&t=%d&pg=%d", 1+i%8, 1+(i*7919)%(pages/10)) }},
-		{"detail/h24-first-page", func(int) string { return vodPath + "?ac=detail&h=24" }},
+		{"detail/hit", func(int) string { return movietest.VodPath + "?ac=detail" }},
+		{"detail/page", func(i int) string { return fmt.Sprintf(movietest.VodPath+"?ac=detail&pg=%d", 1+(i*7919)%pages) }},
+		{"detail/page-xml", func(i int) string { return fmt.Sprintf(movietest.VodPath+"?ac=detail&at=xml&pg=%d", 1+(i*7919)%pages) }},
+		{"detail/type-page", func(i int) string {
+			return fmt.Sprintf(movietest.VodPath+"?ac=detail&t=%d&pg=%d", 1+i%8, 1+(i*7919)%(pages/10))
+		}},
+		{"detail/h24-first-page", func(int) string { return movietest.VodPath + "?ac=detail&h=24" }},
 		{"detail/ids-20", func(i int) string {
-			return fmt.Sprintf(vodPath+"?ac=detail&ids=%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d",
+			return fmt.Sprintf(movietest.VodPath+"?ac=detail&ids=%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d",
 				i%movies+1, i%movies+2, i%movies+3, i%movies+4, i%movies+5, i%movies+6, i%movies+7, i%movies+8, i%movies+9, i%movies+10,
 				i%movies+11, i%movies+12, i%movies+13, i%movies+14, i%movies+15, i%movies+16, i%movies+17, i%movies+18, i%movies+19, i%movies+20)
 		}},
 		// /api/jav over the same catalog, for comparison.
 		{"jav/page", func(i int) string { return fmt.Sprintf("/api/jav?pg=%d", 1+(i*7919)%pages) }},
-		{"list/page", func(i int) string { return fmt.Sprintf(vodPath+"?ac=list&pg=%d", 1+(i*7919)%pages) }},
+		{"list/page", func(i int) string { return fmt.Sprintf(movietest.VodPath+"?ac=list&pg=%d", 1+(i*7919)%pages) }},
 		{"detail/search", func(i int) string {
-			return []string{vodPath + "?ac=detail&wd=paper", vodPath + "?ac=detail&wd=river+house", vodPath + "?ac=detail&wd=fer"}[i%3] +
+			return []string{movietest.VodPath + "?ac=detail&wd=paper", movietest.VodPath + "?ac=detail&wd=river+house", movietest.VodPath + "?ac=detail&wd=fer"}[i%3] +
 				fmt.Sprintf("&pg=%d", 1+i%50)
 		}},
 	} {

@@ -1,9 +1,15 @@
-package movieapi
+// Package maccms is the MacCMS v10 "provide" resource API (contract 6):
+// what MacCMS's Provide.php answers and its Collect.php reads, so that
+// existing collectors and player apps work against the movie service
+// unchanged. The movie service mounts it (API.Routes) under its own
+// error shape, headers and response cache.
+package maccms
 
 import (
 	"context"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,9 +19,55 @@ import (
 	"catalog/internal/httpx"
 )
 
-// The MacCMS v10 "provide" resource API (contract 6): what MacCMS's
-// Provide.php answers and its Collect.php reads, so that existing
-// collectors and player apps work against this service unchanged.
+// Index pages the resource API's records: the movies' in-process index
+// (search.Live).
+type Index interface {
+	Vods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error)
+}
+
+// Reads answers a read through the service's response cache (cache.
+// Reads): under key ("" is not cached), with contentType ("" is JSON),
+// from encode, which gets the data version the answer is for.
+type Reads interface {
+	Serve(w http.ResponseWriter, r *http.Request, key, contentType string,
+		encode func(ctx context.Context, version int64) ([]byte, error)) error
+}
+
+// Config is what the resource API reads.
+type Config struct {
+	Index Index
+	Types catalog.VodStore // every type, for ac=list
+	Reads Reads
+}
+
+// API serves the resource API.
+type API struct {
+	index Index
+	types catalog.VodStore
+	reads Reads
+	now   func() time.Time
+}
+
+// New returns the resource API over cfg.
+func New(cfg Config) *API {
+	return &API{index: cfg.Index, types: cfg.Types, reads: cfg.Reads, now: time.Now}
+}
+
+// Routes calls get with every path of the resource API (the paths
+// MacCMS sites use) and its handler.
+func (a *API) Routes(get func(path string, h httpx.HandlerFunc)) {
+	get("/api.php/provide/vod", a.provideVod(formatQuery))
+	get("/api.php/provide/vod/{$}", a.provideVod(formatQuery))
+	get("/api/provide/vod", a.provideVod(formatQuery))
+	for _, format := range []string{formatXML, formatJSON} {
+		get("/api.php/provide/vod/at/"+format, a.provideVod(format))
+		get("/api.php/provide/vod/at/"+format+"/{$}", a.provideVod(format))
+	}
+	// Any other /KEY/VALUE pairs, ThinkPHP style (contract 6).
+	for _, path := range pairPaths() {
+		get(path, a.provideVod(formatQuery))
+	}
+}
 
 // Formats of the resource API: as the at parameter says, or fixed by
 // the path (/at/xml, /at/json).
@@ -39,25 +91,28 @@ type vodQuery struct {
 
 // provideVod serves /api.php/provide/vod and its aliases; format is
 // what the path fixes (formatQuery: the at parameter decides).
-func (s *API) provideVod(format string) httpx.HandlerFunc {
+func (a *API) provideVod(format string) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		q := r.URL.Query()
 		if r.PathValue("k1") != "" {
 			format = pathParams(q, r)
 		}
-		vq, err := parseVodQuery(q, format, s.now())
+		now := a.now()
+		vq, err := parseVodQuery(q, format, now)
 		if err != nil {
 			return err
 		}
 		key, contentType := "", ""
 		if vq.filter.ChangedSince.IsZero() {
-			key = s.dayKey(vq.key()) // h counts back from the clock: not cacheable
+			// h counts back from the clock: not cacheable. Full records
+			// carry the day's hits.
+			key = cache.DayKey(vq.key(), now)
 		}
 		if vq.xml {
 			contentType = xmlContentType
 		}
-		return s.reads.Serve(w, r, key, contentType, func(ctx context.Context, version int64) ([]byte, error) {
-			return s.encodeVods(ctx, version, vq)
+		return a.reads.Serve(w, r, key, contentType, func(ctx context.Context, version int64) ([]byte, error) {
+			return a.encodeVods(ctx, version, vq)
 		})
 	}
 }
@@ -89,7 +144,7 @@ func parseVodQuery(q url.Values, format string, now time.Time) (vodQuery, error)
 		return vq, err
 	}
 	if v := catalog.VodParam(q, "h"); v != "" {
-		if f.ChangedSince, err = parseHours(v, now); err != nil {
+		if f.ChangedSince, err = catalog.ParseHours(v, now); err != nil {
 			return vq, err
 		}
 	}
@@ -113,11 +168,11 @@ func parseVodIDs(s string) (ids []int64, none bool, err error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, false, nil
 	}
-	if strings.Count(s, ",") >= maxIDs {
-		return nil, false, catalog.Errorf(catalog.EINVALID, "ids must list at most %d ids", maxIDs)
+	if strings.Count(s, ",") >= catalog.MaxIDs {
+		return nil, false, catalog.Errorf(catalog.EINVALID, "ids must list at most %d ids", catalog.MaxIDs)
 	}
 	for part := range strings.SplitSeq(s, ",") {
-		if id, err := catalog.ParseID(strings.TrimSpace(part)); err == nil && !containsID(ids, id) {
+		if id, err := catalog.ParseID(strings.TrimSpace(part)); err == nil && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
@@ -190,18 +245,18 @@ func boolDigit(v bool) byte {
 
 // encodeVods runs the query (and, for ac=list, reads the types) and
 // encodes the answer.
-func (s *API) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]byte, error) {
+func (a *API) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]byte, error) {
 	var vods []catalog.Vod
 	var total int64
 	var err error
 	if !vq.none {
-		if vods, total, err = s.search.Vods(ctx, version, vq.filter); err != nil {
+		if vods, total, err = a.index.Vods(ctx, version, vq.filter); err != nil {
 			return nil, err
 		}
 	}
 	var types []catalog.VodType
 	if !vq.full {
-		if types, err = s.store.VodTypes(ctx); err != nil {
+		if types, err = a.types.VodTypes(ctx); err != nil {
 			return nil, err
 		}
 	}

@@ -1,4 +1,4 @@
-package movieapi_test
+package maccms_test
 
 import (
 	"bytes"
@@ -14,11 +14,10 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/movieapi/movietest"
 )
 
 // The MacCMS resource API (contract 6).
-
-const vodPath = "/api.php/provide/vod/"
 
 // thaiSynopsis is 150 characters of Thai (450 bytes): vod_blurb keeps
 // the first 100 characters.
@@ -28,22 +27,22 @@ var vodChanged = time.Date(2026, 11, 1, 12, 34, 56, 0, time.UTC)
 
 // dawn has every field the records use; its link holds both characters
 // MacCMS splits play lists on.
-var dawn = movieInput{
+var dawn = movietest.Movie{
 	Movie: catalog.Movie{
 		ID: 1, Name: "Dawn", Year: "2019", Poster1URL: "https://img.example/1.jpg", Poster2URL: "https://img.example/2.jpg",
 		Synopsis: thaiSynopsis, IDCode: "ABC-1", Release: "2019-05-01", Score: "7.9", DoubanID: "30166972",
 		Episodes: catalog.ShorthandEpisodes("https://player.example/e/1?a=$b#t", ""), UpdatedAt: vodChanged,
 	},
-	lists: [catalog.NumLists][]string{{"Drama", "Thai"}, {"A One", "A Two"}, {"Dee Rector"}, {"S"}, {"Romance", "War"}, {"TH", "JP"}},
+	Lists: [catalog.NumLists][]string{{"Drama", "Thai"}, {"A One", "A Two"}, {"Dee Rector"}, {"S"}, {"Romance", "War"}, {"TH", "JP"}},
 }
 
 // dusk has nothing but a name, a category seen before, and a change
 // time one hour after dawn's.
-var dusk = movieInput{Movie: catalog.Movie{ID: 2, Name: "Dusk", UpdatedAt: vodChanged.Add(time.Hour)},
-	lists: [catalog.NumLists][]string{{"Thai"}}}
+var dusk = movietest.Movie{Movie: catalog.Movie{ID: 2, Name: "Dusk", UpdatedAt: vodChanged.Add(time.Hour)},
+	Lists: [catalog.NumLists][]string{{"Thai"}}}
 
 // noon has no category at all.
-var noon = movieInput{Movie: catalog.Movie{ID: 3, Name: "Noon", UpdatedAt: vodChanged.Add(-time.Hour)}}
+var noon = movietest.Movie{Movie: catalog.Movie{ID: 3, Name: "Noon", UpdatedAt: vodChanged.Add(-time.Hour)}}
 
 const (
 	dawnList = `{"vod_id":1,"vod_name":"Dawn","type_id":1,"type_name":"Drama","vod_en":"dawn","vod_time":"2026-11-01 12:34:56","vod_remarks":"Full","vod_play_from":"iframe"}`
@@ -66,57 +65,57 @@ var (
 )
 
 func TestVodJSON(t *testing.T) {
-	store := newTestStore(t)
-	addMovies(t, store, dawn, dusk, noon)
-	h := newService(t, store, nil)
+	store := movietest.Store(t)
+	movietest.Add(t, store, dawn, dusk, noon)
+	h := movietest.Service(t, store, nil)
 	head := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":20,"total":3,"list":[`
 	// The MacCMS JSON goldens: the list form with its classes, and full
 	// records. A full record's members follow the field table, so their
 	// order is not pinned: JSON objects are unordered.
-	list := get(t, h, vodPath, http.StatusOK)
-	if want := head + duskList + `,` + dawnList + `,` + noonList + `],` + classes + `}`; !sameJSON(t, list.body, []byte(want)) {
-		t.Errorf("list: got body\n%s\nwant\n%s", list.body, want)
+	list := movietest.Get(t, h, movietest.VodPath, http.StatusOK)
+	if want := head + duskList + `,` + dawnList + `,` + noonList + `],` + classes + `}`; !movietest.SameJSON(t, list.Body, []byte(want)) {
+		t.Errorf("list: got body\n%s\nwant\n%s", list.Body, want)
 	}
-	checkHeader(t, list, "Content-Type", "application/json; charset=utf-8")
-	full := get(t, h, vodPath+"?ac=videolist&ids=1,2", http.StatusOK)
-	if want := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":20,"total":2,"list":[` + duskFull + `,` + dawnFull + `]}`; !sameJSON(t, full.body, []byte(want)) {
-		t.Errorf("videolist: got body\n%s\nwant\n%s", full.body, want)
+	movietest.CheckHeader(t, list, "Content-Type", "application/json; charset=utf-8")
+	full := movietest.Get(t, h, movietest.VodPath+"?ac=videolist&ids=1,2", http.StatusOK)
+	if want := `{"code":1,"msg":"data list","page":1,"pagecount":1,"limit":20,"total":2,"list":[` + duskFull + `,` + dawnFull + `]}`; !movietest.SameJSON(t, full.Body, []byte(want)) {
+		t.Errorf("videolist: got body\n%s\nwant\n%s", full.Body, want)
 	}
 
 	// The other spellings of the list answer it byte for byte.
-	for _, target := range []string{vodPath + "?ac=list", vodPath + "?ac=anything", "/api.php/provide/vod?ac=list", "/api/provide/vod",
+	for _, target := range []string{movietest.VodPath + "?ac=list", movietest.VodPath + "?ac=anything", "/api.php/provide/vod?ac=list", "/api/provide/vod",
 		"/api.php/provide/vod/at/json", "/api.php/provide/vod/at/json/?at=xml",
 		// MacCMS's collector sends every parameter, empty when unset.
-		vodPath + "?ac=list&t=&pg=&h=&ids=&wd=&year=&pagesize="} {
-		if r := get(t, h, target, http.StatusOK); !bytes.Equal(r.body, list.body) {
-			t.Errorf("%s: got\n%s\nwant the list\n%s", target, r.body, list.body)
+		movietest.VodPath + "?ac=list&t=&pg=&h=&ids=&wd=&year=&pagesize="} {
+		if r := movietest.Get(t, h, target, http.StatusOK); !bytes.Equal(r.Body, list.Body) {
+			t.Errorf("%s: got\n%s\nwant the list\n%s", target, r.Body, list.Body)
 		}
 	}
 	// Pages: the envelope, the records and whether the classes come.
 	for _, tt := range []struct {
 		target          string
 		page, pageCount int64
-		limit           jsonText
+		limit           movietest.JSONText
 		total           int64
 		ids             []int64
 		class           bool
 	}{
-		{vodPath + "?ac=detail&ids=1", 1, 1, "20", 1, []int64{1}, false},
-		{vodPath + "?pg=2&pagesize=2", 2, 2, "2", 3, []int64{3}, true},
-		{vodPath + "?pg=3&limit=2", 3, 2, "2", 3, []int64{}, true},
+		{movietest.VodPath + "?ac=detail&ids=1", 1, 1, "20", 1, []int64{1}, false},
+		{movietest.VodPath + "?pg=2&pagesize=2", 2, 2, "2", 3, []int64{3}, true},
+		{movietest.VodPath + "?pg=3&limit=2", 3, 2, "2", 3, []int64{}, true},
 	} {
 		t.Run(tt.target, func(t *testing.T) {
-			r := get(t, h, tt.target, http.StatusOK)
-			got := decodeListPage(t, r.body)
+			r := movietest.Get(t, h, tt.target, http.StatusOK)
+			got := movietest.DecodeListPage(t, r.Body)
 			got.List = ""
-			if want := (listPage{Code: 1, Msg: "data list", Page: tt.page, PageCount: tt.pageCount, Limit: tt.limit, Total: tt.total}); got != want {
+			if want := (movietest.ListPage{Code: 1, Msg: "data list", Page: tt.page, PageCount: tt.pageCount, Limit: tt.limit, Total: tt.total}); got != want {
 				t.Errorf("got %+v, want %+v", got, want)
 			}
 			var env struct {
 				List  []json.RawMessage
 				Class json.RawMessage
 			}
-			if err := json.Unmarshal(r.body, &env); err != nil {
+			if err := json.Unmarshal(r.Body, &env); err != nil {
 				t.Fatal(err)
 			}
 			ids := []int64{}
@@ -132,7 +131,7 @@ func TestVodJSON(t *testing.T) {
 			if !slices.Equal(ids, tt.ids) {
 				t.Errorf("got ids %v, want %v", ids, tt.ids)
 			}
-			if tt.class && !sameJSON(t, env.Class, []byte(classes[len(`"class":`):])) {
+			if tt.class && !movietest.SameJSON(t, env.Class, []byte(classes[len(`"class":`):])) {
 				t.Errorf("class: got %s, want %s", env.Class, classes)
 			}
 			if !tt.class && env.Class != nil {
@@ -141,8 +140,8 @@ func TestVodJSON(t *testing.T) {
 		})
 	}
 	// A detail record is the full form.
-	if r := get(t, h, vodPath+"?ac=detail&ids=1", http.StatusOK); !bytes.Contains(r.body, []byte(`"vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"`)) {
-		t.Errorf("detail: no full record in %s", r.body)
+	if r := movietest.Get(t, h, movietest.VodPath+"?ac=detail&ids=1", http.StatusOK); !bytes.Contains(r.Body, []byte(`"vod_play_url":"Full$https://player.example/e/1?a=%24b%23t"`)) {
+		t.Errorf("detail: no full record in %s", r.Body)
 	}
 
 	// Every field and its JSON type: the ids and vod_isend are numbers,
@@ -157,10 +156,10 @@ func TestVodJSON(t *testing.T) {
 		keys []string
 	}{{"list", listKeys}, {"videolist", fullKeys}, {"detail", fullKeys}} {
 		t.Run("types of ac="+tt.ac, func(t *testing.T) {
-			r := get(t, h, vodPath+"?ac="+tt.ac, http.StatusOK)
-			equalKeys(t, "record", slices.Sorted(slices.Values(firstListItemKeys(t, r.body))), slices.Sorted(slices.Values(tt.keys)))
+			r := movietest.Get(t, h, movietest.VodPath+"?ac="+tt.ac, http.StatusOK)
+			movietest.EqualKeys(t, "record", slices.Sorted(slices.Values(movietest.FirstListItemKeys(t, r.Body))), slices.Sorted(slices.Values(tt.keys)))
 			var env struct{ List []map[string]any }
-			if err := json.Unmarshal(r.body, &env); err != nil {
+			if err := json.Unmarshal(r.Body, &env); err != nil {
 				t.Fatal(err)
 			}
 			for _, rec := range env.List {
@@ -174,7 +173,7 @@ func TestVodJSON(t *testing.T) {
 				}
 			}
 			wantClass := tt.ac == "list"
-			if got := objectKeys(t, r.body); slices.Contains(got, "class") != wantClass {
+			if got := movietest.ObjectKeys(t, r.Body); slices.Contains(got, "class") != wantClass {
 				t.Errorf("envelope keys %q: class present = %v, want %v", got, !wantClass, wantClass)
 			}
 		})
@@ -182,18 +181,18 @@ func TestVodJSON(t *testing.T) {
 }
 
 func TestVodEmptyCatalog(t *testing.T) {
-	h := newService(t, newTestStore(t), nil)
-	r := get(t, h, vodPath, http.StatusOK)
-	if got, want := decodeListPage(t, r.body), (listPage{Code: 1, Msg: "data list", Page: 1, PageCount: 0, Limit: "20", Total: 0, List: "[]"}); got != want {
+	h := movietest.Service(t, movietest.Store(t), nil)
+	r := movietest.Get(t, h, movietest.VodPath, http.StatusOK)
+	if got, want := movietest.DecodeListPage(t, r.Body), (movietest.ListPage{Code: 1, Msg: "data list", Page: 1, PageCount: 0, Limit: "20", Total: 0, List: "[]"}); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
-	if !bytes.Contains(r.body, []byte(`"class":[]`)) {
-		t.Errorf("no empty class list in %s", r.body)
+	if !bytes.Contains(r.Body, []byte(`"class":[]`)) {
+		t.Errorf("no empty class list in %s", r.Body)
 	}
 	// The MacCMS XML golden.
 	want := `<?xml version="1.0" encoding="utf-8"?><rss version="5.1"><list page="1" pagecount="0" pagesize="20" recordcount="0"></list><class></class></rss>`
-	if r := get(t, h, vodPath+"?at=xml", http.StatusOK); string(r.body) != want {
-		t.Errorf("got %s, want %s", r.body, want)
+	if r := movietest.Get(t, h, movietest.VodPath+"?at=xml", http.StatusOK); string(r.Body) != want {
+		t.Errorf("got %s, want %s", r.Body, want)
 	}
 }
 
@@ -255,25 +254,25 @@ func parseRSS(t testing.TB, body []byte) xmlRSS {
 
 func TestVodXML(t *testing.T) {
 	full := "Full"
-	store := newTestStore(t)
+	store := movietest.Store(t)
 	// Titles and texts that break naive XML: markup characters, a CDATA
 	// end, Thai, quotes; a category that needs escaping too.
 	hard := []string{`<b>Fish & Chips</b>`, `a]]>b]]>`, `ภาพยนตร์ไทย`, `"quoted" 'single'`, "]]]>x", `]]`}
-	in := make([]movieInput, len(hard))
+	in := make([]movietest.Movie, len(hard))
 	for i, name := range hard {
-		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: name, Synopsis: name + "\n" + name,
+		in[i] = movietest.Movie{Movie: catalog.Movie{ID: int64(i + 1), Name: name, Synopsis: name + "\n" + name,
 			IDCode: name, Year: "2020", Poster1URL: "https://img.example/p.jpg?a=1&b=2",
 			Episodes: catalog.ShorthandEpisodes("https://player.example/e?x=1&y=]]", ""), UpdatedAt: vodChanged.Add(time.Duration(i) * time.Minute)},
-			lists: [catalog.NumLists][]string{{name, "<&>"}, {name}, {name}, nil, nil, {name}}}
+			Lists: [catalog.NumLists][]string{{name, "<&>"}, {name}, {name}, nil, nil, {name}}}
 	}
-	addMovies(t, store, in...)
-	h := newService(t, store, nil)
+	movietest.Add(t, store, in...)
+	h := movietest.Service(t, store, nil)
 
-	for _, target := range []string{vodPath + "?ac=detail&at=xml", "/api.php/provide/vod/at/xml?ac=videolist", "/api.php/provide/vod/at/xml/?ac=detail&at=json"} {
+	for _, target := range []string{movietest.VodPath + "?ac=detail&at=xml", "/api.php/provide/vod/at/xml?ac=videolist", "/api.php/provide/vod/at/xml/?ac=detail&at=json"} {
 		t.Run(target, func(t *testing.T) {
-			r := get(t, h, target, http.StatusOK)
-			checkHeader(t, r, "Content-Type", "text/xml; charset=utf-8")
-			rss := parseRSS(t, r.body)
+			r := movietest.Get(t, h, target, http.StatusOK)
+			movietest.CheckHeader(t, r, "Content-Type", "text/xml; charset=utf-8")
+			rss := parseRSS(t, r.Body)
 			if rss.Version != "5.1" || rss.List.Page != "1" || rss.List.PageCount != "1" || rss.List.PageSize != "20" || rss.List.RecordCount != "6" {
 				t.Errorf("rss head: got version %q list %+v", rss.Version, rss.List)
 			}
@@ -302,8 +301,8 @@ func TestVodXML(t *testing.T) {
 	}
 
 	t.Run("list with classes", func(t *testing.T) {
-		r := get(t, h, vodPath+"?at=xml&pagesize=2", http.StatusOK)
-		rss := parseRSS(t, r.body)
+		r := movietest.Get(t, h, movietest.VodPath+"?at=xml&pagesize=2", http.StatusOK)
+		rss := parseRSS(t, r.Body)
 		if rss.List.PageCount != "3" || rss.List.PageSize != "2" || len(rss.List.Videos) != 2 {
 			t.Errorf("got list %+v, want 2 of 6 videos on 3 pages", rss.List)
 		}
@@ -337,7 +336,7 @@ func typeIDOf(t testing.TB, h http.Handler, name string) int64 {
 			TypeName string `json:"type_name"`
 		}
 	}
-	if err := json.Unmarshal(get(t, h, vodPath+"?pagesize=1", http.StatusOK).body, &env); err != nil {
+	if err := json.Unmarshal(movietest.Get(t, h, movietest.VodPath+"?pagesize=1", http.StatusOK).Body, &env); err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range env.Class {
@@ -362,14 +361,14 @@ func deref(v xmlVideo) map[string]string {
 }
 
 func TestVodFilters(t *testing.T) {
-	store := newTestStore(t)
+	store := movietest.Store(t)
 	now := time.Now()
-	addMovies(t, store,
-		movieInput{Movie: catalog.Movie{ID: 1, Name: "Old drama", Year: "1999", UpdatedAt: now.Add(-72 * time.Hour)}, lists: [catalog.NumLists][]string{{"Drama"}}},
-		movieInput{Movie: catalog.Movie{ID: 2, Name: "Ancient comedy", Year: "2005", UpdatedAt: now.Add(-400 * 24 * time.Hour)}, lists: [catalog.NumLists][]string{{"Comedy"}}},
-		movieInput{Movie: catalog.Movie{ID: 3, Name: "Recent drama", Year: "2010", UpdatedAt: now.Add(-10 * time.Minute)}, lists: [catalog.NumLists][]string{{"Drama", "Horror"}}},
+	movietest.Add(t, store,
+		movietest.Movie{Movie: catalog.Movie{ID: 1, Name: "Old drama", Year: "1999", UpdatedAt: now.Add(-72 * time.Hour)}, Lists: [catalog.NumLists][]string{{"Drama"}}},
+		movietest.Movie{Movie: catalog.Movie{ID: 2, Name: "Ancient comedy", Year: "2005", UpdatedAt: now.Add(-400 * 24 * time.Hour)}, Lists: [catalog.NumLists][]string{{"Comedy"}}},
+		movietest.Movie{Movie: catalog.Movie{ID: 3, Name: "Recent drama", Year: "2010", UpdatedAt: now.Add(-10 * time.Minute)}, Lists: [catalog.NumLists][]string{{"Drama", "Horror"}}},
 	)
-	h := newService(t, store, nil)
+	h := movietest.Service(t, store, nil)
 	tests := []struct {
 		query string
 		want  []int64
@@ -397,8 +396,8 @@ func TestVodFilters(t *testing.T) {
 	for _, tt := range tests {
 		for _, ac := range []string{"list", "detail"} {
 			t.Run(ac+"?"+tt.query, func(t *testing.T) {
-				r := get(t, h, vodPath+"?ac="+ac+"&"+tt.query, http.StatusOK)
-				if got := vodIDs(t, r.body); !slices.Equal(got, tt.want) {
+				r := movietest.Get(t, h, movietest.VodPath+"?ac="+ac+"&"+tt.query, http.StatusOK)
+				if got := vodIDs(t, r.Body); !slices.Equal(got, tt.want) {
 					t.Errorf("got ids %v, want %v", got, tt.want)
 				}
 			})
@@ -407,7 +406,7 @@ func TestVodFilters(t *testing.T) {
 
 	t.Run("pagesize above 100 is clamped", func(t *testing.T) {
 		for _, q := range []string{"pagesize=500", "limit=101", "pagesize=99999999999999999999999"} {
-			if got := decodeListPage(t, get(t, h, vodPath+"?"+q, http.StatusOK).body).Limit; got != "100" {
+			if got := movietest.DecodeListPage(t, movietest.Get(t, h, movietest.VodPath+"?"+q, http.StatusOK).Body).Limit; got != "100" {
 				t.Errorf("%s: got limit %s, want the number 100", q, got)
 			}
 		}
@@ -415,14 +414,14 @@ func TestVodFilters(t *testing.T) {
 
 	// A change moves a record into h's window and to the front.
 	t.Run("h sees a changed record", func(t *testing.T) {
-		addMovies(t, store, movieInput{Movie: catalog.Movie{ID: 2, Name: "Ancient comedy", Year: "2005", Synopsis: "now with a synopsis"},
-			lists: [catalog.NumLists][]string{{"Comedy"}}})
+		movietest.Add(t, store, movietest.Movie{Movie: catalog.Movie{ID: 2, Name: "Ancient comedy", Year: "2005", Synopsis: "now with a synopsis"},
+			Lists: [catalog.NumLists][]string{{"Comedy"}}})
 		for _, q := range []string{"h=1", "h=1&ac=detail"} {
-			if got := vodIDs(t, get(t, h, vodPath+"?"+q, http.StatusOK).body); !slices.Equal(got, []int64{2, 3}) {
+			if got := vodIDs(t, movietest.Get(t, h, movietest.VodPath+"?"+q, http.StatusOK).Body); !slices.Equal(got, []int64{2, 3}) {
 				t.Errorf("%s after a change: got ids %v, want [2 3]", q, got)
 			}
 		}
-		if got := vodIDs(t, get(t, h, vodPath, http.StatusOK).body); !slices.Equal(got, []int64{2, 3, 1}) {
+		if got := vodIDs(t, movietest.Get(t, h, movietest.VodPath, http.StatusOK).Body); !slices.Equal(got, []int64{2, 3, 1}) {
 			t.Errorf("order after a change: got ids %v, want [2 3 1]", got)
 		}
 	})
@@ -446,9 +445,9 @@ func vodIDs(t testing.TB, body []byte) []int64 {
 }
 
 func TestVodErrors(t *testing.T) {
-	store := newTestStore(t)
-	addNumbered(t, store, 1)
-	h := newService(t, store, nil)
+	store := movietest.Store(t)
+	movietest.AddNumbered(t, store, 1)
+	h := movietest.Service(t, store, nil)
 	tests := []struct{ query, param string }{
 		{"pg=abc", "pg"}, {"pg=-1", "pg"}, {"pg=1.5", "pg"}, {"pg=99999999999999999999", "pg"},
 		{"pagesize=x", "pagesize"}, {"pagesize=-2", "pagesize"},
@@ -461,9 +460,9 @@ func TestVodErrors(t *testing.T) {
 		{"wd=" + strings.Repeat("w+", 16) + "a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q", "wd must have at most 16 distinct words"},
 	}
 	for _, tt := range tests {
-		for _, path := range []string{vodPath, "/api.php/provide/vod/at/xml"} {
+		for _, path := range []string{movietest.VodPath, "/api.php/provide/vod/at/xml"} {
 			t.Run(path+"?"+tt.query, func(t *testing.T) {
-				checkError(t, do(t, h, http.MethodGet, path+"?"+tt.query), http.StatusBadRequest, tt.param)
+				movietest.CheckError(t, movietest.Do(t, h, http.MethodGet, path+"?"+tt.query), http.StatusBadRequest, tt.param)
 			})
 		}
 	}
@@ -471,66 +470,66 @@ func TestVodErrors(t *testing.T) {
 		method, target string
 		status         int
 	}{
-		{"POST", vodPath, 405}, {"DELETE", "/api.php/provide/vod", 405}, {"PUT", "/api/provide/vod", 405},
+		{"POST", movietest.VodPath, 405}, {"DELETE", "/api.php/provide/vod", 405}, {"PUT", "/api/provide/vod", 405},
 		{"GET", "/api/provide/vod/", 404},
 	} {
 		t.Run(tt.method+" "+tt.target, func(t *testing.T) {
-			checkError(t, do(t, h, tt.method, tt.target), tt.status, "")
+			movietest.CheckError(t, movietest.Do(t, h, tt.method, tt.target), tt.status, "")
 		})
 	}
 }
 
 func TestVodHeaders(t *testing.T) {
-	store := newTestStore(t)
-	addNumbered(t, store, 30)
-	h := newService(t, store, nil)
-	paths := []string{"/api.php/provide/vod", vodPath, "/api/provide/vod", "/api.php/provide/vod/at/xml", "/api.php/provide/vod/at/xml/",
+	store := movietest.Store(t)
+	movietest.AddNumbered(t, store, 30)
+	h := movietest.Service(t, store, nil)
+	paths := []string{"/api.php/provide/vod", movietest.VodPath, "/api/provide/vod", "/api.php/provide/vod/at/xml", "/api.php/provide/vod/at/xml/",
 		"/api.php/provide/vod/at/json", "/api.php/provide/vod/at/json/"}
 	for _, path := range paths {
 		for _, q := range []string{"?ac=detail", "?ac=list&h=24"} {
 			t.Run(path+q, func(t *testing.T) {
-				r := get(t, h, path+q, http.StatusOK)
-				checkHeader(t, r, "Access-Control-Allow-Origin", "*")
-				checkHeader(t, r, "Cache-Control", "public, max-age=86400, stale-while-revalidate=600")
-				checkHeader(t, r, "X-Content-Type-Options", "nosniff")
+				r := movietest.Get(t, h, path+q, http.StatusOK)
+				movietest.CheckHeader(t, r, "Access-Control-Allow-Origin", "*")
+				movietest.CheckHeader(t, r, "Cache-Control", "public, max-age=86400, stale-while-revalidate=600")
+				movietest.CheckHeader(t, r, "X-Content-Type-Options", "nosniff")
 				wantType := "application/json; charset=utf-8"
 				if strings.Contains(path, "xml") {
 					wantType = "text/xml; charset=utf-8"
 				}
-				checkHeader(t, r, "Content-Type", wantType)
-				if len(r.body) <= 1024 {
-					t.Fatalf("body too small to test gzip: %d bytes", len(r.body))
+				movietest.CheckHeader(t, r, "Content-Type", wantType)
+				if len(r.Body) <= 1024 {
+					t.Fatalf("body too small to test gzip: %d bytes", len(r.Body))
 				}
-				tag := r.header.Get("ETag")
+				tag := r.Header.Get("ETag")
 				if !strings.HasPrefix(tag, `"`) {
 					t.Fatalf("got ETag %q, want a strong tag", tag)
 				}
-				nm := do(t, h, http.MethodGet, path+q, "If-None-Match", tag)
-				if nm.status != http.StatusNotModified || len(nm.body) != 0 {
-					t.Errorf("If-None-Match: got %d with %d bytes, want 304 without body", nm.status, len(nm.body))
+				nm := movietest.Do(t, h, http.MethodGet, path+q, "If-None-Match", tag)
+				if nm.Status != http.StatusNotModified || len(nm.Body) != 0 {
+					t.Errorf("If-None-Match: got %d with %d bytes, want 304 without body", nm.Status, len(nm.Body))
 				}
-				gz := get(t, h, path+q, http.StatusOK, "Accept-Encoding", "gzip")
-				checkHeader(t, gz, "Content-Encoding", "gzip")
-				checkHeader(t, gz, "Content-Type", wantType)
-				zr, err := gzip.NewReader(bytes.NewReader(gz.body))
+				gz := movietest.Get(t, h, path+q, http.StatusOK, "Accept-Encoding", "gzip")
+				movietest.CheckHeader(t, gz, "Content-Encoding", "gzip")
+				movietest.CheckHeader(t, gz, "Content-Type", wantType)
+				zr, err := gzip.NewReader(bytes.NewReader(gz.Body))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, r.body) {
+				if plain, err := io.ReadAll(zr); err != nil || !bytes.Equal(plain, r.Body) {
 					t.Errorf("gzip body does not decompress to the plain body (%v)", err)
 				}
-				if gz.header.Get("ETag") == tag {
+				if gz.Header.Get("ETag") == tag {
 					t.Errorf("gzip and plain bodies share the ETag %s", tag)
 				}
-				if nm := do(t, h, http.MethodGet, path+q, "If-None-Match", tag, "Accept-Encoding", "gzip"); nm.status != http.StatusOK {
-					t.Errorf("plain tag on a gzip request: got %d, want 200", nm.status)
+				if nm := movietest.Do(t, h, http.MethodGet, path+q, "If-None-Match", tag, "Accept-Encoding", "gzip"); nm.Status != http.StatusOK {
+					t.Errorf("plain tag on a gzip request: got %d, want 200", nm.Status)
 				}
-				pre := do(t, h, http.MethodOptions, path, "Access-Control-Request-Method", "GET")
-				if pre.status != http.StatusNoContent {
-					t.Errorf("OPTIONS: got %d, want 204", pre.status)
+				pre := movietest.Do(t, h, http.MethodOptions, path, "Access-Control-Request-Method", "GET")
+				if pre.Status != http.StatusNoContent {
+					t.Errorf("OPTIONS: got %d, want 204", pre.Status)
 				}
-				checkHeader(t, pre, "Access-Control-Allow-Origin", "*")
-				checkHeader(t, pre, "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
+				movietest.CheckHeader(t, pre, "Access-Control-Allow-Origin", "*")
+				movietest.CheckHeader(t, pre, "Access-Control-Allow-Methods", "GET, HEAD, OPTIONS")
 			})
 		}
 	}
@@ -538,39 +537,39 @@ func TestVodHeaders(t *testing.T) {
 
 // TestVodCacheSeesWrites: cached answers follow the data version.
 func TestVodCacheSeesWrites(t *testing.T) {
-	store := newTestStore(t)
-	addMovies(t, store, dawn)
-	h := newService(t, store, nil)
-	first := get(t, h, vodPath, http.StatusOK)
-	addMovies(t, store, dusk)
-	second := get(t, h, vodPath, http.StatusOK)
-	if bytes.Equal(first.body, second.body) || !bytes.Contains(second.body, []byte(`"vod_name":"Dusk"`)) {
-		t.Errorf("answer after a write: got %s", second.body)
+	store := movietest.Store(t)
+	movietest.Add(t, store, dawn)
+	h := movietest.Service(t, store, nil)
+	first := movietest.Get(t, h, movietest.VodPath, http.StatusOK)
+	movietest.Add(t, store, dusk)
+	second := movietest.Get(t, h, movietest.VodPath, http.StatusOK)
+	if bytes.Equal(first.Body, second.Body) || !bytes.Contains(second.Body, []byte(`"vod_name":"Dusk"`)) {
+		t.Errorf("answer after a write: got %s", second.Body)
 	}
 }
 
 // Deep pages from a service that has already served one equal those of
 // a fresh service, with change times that tie.
 func TestVodDeepPagesMatchOffsetPages(t *testing.T) {
-	store := newTestStore(t)
-	in := make([]movieInput, 700)
+	store := movietest.Store(t)
+	in := make([]movietest.Movie, 700)
 	for i := range in {
-		in[i] = movieInput{Movie: catalog.Movie{ID: int64(i + 1), Name: fmt.Sprintf("Movie %d", i+1), Episodes: catalog.ShorthandEpisodes("https://p.example/e", ""),
-			UpdatedAt: vodChanged.Add(time.Duration(i%13) * time.Minute)}, lists: [catalog.NumLists][]string{{fmt.Sprintf("C%d", i%4)}}}
+		in[i] = movietest.Movie{Movie: catalog.Movie{ID: int64(i + 1), Name: fmt.Sprintf("Movie %d", i+1), Episodes: catalog.ShorthandEpisodes("https://p.example/e", ""),
+			UpdatedAt: vodChanged.Add(time.Duration(i%13) * time.Minute)}, Lists: [catalog.NumLists][]string{{fmt.Sprintf("C%d", i%4)}}}
 	}
-	addMovies(t, store, in...)
-	warm := newService(t, store, nil)
-	get(t, warm, vodPath+"?pg=100&pagesize=10", http.StatusOK)
+	movietest.Add(t, store, in...)
+	warm := movietest.Service(t, store, nil)
+	movietest.Get(t, warm, movietest.VodPath+"?pg=100&pagesize=10", http.StatusOK)
 	for _, target := range []string{
-		vodPath + "?ac=detail&pg=60&pagesize=10",
-		vodPath + "?pg=35",
-		vodPath + "?ac=videolist&pg=700&pagesize=1",
-		vodPath + "?pg=701&pagesize=1",
-		vodPath + "?at=xml&pg=51&pagesize=12",
+		movietest.VodPath + "?ac=detail&pg=60&pagesize=10",
+		movietest.VodPath + "?pg=35",
+		movietest.VodPath + "?ac=videolist&pg=700&pagesize=1",
+		movietest.VodPath + "?pg=701&pagesize=1",
+		movietest.VodPath + "?at=xml&pg=51&pagesize=12",
 	} {
-		cold := newService(t, store, nil)
-		want := get(t, cold, target, http.StatusOK).body
-		if got := get(t, warm, target, http.StatusOK).body; string(got) != string(want) {
+		cold := movietest.Service(t, store, nil)
+		want := movietest.Get(t, cold, target, http.StatusOK).Body
+		if got := movietest.Get(t, warm, target, http.StatusOK).Body; string(got) != string(want) {
 			t.Errorf("%s: page after a deep page\n%s\nwant the fresh service's page\n%s", target, got, want)
 		}
 	}

@@ -1,4 +1,4 @@
-package movieapi
+package maccms
 
 import (
 	"strconv"
@@ -55,7 +55,7 @@ func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
 // records, and the types for ac=list; a page past catalog.MaxPageBytes
 // is refused.
 func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) ([]byte, error) {
-	b = appendListHead(b, vq.filter.Paging, total, limitNumber)
+	b = vq.filter.Paging.AppendListHead(b, total, false)
 	for i := range vods {
 		if i > 0 {
 			b = append(b, ',')

@@ -1,4 +1,4 @@
-package movieapi_test
+package maccms_test
 
 import (
 	"encoding/json"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/movieapi/movietest"
 )
 
 // A collector written after MacCMS v10's own (application/common/model/
@@ -301,26 +302,26 @@ func wantPlayList(servers []catalog.Server) []episode {
 }
 
 func TestMacCMSCollector(t *testing.T) {
-	store := newTestStore(t)
+	store := movietest.Store(t)
 	now := time.Now().UTC().Truncate(time.Second)
-	var in []movieInput
+	var in []movietest.Movie
 	cats := []string{"Drama", "ละคร", `Horror & "Gore"`, ""}
 	for i := 1; i <= 45; i++ {
-		m := movieInput{Movie: catalog.Movie{ID: int64(i), Name: fmt.Sprintf("Movie <%d> & ]]> ภาพยนตร์", i),
+		m := movietest.Movie{Movie: catalog.Movie{ID: int64(i), Name: fmt.Sprintf("Movie <%d> & ]]> ภาพยนตร์", i),
 			IDCode: fmt.Sprintf("ID-%d", i), Year: fmt.Sprint(1990 + i), Poster1URL: fmt.Sprintf("https://img.example/%d.jpg", i),
 			Synopsis: fmt.Sprintf("Story %d\nline two", i), UpdatedAt: now.Add(-time.Duration(100+i) * time.Hour)}}
 		m.Episodes = collectorEpisodes(i)
 		if c := cats[i%len(cats)]; c != "" {
-			m.lists[0] = []string{c, "Extra"}
+			m.Lists[0] = []string{c, "Extra"}
 		}
-		m.lists[1] = []string{"Actor A", "Actor B"}
-		m.lists[5] = []string{"TH"}
+		m.Lists[1] = []string{"Actor A", "Actor B"}
+		m.Lists[5] = []string{"TH"}
 		in = append(in, m)
 	}
-	addMovies(t, store, in...)
-	srv := httptest.NewServer(newService(t, store, nil))
+	movietest.Add(t, store, in...)
+	srv := httptest.NewServer(movietest.Service(t, store, nil))
 	defer srv.Close()
-	byID := map[string]movieInput{}
+	byID := map[string]movietest.Movie{}
 	for _, m := range in {
 		byID[fmt.Sprint(m.ID)] = m
 	}
@@ -352,8 +353,8 @@ func TestMacCMSCollector(t *testing.T) {
 					t.Fatalf("record %d: id %s, want %s (last change first)", i, r.id, want)
 				}
 				wantType := ""
-				if len(src.lists[0]) > 0 {
-					wantType = src.lists[0][0]
+				if len(src.Lists[0]) > 0 {
+					wantType = src.Lists[0][0]
 				}
 				if r.typeName != wantType || (wantType == "") != (r.typeID == "0") || types[r.typeID] != wantType && r.typeID != "0" {
 					t.Errorf("record %s: type %s %q, want %q", r.id, r.typeID, r.typeName, wantType)
@@ -400,7 +401,7 @@ func TestMacCMSCollector(t *testing.T) {
 	changed := in[6]
 	changed.Synopsis = "rewritten"
 	changed.UpdatedAt = time.Time{}
-	addMovies(t, store, changed)
+	movietest.Add(t, store, changed)
 	for _, base := range []string{srv.URL + "/api.php/provide/vod/", srv.URL + "/api.php/provide/vod/at/xml"} {
 		format := map[bool]string{true: "xml", false: "json"}[strings.Contains(base, "xml")]
 		_, recs := collectAll(t, base, format, "detail", "", "24")

@@ -1,4 +1,4 @@
-package movieapi
+package maccms
 
 import (
 	"encoding/xml"
