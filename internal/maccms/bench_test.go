@@ -14,6 +14,7 @@ import (
 	"catalog/internal/demo"
 	"catalog/internal/movieapi/movietest"
 	"catalog/internal/testdb"
+	"catalog/internal/testenv"
 )
 
 // BenchmarkProvideVod times the MacCMS resource API over 100,000
@@ -87,6 +88,46 @@ func BenchmarkProvideVod(b *testing.B) {
 					b.Fatalf("%s: %d %s", bm.target(i), w.Code, w.Body)
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkVodXML is the XML answer's path (at=xml) through the whole
+// movie service, over 2,000 demo movies on the engine
+// CATALOG_TEST_ENGINE names: h=8760 keeps every answer out of the
+// response cache, so that each request reads its page and encodes it.
+// Besides ns/op it reports cpu-ns/op, the process's CPU time per
+// request. The JSON form of the same pages is beside it, for scale.
+//
+// Compare two builds with benchstat, running them in turn:
+//
+//	go test -c -o new.test ./internal/maccms
+//	./new.test -test.run '^$' -test.bench VodXML -test.benchtime 400x -test.count 1
+func BenchmarkVodXML(b *testing.B) {
+	const movies = 2_000
+	const pages = movies / catalog.DefaultLimit
+	store := movietest.Store(b)
+	movietest.SeedDemo(b, store, 1, movies)
+	h := movietest.Service(b, store, nil)
+	for _, bm := range []struct{ name, query string }{
+		{"detail-xml", "ac=detail&at=xml"},
+		{"list-xml", "ac=list&at=xml"},
+		{"detail-json", "ac=detail"},
+	} {
+		b.Run(bm.name, func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := testenv.CPUTime()
+			for i := 0; b.Loop(); i++ {
+				target := fmt.Sprintf("%s?%s&h=8760&pg=%d", movietest.VodPath, bm.query, 1+(i*37)%pages)
+				r := httptest.NewRequest(http.MethodGet, target, nil)
+				r.Header.Set("Accept-Encoding", "gzip")
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					b.Fatalf("%s: %d %s", target, w.Code, w.Body)
+				}
+			}
+			b.ReportMetric(float64(testenv.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
 		})
 	}
 }
