@@ -45,6 +45,11 @@ type Source struct {
 	// zero when none did. Hours apply only after it: until one run has
 	// read everything, every run reads everything.
 	LastSuccess time.Time
+	// Gone is what a full run does with a record the source no longer
+	// lists.
+	Gone Gone
+	// Synonyms are the operator's rules for auto-binding its types.
+	Synonyms []Synonym
 }
 
 // RunHours is the h of the next scheduled run: Hours once a run has
@@ -68,7 +73,10 @@ type SourceRun struct {
 	// source last sent them (CollectedMovie.Hash): not written.
 	Unchanged int
 	Rejected  int
-	Err       string // why the run stopped; "" when it read every page
+	// Unbound counts the records of types not bound: kept with the
+	// source, not shown.
+	Unbound int
+	Err     string // why the run stopped; "" when it read every page
 }
 
 // Due reports whether serve should collect from s at now.
@@ -140,7 +148,9 @@ func checkSourceURL(raw string) string {
 // and the movie it maps to (normalised).
 type CollectedMovie struct {
 	VodID int64
-	Movie Movie
+	// TypeID is the source's type_id of the record (its binding's key).
+	TypeID int64
+	Movie  Movie
 	// Hash is the content hash of the record as mapped (every field of
 	// Movie, episodes included); "" when not known. A record whose Hash
 	// equals the one stored the last time its source sent it is not
@@ -191,4 +201,5 @@ type SourceStore interface {
 	// its link is not written: Unchanged is set, and Movie.ID is its
 	// movie's.
 	CollectMovies(ctx context.Context, source string, page []CollectedMovie) error
+	BindingStore
 }

@@ -21,14 +21,19 @@ import (
 
 const sourceUsage = `Usage:
   catalog source add NAME URL [--every DURATION] [--hours N] [--match FIELDS] [--preferred] [--interval DURATION]
+                                [--gone keep|hide|delete] [--synonyms LOCAL=REMOTE,...]
   catalog source set NAME [--match FIELDS] [--preferred=true|false] [--interval DURATION]
+                          [--gone keep|hide|delete] [--synonyms LOCAL=REMOTE,...]
   catalog source list
+  catalog source types NAME
+  catalog source bind NAME REMOTE_TYPE_ID LOCAL|skip
   catalog source remove NAME`
 
-// source runs `catalog source add|set|list|remove` (contract 1 and 10).
+// source runs `catalog source add|set|list|types|bind|remove` (contract
+// 1 and 10).
 func (p *Program) source(ctx context.Context, args []string) error {
 	if len(args) == 0 {
-		return usagef("source: say what to do: add, set, list or remove")
+		return usagef("source: say what to do: add, set, list, types, bind or remove")
 	}
 	sub, rest := args[0], args[1:]
 	name := "source " + sub
@@ -37,6 +42,7 @@ func (p *Program) source(ctx context.Context, args []string) error {
 	var hours int
 	var allowPrivate bool
 	var set settingsFlags
+	var rules rulesFlags
 	var f *flags
 	want := 0
 	switch sub {
@@ -49,18 +55,26 @@ func (p *Program) source(ctx context.Context, args []string) error {
 		f.intVar(&hours, "hours", "", 0, "after the first full run, read only what changed in the last N hours (h=N; 0: everything)")
 		f.fetchFlag(&allowPrivate)
 		set.bind(f)
+		rules.bind(f)
 		want = 2
 	case "set":
-		f = newFlags(name, "NAME", "Changes how a source's records merge with movies of other sources, and how often its pages\nare asked for; the flags not given keep their values.")
+		f = newFlags(name, "NAME", "Changes how a source's records merge with movies of other sources, how often its pages\nare asked for, what full runs do with records it no longer lists and its binding rules;\nthe flags not given keep their values.")
 		set.bind(f)
+		rules.bind(f)
 		want = 1
 	case "list":
 		f = newFlags(name, "", "Lists the sources with their last run.")
+	case "types":
+		f = newFlags(name, "NAME", "Lists the source's types (remote type_id and name), each with its local category\n(or skip, or unbound) and how many of its records are kept, not shown, until it is bound.")
+		want = 1
+	case "bind":
+		f = newFlags(name, "NAME REMOTE_TYPE_ID LOCAL|skip", "Binds one of the source's types to a local category, or to skip, by hand: auto-binding\nnever changes it. The records kept for the type are published without fetching them\nagain; the type's movies move from the category it was bound to before.")
+		want = 3
 	case "remove":
 		f = newFlags(name, "NAME", "Removes a source; the movies collected from it stay.")
 		want = 1
 	default:
-		return usagef("source: unknown subcommand %q; use add, set, list or remove", sub)
+		return usagef("source: unknown subcommand %q; use add, set, list, types, bind or remove", sub)
 	}
 	f.dbFlags(&db)
 	positional, err := f.parse(rest, p)
@@ -85,6 +99,15 @@ func (p *Program) source(ctx context.Context, args []string) error {
 	if err := set.check(name); err != nil {
 		return err
 	}
+	if err := rules.check(name); err != nil {
+		return err
+	}
+	var typeID int64
+	if sub == "bind" {
+		if typeID, err = collect.ParseTypeID(positional[1]); err != nil {
+			return usagef("source bind: %s", message(err))
+		}
+	}
 	if sub == "add" {
 		src.SourceSettings = set.apply(src.SourceSettings)
 		if err := src.SourceSettings.Check(); err != nil {
@@ -96,7 +119,125 @@ func (p *Program) source(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	return p.sourceDo(ctx, st, sub, positional, src, set)
+	if sub == "bind" {
+		return p.sourceBind(ctx, st, positional, typeID)
+	}
+	if err := p.sourceDo(ctx, st, sub, positional, src, set); err != nil {
+		return err
+	}
+	return p.sourceRules(ctx, st, sub, positional, rules)
+}
+
+// rulesFlags are the flags of a source's binding rules and its choice
+// for records gone at the source (source add and source set).
+type rulesFlags struct {
+	f        *flags
+	gone     string
+	synonyms string
+	// parsed by check
+	goneMode catalog.Gone
+	rules    []catalog.Synonym
+}
+
+func (r *rulesFlags) bind(f *flags) {
+	r.f = f
+	f.stringVar(&r.gone, "gone", "", "keep", "what a full run does with a record the source no longer lists: keep, hide (out of the catalog, kept with the source) or delete")
+	f.stringVar(&r.synonyms, "synonyms", "", "", "binding `rules` LOCAL=REMOTE separated by commas: a type named REMOTE binds to the local category LOCAL")
+}
+
+// given reports whether any of the flags was given.
+func (r *rulesFlags) given() bool {
+	return r.f != nil && (r.f.isSet("gone") || r.f.isSet("synonyms"))
+}
+
+// check reads the flags given to the subcommand cmd.
+func (r *rulesFlags) check(cmd string) error {
+	if !r.given() {
+		return nil
+	}
+	var err error
+	if r.goneMode, err = catalog.ParseGone(r.gone); err != nil {
+		return usagef("%s: --gone %s", cmd, message(err))
+	}
+	if r.rules, err = catalog.ParseSynonyms(r.synonyms); err != nil {
+		return usagef("%s: --synonyms: %s", cmd, message(err))
+	}
+	return nil
+}
+
+// sourceRules stores the rules flags given to source add or set, the
+// others keeping their values.
+func (p *Program) sourceRules(ctx context.Context, st catalog.SourceStore, sub string, positional []string, r rulesFlags) error {
+	if (sub != "add" && sub != "set") || !r.given() {
+		return nil
+	}
+	old, err := st.SourceByName(ctx, positional[0])
+	if err != nil {
+		return fmt.Errorf("source %s: %w", sub, notASource(err, positional[0]))
+	}
+	if r.f.isSet("gone") {
+		old.Gone = r.goneMode
+	}
+	if r.f.isSet("synonyms") {
+		old.Synonyms = r.rules
+	}
+	if old.Gone == "" {
+		old.Gone = catalog.GoneKeep
+	}
+	if err := st.SetSourceRules(ctx, old.Name, old.Gone, old.Synonyms); err != nil {
+		return fmt.Errorf("source %s: %w", sub, notASource(err, positional[0]))
+	}
+	if sub == "set" {
+		_, err = fmt.Fprintf(p.Stdout, "source %s: gone %s, %d synonym rules\n", old.Name, old.Gone, len(old.Synonyms))
+	}
+	return err
+}
+
+// sourceBind runs `source bind NAME REMOTE_TYPE_ID LOCAL|skip`.
+func (p *Program) sourceBind(ctx context.Context, st catalog.Store, positional []string, typeID int64) error {
+	if _, err := st.SourceByName(ctx, positional[0]); err != nil {
+		return fmt.Errorf("source bind: %w", notASource(err, positional[0]))
+	}
+	category, skip := collect.ParseBinding(positional[2])
+	res, err := collect.Bind(ctx, st, positional[0], typeID, category, skip, true)
+	if err != nil {
+		return fmt.Errorf("source bind: %w", err)
+	}
+	to := category
+	if skip {
+		to = "skip"
+	}
+	_, err = fmt.Fprintf(p.Stdout, "source %s: type %d bound to %s; %d kept records published, %d movies moved\n", positional[0], typeID, flatten(to), res.Published, res.Moved)
+	return err
+}
+
+// listTypes prints a source's types and their bindings.
+func (p *Program) listTypes(ctx context.Context, st catalog.SourceStore, name string) error {
+	types, err := st.SourceTypes(ctx, name)
+	if err != nil {
+		return fmt.Errorf("source types: %w", err)
+	}
+	if len(types) == 0 {
+		if _, err := st.SourceByName(ctx, name); err != nil {
+			return fmt.Errorf("source types: %w", notASource(err, name))
+		}
+	}
+	tw := tabwriter.NewWriter(p.Stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "TYPE_ID\tNAME\tBOUND TO\tBY\tKEPT")
+	for _, t := range types {
+		to, by := t.Category, "auto"
+		switch {
+		case t.Skip:
+			to = "skip"
+		case to == "":
+			to, by = "(unbound)", "-"
+		}
+		if t.ByHand {
+			by = "hand"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\n", t.ID, flatten(t.Name), flatten(to), by, t.Kept)
+	}
+	return tw.Flush()
 }
 
 // sourceDo runs a checked source subcommand on the open store.
@@ -123,6 +264,8 @@ func (p *Program) sourceDo(ctx context.Context, st catalog.SourceStore, sub stri
 		}
 		_, err = fmt.Fprintf(p.Stdout, "source %s: match %s, preferred %t, interval %s\n", old.Name, settings.Match, settings.Preferred, intervalText(settings.Interval))
 		return err
+	case "types":
+		return p.listTypes(ctx, st, positional[0])
 	case "remove":
 		if err := st.RemoveSource(ctx, positional[0]); err != nil {
 			return fmt.Errorf("source remove: %w", notASource(err, positional[0]))
@@ -220,7 +363,7 @@ func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error
 		return fmt.Errorf("source list: %w", err)
 	}
 	tw := tabwriter.NewWriter(p.Stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tURL\tEVERY\tHOURS\tMATCH\tINTERVAL\tLAST RUN\tPAGES\tREAD\tWRITTEN\tUNCHANGED\tREJECTED\tERROR")
+	fmt.Fprintln(tw, "NAME\tURL\tEVERY\tHOURS\tMATCH\tINTERVAL\tGONE\tLAST RUN\tPAGES\tREAD\tWRITTEN\tUNCHANGED\tREJECTED\tUNBOUND\tERROR")
 	for _, s := range list {
 		every, last := "-", "never"
 		if s.Every > 0 {
@@ -234,8 +377,12 @@ func (p *Program) listSources(ctx context.Context, st catalog.SourceStore) error
 		if s.Preferred {
 			match += " (preferred)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name, flatten(catalog.RedactURL(s.URL)), every, s.Hours, match, intervalText(s.Interval), last,
-			r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, flatten(r.Err))
+		gone := s.Gone
+		if gone == "" {
+			gone = catalog.GoneKeep
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\n", s.Name, flatten(catalog.RedactURL(s.URL)), every, s.Hours, match, intervalText(s.Interval), gone, last,
+			r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, r.Unbound, flatten(r.Err))
 	}
 	return tw.Flush()
 }
@@ -319,7 +466,7 @@ func runOptions(ctx context.Context, st catalog.SourceStore, arg string, hours i
 		if hours < 0 {
 			hours = src.RunHours()
 		}
-		return collect.Options{Source: src.Name, URL: src.URL, Hours: hours, Interval: src.Interval}, nil
+		return collect.Options{Source: src.Name, URL: src.URL, Hours: hours, Interval: src.Interval, Synonyms: src.Synonyms, Gone: src.Gone}, nil
 	case catalog.ErrorCode(err) != catalog.ENOTFOUND:
 		return collect.Options{}, fmt.Errorf("collect: %w", err)
 	}
@@ -360,7 +507,7 @@ func (p *Program) runCollect(ctx context.Context, st collect.Store, opts collect
 	if more := sum.Noted - len(sum.Notes); more > 0 {
 		fmt.Fprintf(p.Stderr, "%s: ... and %d more records written with a change\n", opts.Source, more)
 	}
-	fmt.Fprintf(p.Stdout, "%s: %d pages, %d read, %d written, %d unchanged, %d rejected\n", opts.Source, run.Pages, run.Read, run.Written, run.Unchanged, run.Rejected)
+	fmt.Fprintf(p.Stdout, "%s: %d pages, %d read, %d written, %d unchanged, %d rejected, %d unbound\n", opts.Source, run.Pages, run.Read, run.Written, run.Unchanged, run.Rejected, run.Unbound)
 	switch {
 	case err != nil:
 		return fmt.Errorf("collect %s: %s", opts.Source, fetchHint(err))

@@ -19,7 +19,7 @@ type vod struct {
 	ID                                   string
 	Name, En, Sub, Year, Pubdate         string
 	Pic, PicSlide, Actor, Director, Area string
-	Class, TypeName, Content             string
+	Class, TypeID, TypeName, Content     string
 	PlayFrom, PlayNote, PlayURL          string
 	Score, DoubanScore, DoubanID         string
 }
@@ -70,6 +70,7 @@ type jsonVod struct {
 	Director text `json:"vod_director"`
 	Area     text `json:"vod_area"`
 	Class    text `json:"vod_class"`
+	TypeID   text `json:"type_id"`
 	TypeName text `json:"type_name"`
 	Content  text `json:"vod_content"`
 	PlayFrom text `json:"vod_play_from"`
@@ -115,7 +116,7 @@ func decodeJSON(body []byte) (sourcePage, error) {
 		p.Records[i] = vod{ID: string(v.ID), Name: string(v.Name), En: string(v.En), Sub: string(v.Sub),
 			Year: string(v.Year), Pubdate: string(v.Pubdate), Pic: string(v.Pic), PicSlide: string(v.PicSlide),
 			Actor: string(v.Actor), Director: string(v.Director), Area: string(v.Area), Class: string(v.Class),
-			TypeName: string(v.TypeName), Content: string(v.Content), PlayFrom: string(v.PlayFrom), PlayNote: string(v.PlayNote), PlayURL: string(v.PlayURL),
+			TypeID: string(v.TypeID), TypeName: string(v.TypeName), Content: string(v.Content), PlayFrom: string(v.PlayFrom), PlayNote: string(v.PlayNote), PlayURL: string(v.PlayURL),
 			Score: string(v.Score), DoubanScore: string(v.DoubanScore), DoubanID: string(v.DoubanID)}
 	}
 	return p, nil
@@ -137,6 +138,7 @@ func jsonProblem(err error) string {
 type xmlVideo struct {
 	ID       string `xml:"id"`
 	Name     string `xml:"name"`
+	TypeID   string `xml:"tid"`
 	Type     string `xml:"type"`
 	Sub      string `xml:"subname"`
 	Pic      string `xml:"pic"`
@@ -181,7 +183,7 @@ func decodeXML(body []byte) (sourcePage, error) {
 		return p, err
 	}
 	for i, v := range doc.List.Videos {
-		r := vod{ID: v.ID, Name: v.Name, TypeName: v.Type, Sub: v.Sub, Pic: v.Pic, Area: v.Area, Year: v.Year,
+		r := vod{ID: v.ID, Name: v.Name, TypeID: v.TypeID, TypeName: v.Type, Sub: v.Sub, Pic: v.Pic, Area: v.Area, Year: v.Year,
 			Actor: v.Actor, Director: v.Director, Content: v.Des}
 		var froms, notes, urls []string
 		for _, dd := range v.DL {

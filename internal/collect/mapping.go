@@ -57,18 +57,20 @@ func toMovie(v *vod) (catalog.CollectedMovie, catalog.FieldErrors) {
 			fe.Add("record", catalog.ErrorMessage(err))
 		}
 	}
-	return catalog.CollectedMovie{VodID: id, Movie: m}, fe
+	typeID, _ := strconv.ParseInt(strings.TrimSpace(v.TypeID), 10, 64) // not a number: no type
+	return catalog.CollectedMovie{VodID: id, TypeID: max(typeID, 0), Movie: m}, fe
 }
 
 // contentHash is the hash of a mapped record: every field of the movie
 // (episodes included), so that a record whose content did not change
 // since its source last sent it is not written again. The mapping is
 // part of it: a change of the mapping writes every record once.
-func contentHash(m *catalog.Movie) string {
+func contentHash(m *catalog.Movie, typeID int64) string {
 	b, err := json.Marshal(m)
 	if err != nil {
 		return "" // not known: written
 	}
+	b = strconv.AppendInt(append(b, '\n'), typeID, 10)
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }

@@ -43,6 +43,11 @@ type Options struct {
 	Hosts *Hosts
 	// Version names the program in the User-Agent of every request.
 	Version string
+	// Synonyms are the source's rules for auto-binding its types.
+	Synonyms []catalog.Synonym
+	// Gone is what a full run does with the records the source no
+	// longer lists; "" is keep.
+	Gone catalog.Gone
 }
 
 // Progress is how far a run got.
@@ -54,12 +59,20 @@ type Progress struct {
 	Written   int
 	Unchanged int
 	Rejected  int
+	Unbound   int
 }
 
-// Store is what a run writes to.
+// Store is what a run writes to: the collected movies, the bindings and
+// the records kept, and the movies a binding moves or a full run hides
+// or deletes.
 type Store interface {
 	CollectMovies(ctx context.Context, source string, page []catalog.CollectedMovie) error
 	RecordRun(ctx context.Context, r catalog.SourceRun) error
+	catalog.BindingStore
+	VodTypes(ctx context.Context) ([]catalog.VodType, error)
+	GetMovie(ctx context.Context, id int64) (catalog.Movie, error)
+	UpdateMovie(ctx context.Context, m *catalog.Movie) error
+	DeleteMovie(ctx context.Context, id int64) error
 }
 
 // Run collects from one source: every page of ac=detail in turn, each
@@ -96,13 +109,17 @@ func collectPages(ctx context.Context, st Store, opts Options, run *catalog.Sour
 	if c.hosts == nil {
 		c.hosts = &Hosts{}
 	}
+	w := &writer{st: st, opts: opts, seen: map[int64]bool{}}
+	if w.bind, err = newBinder(ctx, st, opts.Source, opts.Synonyms); err != nil {
+		return fmt.Errorf("reading the source's bindings: %s", catalog.ErrorMessage(err))
+	}
 	readCtx, cancel := context.WithCancel(ctx)
 	defer cancel() // stops the reader when a write fails
 	pages := make(chan fetched, readAhead)
 	go c.readPages(readCtx, opts, pages)
 	for {
 		batch, stop := nextBatch(pages, c.limits.MaxPageBytes)
-		if err := writeBatch(ctx, st, opts, batch, run, sum); err != nil {
+		if err := w.writeBatch(ctx, batch, run, sum); err != nil {
 			if ctx.Err() != nil {
 				return stopped(ctx, run)
 			}
@@ -122,7 +139,24 @@ func collectPages(ctx context.Context, st Store, opts Options, run *catalog.Sour
 		// The reader stops without a word when the run is cancelled.
 		return stopped(ctx, run)
 	}
+	// Only a run that read every page of everything (no h, no --pages)
+	// may conclude that a record is gone from its source.
+	if opts.Hours > 0 || opts.Pages > 0 {
+		return nil
+	}
+	if _, err := concludeGone(ctx, st, opts.Source, opts.Gone, w.seen); err != nil {
+		return fmt.Errorf("after the last page, applying %q to the records the source no longer lists: %s", opts.Gone, catalog.ErrorMessage(err))
+	}
 	return nil
+}
+
+// writer writes the pages of one run.
+type writer struct {
+	st   Store
+	opts Options
+	bind *binder
+	// seen is every vod_id the run read, for concludeGone.
+	seen map[int64]bool
 }
 
 // stopped is the error of a run whose context ended: why (serve
@@ -174,7 +208,8 @@ func nextBatch(pages <-chan fetched, maxBytes int64) (batch []fetched, stop erro
 // them in run. When that write fails, it writes them again page by page,
 // so that the pages before the one that fails stay written and the
 // error names that page.
-func writeBatch(ctx context.Context, st Store, opts Options, batch []fetched, run *catalog.SourceRun, sum *importer.Summary) error {
+func (wr *writer) writeBatch(ctx context.Context, batch []fetched, run *catalog.SourceRun, sum *importer.Summary) error {
+	opts := wr.opts
 	if len(batch) == 0 {
 		return nil
 	}
@@ -182,7 +217,7 @@ func writeBatch(ctx context.Context, st Store, opts Options, batch []fetched, ru
 		trial := *sum
 		trial.Rejects = append([]importer.Reject(nil), sum.Rejects...)
 		trial.Notes = append([]importer.Reject(nil), sum.Notes...)
-		if n, err := writePage(ctx, st, opts.Source, recordsOf(batch), run.Read, &trial); err == nil {
+		if n, err := wr.writePage(ctx, recordsOf(batch), run.Read, &trial); err == nil {
 			*sum = trial
 			counted(opts, batch, n, run, sum)
 			return nil
@@ -190,7 +225,7 @@ func writeBatch(ctx context.Context, st Store, opts Options, batch []fetched, ru
 	}
 	for i := range batch {
 		f := batch[i : i+1]
-		n, err := writePage(ctx, st, opts.Source, f[0].page.Records, run.Read, sum)
+		n, err := wr.writePage(ctx, f[0].page.Records, run.Read, sum)
 		if err != nil {
 			return fmt.Errorf("page %d: writing: %s", f[0].number, catalog.ErrorMessage(err))
 		}
@@ -220,17 +255,18 @@ func counted(opts Options, batch []fetched, n outcomes, run *catalog.SourceRun, 
 	}
 	run.Written += n.written
 	run.Unchanged += n.unchanged
+	run.Unbound += n.unbound
 	run.Rejected = sum.Rejected
 	sum.Read, sum.Imported = run.Read, run.Written
 	if opts.Progress != nil {
 		last := batch[len(batch)-1]
 		opts.Progress(Progress{Page: last.number, PageCount: last.page.PageCount, Total: last.page.Total,
-			Read: run.Read, Written: run.Written, Unchanged: run.Unchanged, Rejected: run.Rejected})
+			Read: run.Read, Written: run.Written, Unchanged: run.Unchanged, Rejected: run.Rejected, Unbound: run.Unbound})
 	}
 }
 
 // outcomes counts what became of a page's valid records.
-type outcomes struct{ written, unchanged int }
+type outcomes struct{ written, unchanged, unbound int }
 
 // fetched is one page read, or the error that ends the run there.
 type fetched struct {
@@ -308,27 +344,45 @@ func (c *client) page(ctx context.Context, page, hours int) (sp sourcePage, size
 }
 
 // writePage maps the records of one page, reports those that fail
-// validation, and writes the others in one transaction. seen is how
-// many records the run read before this page. It returns how many it
-// wrote and how many the store skipped as unchanged.
-func writePage(ctx context.Context, st Store, source string, records []vod, seen int, sum *importer.Summary) (outcomes, error) {
+// validation, sorts the others by their types' bindings, keeps those of
+// types not bound, and writes those of bound types in one transaction.
+// seen is how many records the run read before this page. It returns
+// how many it wrote, how many the store skipped as unchanged and how
+// many it kept unbound.
+func (wr *writer) writePage(ctx context.Context, records []vod, seen int, sum *importer.Summary) (outcomes, error) {
 	valid := make([]catalog.CollectedMovie, 0, len(records))
-	lines := make([]int, 0, len(records))
+	lines := make(map[int64]int, len(records))
+	names := map[int64]string{}
 	for i := range records {
 		cm, fe := toMovie(&records[i])
+		if cm.VodID > 0 {
+			wr.seen[cm.VodID] = true // listed, valid or not
+		}
 		if len(fe) > 0 {
 			sum.Reject(seen+i+1, vodLabel(records[i].ID)+fe.Describe(": "))
 			continue
 		}
-		cm.Hash = contentHash(&cm.Movie)
+		cm.Hash = contentHash(&cm.Movie, cm.TypeID)
+		names[cm.TypeID] = records[i].TypeName
 		valid = append(valid, cm)
-		lines = append(lines, seen+i+1)
+		lines[cm.VodID] = seen + i + 1
 	}
 	var n outcomes
 	if len(valid) == 0 {
 		return n, nil
 	}
-	if err := st.CollectMovies(ctx, source, valid); err != nil {
+	valid, keep, _, err := wr.bind.sort(ctx, wr.st, valid, names)
+	if err != nil {
+		return n, err
+	}
+	n.unbound = len(keep)
+	if len(valid) == 0 {
+		return n, nil
+	}
+	if err := wr.st.CollectMovies(ctx, wr.opts.Source, valid); err != nil {
+		return n, err
+	}
+	if err := wr.bind.forgetKept(ctx, wr.st, valid); err != nil {
 		return n, err
 	}
 	for i := range valid {
@@ -338,11 +392,11 @@ func writePage(ctx context.Context, st Store, source string, records []vod, seen
 			continue
 		}
 		if valid[i].Err != "" {
-			sum.Reject(lines[i], label+valid[i].Err)
+			sum.Reject(lines[valid[i].VodID], label+valid[i].Err)
 			continue
 		}
 		if len(valid[i].Notes) > 0 {
-			sum.Note(lines[i], label+strings.Join(valid[i].Notes, "; "))
+			sum.Note(lines[valid[i].VodID], label+strings.Join(valid[i].Notes, "; "))
 		}
 		n.written++
 	}

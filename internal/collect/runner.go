@@ -296,7 +296,7 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 	if r.cfg.Observe != nil {
 		r.cfg.Observe(run)
 	}
-	log := r.cfg.Logger.With("source", src.Name, "pages", run.Pages, "read", run.Read, "written", run.Written, "unchanged", run.Unchanged, "rejected", run.Rejected)
+	log := r.cfg.Logger.With("source", src.Name, "pages", run.Pages, "read", run.Read, "written", run.Written, "unchanged", run.Unchanged, "rejected", run.Rejected, "unbound", run.Unbound)
 	if sum.Noted > 0 {
 		log = log.With("written_with_a_change", sum.Noted, "first_change", sum.Notes[0].Message)
 	}
@@ -315,7 +315,7 @@ func (r *Runner) options(src catalog.Source) Options {
 		interval = src.Interval
 	}
 	return Options{Source: src.Name, URL: src.URL, Hours: src.RunHours(), Limits: r.cfg.Limits, Fetch: r.cfg.Fetch,
-		Interval: interval, Hosts: &r.hosts, Version: r.cfg.Version,
+		Interval: interval, Hosts: &r.hosts, Version: r.cfg.Version, Synonyms: src.Synonyms, Gone: src.Gone,
 		Progress: func(p Progress) {
 			r.mu.Lock()
 			if run := r.running[src.Name]; run != nil {

@@ -26,5 +26,6 @@ func (m *Registry) Collect(run catalog.SourceRun) {
 	m.collectRecords.WithLabelValues(run.Source, "read").Add(float64(run.Read))
 	m.collectRecords.WithLabelValues(run.Source, "written").Add(float64(run.Written))
 	m.collectRecords.WithLabelValues(run.Source, "unchanged").Add(float64(run.Unchanged))
+	m.collectRecords.WithLabelValues(run.Source, "unbound").Add(float64(run.Unbound))
 	m.collectRecords.WithLabelValues(run.Source, "rejected").Add(float64(run.Rejected))
 }

@@ -31,9 +31,9 @@ func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
 
 // sourceQuery reads sources with their newest run and when their newest
 // run that read every page finished.
-const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at, s.match_fields, s.preferred, s.interval_ms,
+const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at, s.match_fields, s.preferred, s.interval_ms, s.gone, s.synonyms,
   r.started_at, r.finished_at, coalesce(r.pages, 0), coalesce(r.read, 0),
-  coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
+  coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.unbound, 0), coalesce(r.error, ''),
   (SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = '')
 FROM sources s LEFT JOIN LATERAL (SELECT * FROM source_runs x WHERE x.source = s.name ORDER BY x.id DESC LIMIT 1) r ON true`
 
@@ -42,13 +42,15 @@ func scanSource(row pgx.Row) (catalog.Source, error) {
 	var every, interval int64
 	var match string
 	var started, finished, success *time.Time
+	var synonyms string
 	r := &src.LastRun
-	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &src.CreatedAt, &match, &src.Preferred, &interval,
-		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Err, &success)
+	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &src.CreatedAt, &match, &src.Preferred, &interval, &src.Gone, &synonyms,
+		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Unbound, &r.Err, &success)
 	if err != nil {
 		return src, err
 	}
 	src.Match, src.Interval = catalog.StoredMatch(match), time.Duration(interval)*time.Millisecond
+	src.Synonyms, _ = catalog.ParseSynonyms(synonyms) // stored checked
 	src.Every = time.Duration(every) * time.Second
 	src.CreatedAt = src.CreatedAt.UTC()
 	if started != nil {
@@ -115,8 +117,8 @@ func (s *Store) RemoveSource(ctx context.Context, name string) error {
 // RecordRun stores one run's result.
 func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
 	_, err := s.pool.Exec(ctx, `INSERT INTO source_runs
-(source, started_at, finished_at, pages, read, written, unchanged, rejected, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-		r.Source, r.Started, r.Finished, r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, r.Err)
+(source, started_at, finished_at, pages, read, written, unchanged, rejected, unbound, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		r.Source, r.Started, r.Finished, r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, r.Unbound, r.Err)
 	return translate(err, "record run")
 }
 
@@ -166,21 +168,23 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 		if len(linked) > 0 {
 			vodIDs, movieIDs := make([]int64, len(linked)), make([]int64, len(linked))
 			joined, servers, hashes := make([]bool, len(linked)), make([]string, len(linked)), make([]string, len(linked))
+			types := make([]int64, len(linked))
 			for i, k := range linked {
 				w := &writes[k]
 				vodIDs[i], movieIDs[i], joined[i], servers[i], hashes[i] = w.VodID, movies[k].ID, w.Joined, catalog.EncodeServerNames(w.Servers), w.Hash
+				types[i] = page[w.Record].TypeID
 			}
-			_, err = tx.Exec(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers, content_hash)
-SELECT $1, k.vod_id, k.movie_id, k.joined, k.servers, k.hash
-FROM unnest($2::bigint[], $3::bigint[], $4::bool[], $5::text[], $6::text[]) AS k (vod_id, movie_id, joined, servers, hash)
+			_, err = tx.Exec(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers, content_hash, type_id)
+SELECT $1, k.vod_id, k.movie_id, k.joined, k.servers, k.hash, k.type_id
+FROM unnest($2::bigint[], $3::bigint[], $4::bool[], $5::text[], $6::text[], $7::bigint[]) AS k (vod_id, movie_id, joined, servers, hash, type_id)
 ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined, servers = excluded.servers,
-  content_hash = excluded.content_hash`,
-				source, vodIDs, movieIDs, joined, servers, hashes)
+  content_hash = excluded.content_hash, type_id = excluded.type_id`,
+				source, vodIDs, movieIDs, joined, servers, hashes, types)
 			if err != nil {
 				return err
 			}
 		}
-		if err := storeHashes(ctx, tx, source, writes, rehashed); err != nil {
+		if err := storeHashes(ctx, tx, source, page, writes, rehashed); err != nil {
 			return err
 		}
 		for i, w := range writes {
@@ -192,17 +196,18 @@ ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined 
 }
 
 // storeHashes stores the content hash of the written records whose
-// links were there before (the writes at these indexes).
-func storeHashes(ctx context.Context, tx pgx.Tx, source string, writes []catalog.CollectWrite, at []int) error {
+// links were there before (the writes at these indexes), with the
+// record's type.
+func storeHashes(ctx context.Context, tx pgx.Tx, source string, page []catalog.CollectedMovie, writes []catalog.CollectWrite, at []int) error {
 	if len(at) == 0 {
 		return nil
 	}
-	ids, hashes := make([]int64, len(at)), make([]string, len(at))
+	ids, hashes, types := make([]int64, len(at)), make([]string, len(at)), make([]int64, len(at))
 	for i, w := range at {
-		ids[i], hashes[i] = writes[w].VodID, writes[w].Hash
+		ids[i], hashes[i], types[i] = writes[w].VodID, writes[w].Hash, page[writes[w].Record].TypeID
 	}
-	_, err := tx.Exec(ctx, `UPDATE source_movies s SET content_hash = k.hash
-FROM unnest($2::bigint[], $3::text[]) AS k (id, hash) WHERE s.source = $1 AND s.vod_id = k.id`, source, ids, hashes)
+	_, err := tx.Exec(ctx, `UPDATE source_movies s SET content_hash = k.hash, type_id = k.type_id
+FROM unnest($2::bigint[], $3::text[], $4::bigint[]) AS k (id, hash, type_id) WHERE s.source = $1 AND s.vod_id = k.id`, source, ids, hashes, types)
 	return err
 }
 

@@ -31,23 +31,24 @@ func (s *Store) AddSource(ctx context.Context, src *catalog.Source) error {
 
 // sourceQuery reads sources with their newest run and their newest run
 // that read every page.
-const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at, s.match_fields, s.preferred, s.interval_ms,
+const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at, s.match_fields, s.preferred, s.interval_ms, s.gone, s.synonyms,
   coalesce(r.started_at, 0), coalesce(r.finished_at, 0), coalesce(r.pages, 0), coalesce(r.read, 0),
-  coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.error, ''),
+  coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.unbound, 0), coalesce(r.error, ''),
   coalesce((SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = ''), 0)
 FROM sources s LEFT JOIN source_runs r ON r.id = (SELECT max(id) FROM source_runs x WHERE x.source = s.name)`
 
 func scanSource(row interface{ Scan(...any) error }) (catalog.Source, error) {
 	var src catalog.Source
 	var every, created, started, finished, success, interval int64
-	var match string
+	var match, synonyms string
 	r := &src.LastRun
-	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &created, &match, &src.Preferred, &interval,
-		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Err, &success)
+	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, &created, &match, &src.Preferred, &interval, &src.Gone, &synonyms,
+		&started, &finished, &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Unbound, &r.Err, &success)
 	if err != nil {
 		return src, err
 	}
 	src.Match, src.Interval = catalog.StoredMatch(match), time.Duration(interval)*time.Millisecond
+	src.Synonyms, _ = catalog.ParseSynonyms(synonyms) // stored checked
 	src.Every = time.Duration(every) * time.Second
 	src.CreatedAt = unixTime(created)
 	if started != 0 {
@@ -126,8 +127,8 @@ func (s *Store) RemoveSource(ctx context.Context, name string) error {
 // RecordRun stores one run's result.
 func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
 	_, err := s.writer.ExecContext(ctx, `INSERT INTO source_runs
-(source, started_at, finished_at, pages, read, written, unchanged, rejected, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-		r.Source, r.Started.Unix(), r.Finished.Unix(), r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, r.Err)
+(source, started_at, finished_at, pages, read, written, unchanged, rejected, unbound, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		r.Source, r.Started.Unix(), r.Finished.Unix(), r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, r.Unbound, r.Err)
 	return translate(err, "record run")
 }
 
@@ -171,14 +172,14 @@ func (s *Store) CollectMovies(ctx context.Context, source string, page []catalog
 		}
 		// Every written record's link is stored: a new one, or the
 		// content hash (and servers) of one that changed.
-		link, err := look.stmt(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers, content_hash) VALUES (?, ?, ?, ?, ?, ?)
+		link, err := look.stmt(ctx, `INSERT INTO source_movies (source, vod_id, movie_id, joined, servers, content_hash, type_id) VALUES (?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (source, vod_id) DO UPDATE SET movie_id = excluded.movie_id, joined = excluded.joined, servers = excluded.servers,
-  content_hash = excluded.content_hash`)
+  content_hash = excluded.content_hash, type_id = excluded.type_id`)
 		if err != nil {
 			return err
 		}
 		for i, w := range writes {
-			if _, err := link.ExecContext(ctx, source, w.VodID, movies[i].ID, w.Joined, catalog.EncodeServerNames(w.Servers), w.Hash); err != nil {
+			if _, err := link.ExecContext(ctx, source, w.VodID, movies[i].ID, w.Joined, catalog.EncodeServerNames(w.Servers), w.Hash, page[w.Record].TypeID); err != nil {
 				return translate(err, "collect movies")
 			}
 			page[w.Record].Movie.ID = movies[i].ID
