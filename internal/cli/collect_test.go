@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -129,10 +130,36 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	wantExit(t, run(t, dstEnv, "", "source", "add", "peer", source+"/api.php/provide/vod/", "--hours", "1", "--fetch-allow-private"), 0)
 	r := run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private", "--collect-interval", "0")
 	wantExit(t, r, 0)
-	if want := "peer: 3 pages, 250 read, 250 written, 0 unchanged, 0 rejected\n"; r.stdout != want {
+	// The source's types (Drama, Comedy, Action) match no local
+	// category, rule or synonym: every record is kept, not shown.
+	if want := "peer: 3 pages, 250 read, 0 written, 0 unchanged, 0 rejected, 250 unbound\n"; r.stdout != want {
 		t.Errorf("first run: got %q, want %q", r.stdout, want)
 	}
 	collected := "http://" + startServe(t, dstEnv, serveArgs()...).addrs.Movies.String()
+	if n := len(moviesBySlug(t, collected)); n != 0 {
+		t.Errorf("first run: %d movies shown, want none (every type unbound)", n)
+	}
+	// Binding each type by hand publishes its kept records, from the
+	// store: a bind reads nothing from the source.
+	r = run(t, dstEnv, "", "source", "types", "peer")
+	wantExit(t, r, 0)
+	published := 0
+	for _, line := range strings.Split(strings.TrimSpace(r.stdout), "\n")[1:] {
+		f := strings.Fields(line)
+		if len(f) != 5 || f[2] != "(unbound)" {
+			t.Fatalf("source types: line %q, want TYPE_ID NAME (unbound) - KEPT", line)
+		}
+		b := run(t, dstEnv, "", "source", "bind", "peer", f[0], f[1])
+		wantExit(t, b, 0)
+		if want := fmt.Sprintf("source peer: type %s bound to %s; %s kept records published, 0 movies moved\n", f[0], f[1], f[4]); b.stdout != want {
+			t.Errorf("bind: got %q, want %q", b.stdout, want)
+		}
+		n, _ := strconv.Atoi(f[4])
+		published += n
+	}
+	if published != 250 {
+		t.Errorf("bind: %d published, want 250", published)
+	}
 	wantSameMovies(t, "first run", moviesBySlug(t, collected), moviesBySlug(t, source))
 
 	// Two movies change on the source; the next run reads only them.
@@ -144,7 +171,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	}
 	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private", "--collect-interval", "0")
 	wantExit(t, r, 0)
-	if want := "peer: 1 pages, 2 read, 2 written, 0 unchanged, 0 rejected\n"; r.stdout != want {
+	if want := "peer: 1 pages, 2 read, 2 written, 0 unchanged, 0 rejected, 0 unbound\n"; r.stdout != want {
 		t.Errorf("run with h: got %q, want %q", r.stdout, want)
 	}
 	after := moviesBySlug(t, collected)
@@ -155,8 +182,8 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	r = run(t, dstEnv, "", "source", "list")
 	wantExit(t, r, 0)
 	lines := strings.Split(strings.TrimSpace(r.stdout), "\n")
-	if f := strings.Fields(lines[len(lines)-1]); len(f) != 12 || f[0] != "peer" || f[4] != "name,year" || f[5] != "default" || strings.Join(f[7:], " ") != "1 2 2 0 0" {
-		t.Errorf("source list: got %q, want peer's default settings and last run (1 page, 2 read, 2 written, 0 unchanged, 0 rejected, no error)", r.stdout)
+	if f := strings.Fields(lines[len(lines)-1]); len(f) != 14 || f[0] != "peer" || f[4] != "name,year" || f[5] != "default" || f[6] != "keep" || strings.Join(f[8:], " ") != "1 2 2 0 0 0" {
+		t.Errorf("source list: got %q, want peer's default settings and last run (1 page, 2 read, 2 written, 0 unchanged, 0 rejected, 0 unbound, no error)", r.stdout)
 	}
 	// source set changes the flags given and keeps the others.
 	r = run(t, dstEnv, "", "source", "set", "peer", "--match", "name, douban_id", "--interval", "2s")
@@ -183,7 +210,7 @@ func collectFromCatalog(t *testing.T, srcDSN, dstDSN string) {
 	}
 	r = run(t, dstEnv, "", "collect", "peer", "--quiet", "--fetch-allow-private", "--collect-interval", "0", "--hours", "0")
 	wantExit(t, r, 0)
-	if want := "peer: 3 pages, 250 read, 0 written, 250 unchanged, 0 rejected\n"; r.stdout != want {
+	if want := "peer: 3 pages, 250 read, 0 written, 250 unchanged, 0 rejected, 0 unbound\n"; r.stdout != want {
 		t.Errorf("unchanged run: got %q, want %q", r.stdout, want)
 	}
 	if now, err := dst.DataVersion(ctx); err != nil || now != version {
@@ -201,10 +228,13 @@ func TestSourceCommands(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"source"}, "add, set, list or remove"},
+		{[]string{"source"}, "add, set, list, types, bind or remove"},
 		{[]string{"source", "add", "s1", "https://s.example/vod", "--match", "year"}, "--match: the match fields must hold name or douban_id"},
 		{[]string{"source", "add", "s1", "https://s.example/vod", "--interval", "-1s"}, "--interval must be between 0"},
 		{[]string{"source", "set", "s1", "--match", "name,area"}, `--match: match field "area" is not one of`},
+		{[]string{"source", "add", "s1", "https://s.example/vod", "--gone", "purge"}, "--gone must be keep, hide or delete"},
+		{[]string{"source", "add", "s1", "https://s.example/vod", "--synonyms", "电影"}, "--synonyms: synonym"},
+		{[]string{"source", "bind", "s1", "x", "电影"}, "REMOTE_TYPE_ID must be a positive integer"},
 		{[]string{"source", "add", "x"}, "give NAME and URL"},
 		{[]string{"source", "add", "bad name", "https://s.example/vod"}, "NAME may hold only ASCII letters"},
 		{[]string{"source", "add", "s1", "ftp://s.example/vod"}, "URL must be an http:// or https:// provide/vod address"},

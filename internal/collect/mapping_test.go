@@ -43,7 +43,7 @@ func TestMapJSONFixture(t *testing.T) {
 		t.Fatalf("page: got %d/%d total %d with %d records, want 1/1 total 3 with 3", page.Page, page.PageCount, page.Total, len(page.Records))
 	}
 	want := []catalog.CollectedMovie{
-		{VodID: 1021, Movie: catalog.Movie{
+		{VodID: 1021, TypeID: 6, Movie: catalog.Movie{
 			Name: "The Long Night", Slug: "the-long-night", Year: "2023", IDCode: "TLN-01", Release: "2023-11-05",
 			Poster1URL: "https://img.example.com/slide/tln.jpg", Poster2URL: "https://img.example.com/upload/vod/tln.jpg",
 			Lists: lists([]string{"Action"}, []string{"Ann Lee", "Bo Chen"}, []string{"Kim Park"}, nil,
@@ -58,7 +58,7 @@ func TestMapJSONFixture(t *testing.T) {
 					ep("Episode 1", "episode-1", "", "https://cdn.example.com/tln/1/index.m3u8"),
 					ep("Episode 2", "episode-2", "", "https://cdn.example.com/tln/2/index.m3u8")}},
 			}}},
-		{VodID: 1022, Movie: catalog.Movie{
+		{VodID: 1022, TypeID: 7, Movie: catalog.Movie{
 			Name: "Quiet Harbour", Slug: "quiet-harbour", Year: "2021", Poster2URL: "https://img.example.com/qh.jpg",
 			Lists:    lists([]string{"Comedy"}, nil, nil, nil, []string{"Comedy"}, nil),
 			Synopsis: "Plain text, no tags.", Score: "7.3",
@@ -94,7 +94,7 @@ func TestMapXMLFixture(t *testing.T) {
 	if len(fe) > 0 {
 		t.Fatalf("rejected: %s", fe.Describe(": "))
 	}
-	want := catalog.CollectedMovie{VodID: 501, Movie: catalog.Movie{
+	want := catalog.CollectedMovie{VodID: 501, TypeID: 1, Movie: catalog.Movie{
 		Name: "Night Train to Busan", Slug: "night-train-to-busan", Year: "2016", IDCode: "NTB-9",
 		Poster2URL: "https://img.example.com/ntb.jpg",
 		Lists: lists([]string{"Drama"}, []string{"Gong Yoo", "Ma Dong-seok"}, []string{"Yeon Sang-ho"}, nil, nil,

@@ -28,6 +28,16 @@ func TestCollectRoundTrip(t *testing.T) {
 	addMovies(t, origin, roundTripMovies()...)
 	served := httptest.NewServer(newService(t, origin, nil))
 	t.Cleanup(served.Close)
+	// The origin's types bound to local categories of the same names
+	// (the operator's rules), so that every record is shown.
+	types, err := origin.VodTypes(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []catalog.Synonym
+	for _, ty := range types {
+		rules = append(rules, catalog.Synonym{Local: ty.Name, Remote: ty.Name})
+	}
 	want := newService(t, origin, nil)
 
 	for _, tt := range []struct {
@@ -39,7 +49,7 @@ func TestCollectRoundTrip(t *testing.T) {
 	} {
 		t.Run(tt.format, func(t *testing.T) {
 			copied := newTestStore(t)
-			run, sum, err := collect.Run(context.Background(), copied, collect.Options{Source: "origin", URL: served.URL + tt.source,
+			run, sum, err := collect.Run(context.Background(), copied, collect.Options{Source: "origin", URL: served.URL + tt.source, Synonyms: rules,
 				Fetch: fetchguard.Options{AllowPrivate: true}}) // the served instance is on this machine
 			if err != nil || run.Rejected > 0 {
 				t.Fatalf("collect: %+v, rejects %+v, %v", run, sum.Rejects, err)
