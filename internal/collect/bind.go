@@ -91,6 +91,10 @@ func (b *binder) sort(ctx context.Context, st Store, records []catalog.Collected
 			}
 			b.types[t.ID] = t
 			fresh = append(fresh, t)
+		} else if name := names[r.TypeID]; name != "" && name != t.Name {
+			t.Name = name // renamed at the source (or bound ahead): the binding stays
+			b.types[t.ID] = t
+			fresh = append(fresh, t)
 		}
 		switch {
 		case t.Skip:
@@ -144,18 +148,19 @@ const publishBatch = 500
 // hand (byHand) it overrides any binding and moves the type's movies
 // from the category it was bound to before; auto-binding never
 // changes a binding made by hand. Binding to skip leaves the type's
-// movies where they are: later runs do not collect its records.
+// movies where they are: later runs do not collect its records. A type
+// the source has not sent yet may be bound ahead (its name comes with
+// its first record).
 func Bind(ctx context.Context, st Store, source string, typeID int64, category string, skip, byHand bool) (BindResult, error) {
 	var res BindResult
 	types, err := st.SourceTypes(ctx, source)
 	if err != nil {
 		return res, err
 	}
-	i := slices.IndexFunc(types, func(t catalog.SourceType) bool { return t.ID == typeID })
-	if i < 0 {
-		return res, catalog.Errorf(catalog.ENOTFOUND, "source %q has sent no type %d (catalog source types %s lists them)", source, typeID, source)
+	old := catalog.SourceType{ID: typeID}
+	if i := slices.IndexFunc(types, func(t catalog.SourceType) bool { return t.ID == typeID }); i >= 0 {
+		old = types[i]
 	}
-	old := types[i]
 	if old.ByHand && !byHand {
 		return res, nil
 	}

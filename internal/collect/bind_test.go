@@ -208,8 +208,17 @@ func TestBindingsByHandAndRebind(t *testing.T) {
 	if _, ok := shown(t, st)["Title 4"]; ok {
 		t.Errorf("a record of a skipped type was collected")
 	}
-	if _, err := collect.Bind(ctx, st, "typed", 9, "X", false, true); catalog.ErrorCode(err) != catalog.ENOTFOUND {
-		t.Errorf("binding a type never sent: %v, want ENOTFOUND", err)
+	// A type bound ahead of its first record.
+	if _, err := collect.Bind(ctx, st, "typed", 9, "Ahead", false, true); err != nil {
+		t.Fatal(err)
+	}
+	src.set(typed{9, 9, "Novel"})
+	collectTyped(t, st, src, collect.Options{})
+	if got := shown(t, st)["Title 9"]; got != "Ahead" {
+		t.Errorf("bound ahead: got category %q, want Ahead", got)
+	}
+	if ty := typeOf(t, st, 9); ty.Name != "Novel" || ty.Category != "Ahead" {
+		t.Errorf("bound ahead: %+v, want the name stored with the binding kept", ty)
 	}
 }
 
