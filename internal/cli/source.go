@@ -198,9 +198,6 @@ func (p *Program) sourceBind(ctx context.Context, st catalog.Store, positional [
 	if _, err := st.SourceByName(ctx, positional[0]); err != nil {
 		return fmt.Errorf("source bind: %w", notASource(err, positional[0]))
 	}
-	if _, err := st.SourceByName(ctx, positional[0]); err != nil {
-		return fmt.Errorf("source bind: %w", sourceNotFound(err, positional[0]))
-	}
 	category, skip := collect.ParseBinding(positional[2])
 	res, err := collect.Bind(ctx, st, positional[0], typeID, category, skip, true)
 	if err != nil {
