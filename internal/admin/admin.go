@@ -48,6 +48,9 @@ type Store interface {
 	// The Dead links page (contract 13).
 	DeadLinks(ctx context.Context, limit int) ([]catalog.LinkServer, error)
 	ReportLink(ctx context.Context, movieID int64) error
+	// The local categories, which binding a source's type may move
+	// movies between (contract 10).
+	VodTypes(ctx context.Context) ([]catalog.VodType, error)
 }
 
 // Config configures New.

@@ -37,5 +37,7 @@ func (s *Service) Mount(rt *httpx.Router) {
 	rt.HandleFunc("POST", "/admin/sources/{name}/collect", s.CollectSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/cancel", s.CancelSource)
 	rt.HandleFunc("POST", "/admin/sources/{name}/settings", s.SetSourceSettings)
+	rt.HandleFunc("POST", "/admin/sources/{name}/types/{id}", s.BindSourceType)
+	rt.HandleFunc("POST", "/admin/sources/{name}/gone", s.SetSourceGone)
 	rt.HandleFunc("POST", "/language", s.SetLanguage)
 }

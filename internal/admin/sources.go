@@ -31,6 +31,17 @@ type sourcesPage struct {
 	// forms; Settings names the source whose settings form failed.
 	MatchFields []string
 	Settings    string
+	// Types are each source's types and their bindings, by source name;
+	// Bindings names the source whose binding form failed.
+	Types    map[string]sourceTypes
+	Bindings string
+	Gones    []catalog.Gone
+}
+
+// sourceTypes are a source's types with the counts of its summary.
+type sourceTypes struct {
+	List          []catalog.SourceType
+	Unbound, Kept int
 }
 
 type sourceForm struct{ Name, URL, Every, Hours string }
@@ -56,6 +67,8 @@ func (s *Service) Sources(w http.ResponseWriter, r *http.Request) {
 		notice = c.l.T("notice.source_cancelled", "Name", q.Get("cancelled"))
 	case q.Get("set") != "":
 		notice = c.l.T("notice.source_set", "Name", q.Get("set"))
+	case q.Get("bound") != "":
+		notice = c.l.T("notice.source_bound", "Name", q.Get("bound"), "Published", q.Get("published"), "Moved", q.Get("moved"))
 	}
 	s.sourcesPage(w, r, sess, http.StatusOK, sourcesPage{chrome: c, Notice: notice})
 }
@@ -70,6 +83,23 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catal
 		list[i].URL = catalog.RedactURL(list[i].URL) // a key in the query stays ours
 	}
 	p.Sources = list
+	p.Types = make(map[string]sourceTypes, len(list))
+	for _, src := range list {
+		types, err := s.store.SourceTypes(r.Context(), src.Name)
+		if err != nil {
+			s.fail(w, r, sess, err)
+			return
+		}
+		st := sourceTypes{List: types}
+		for _, t := range types {
+			if !t.Bound() {
+				st.Unbound++
+			}
+			st.Kept += t.Kept
+		}
+		p.Types[src.Name] = st
+	}
+	p.Gones = []catalog.Gone{catalog.GoneKeep, catalog.GoneHide, catalog.GoneDelete}
 	p.MatchFields = catalog.MatchFieldNames()
 	p.Collecting = s.collector != nil
 	if p.Collecting {
@@ -282,4 +312,89 @@ func parseSettingsForm(r *http.Request) (catalog.SourceSettings, error) {
 		return set, fe.Err()
 	}
 	return set, set.Check()
+}
+
+// BindSourceType answers POST /admin/sources/{name}/types/{id}: the
+// type bound by hand to the local category given, or to skip (contract
+// 10); its kept records are published and its movies moved.
+func (s *Service) BindSourceType(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.postedForm(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("name")
+	_, err := s.store.SourceByName(r.Context(), name)
+	var res collect.BindResult
+	if err == nil {
+		var id int64
+		if id, err = collect.ParseTypeID(r.PathValue("id")); err == nil {
+			category, skip := collect.ParseBinding(r.PostFormValue("category"))
+			if category = strings.TrimSpace(category); !skip && category == "" {
+				fe := catalog.FieldErrors{}
+				fe.Add("category", "is required") // problem.required
+				err = fe.Err()
+			} else {
+				res, err = collect.Bind(r.Context(), s.store, name, id, category, skip, true)
+			}
+		}
+	}
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
+	}
+	if err == nil {
+		s.log.Info("source type bound", "source", name, "type", r.PathValue("id"), "category", r.PostFormValue("category"),
+			"published", res.Published, "moved", res.Moved, "admin", sess.Username)
+		redirect(w, r, "/admin/sources?bound="+url.QueryEscape(name)+"&published="+strconv.Itoa(res.Published)+"&moved="+strconv.Itoa(res.Moved))
+		return
+	}
+	c := s.chrome(r, sess, "sources")
+	fields, message, status, ok := formProblem(c.l, err, "source.not_bound")
+	if !ok {
+		s.fail(w, r, sess, err)
+		return
+	}
+	for k, v := range fields {
+		fields[k] = c.l.Problem(v)
+	}
+	s.sourcesPage(w, r, sess, status, sourcesPage{chrome: c, Message: message, Errors: fields, Bindings: name})
+}
+
+// SetSourceGone answers POST /admin/sources/{name}/gone: what full runs
+// do with the records the source no longer lists.
+func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request) {
+	sess, ok := s.postedForm(w, r)
+	if !ok {
+		return
+	}
+	name := r.PathValue("name")
+	src, err := s.store.SourceByName(r.Context(), name)
+	var gone catalog.Gone
+	if err == nil {
+		if gone, err = catalog.ParseGone(r.PostFormValue("gone")); err != nil {
+			fe := catalog.FieldErrors{}
+			fe.Add("gone", "must be keep, hide or delete") // problem.gone
+			err = fe.Err()
+		}
+	}
+	if err == nil {
+		err = s.store.SetSourceRules(r.Context(), name, gone, src.Synonyms)
+	}
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
+	}
+	if err == nil {
+		s.log.Info("source gone rule changed", "source", name, "gone", gone, "admin", sess.Username)
+		redirect(w, r, "/admin/sources?set="+url.QueryEscape(name))
+		return
+	}
+	c := s.chrome(r, sess, "sources")
+	fields, message, status, ok := formProblem(c.l, err, "source.not_set")
+	if !ok {
+		s.fail(w, r, sess, err)
+		return
+	}
+	for k, v := range fields {
+		fields[k] = c.l.Problem(v)
+	}
+	s.sourcesPage(w, r, sess, status, sourcesPage{chrome: c, Message: message, Errors: fields, Bindings: name})
 }

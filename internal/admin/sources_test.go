@@ -230,3 +230,63 @@ func storeWithAnn(t *testing.T) catalog.Store {
 	}
 	return store
 }
+
+// The Sources page's bindings (contract 10): each source's types with
+// their bindings and kept records; binding an unbound type publishes its
+// kept records; the choice for records gone at the source is saved.
+func TestConsoleBindings(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	store := storeWithAnn(t)
+	source := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprint(w, `{"code":1,"page":1,"pagecount":1,"total":3,"list":[`+
+			`{"vod_id":1,"vod_name":"One","vod_year":"2001","type_id":1,"type_name":"电影片","vod_play_url":"Full$https://play.example.com/1"},`+
+			`{"vod_id":2,"vod_name":"Two","vod_year":"2002","type_id":7,"type_name":"Horror","vod_play_url":"Full$https://play.example.com/2"},`+
+			`{"vod_id":3,"vod_name":"Three","vod_year":"2003","type_id":7,"type_name":"Horror","vod_play_url":"Full$https://play.example.com/3"}]}`)
+	}))
+	defer source.Close()
+	src, _ := catalog.NewSource("peer", source.URL+"/api.php/provide/vod/", 0, 0)
+	if err := store.AddSource(ctx, &src); err != nil {
+		t.Fatal(err)
+	}
+	run, _, err := collect.Run(ctx, store, collect.Options{Source: "peer", URL: src.URL, Fetch: fetchguard.Options{AllowPrivate: true}})
+	if err != nil || run.Written != 1 || run.Unbound != 2 {
+		t.Fatalf("run: %+v, %v; want 1 written, 2 unbound", run, err)
+	}
+	srv := httptest.NewServer(cli.ClipService(cli.ServiceDeps{ClipSearch: searchtest.Start(t, store, catalog.SearchClips), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies), Store: store}))
+	defer srv.Close()
+	c := loggedIn(t, store, srv.URL)
+	_, body := c.get("/admin/sources")
+	for _, want := range []string{"2 types, 1 unbound, 2 records kept", `<tr data-source-type="7" data-unbound>`, `action="/admin/sources/peer/types/7"`,
+		`name="gone" value="keep" checked`, "2 unbound"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("page does not show %q", want)
+		}
+	}
+	if res, body := c.post("/admin/sources/peer/types/7", url.Values{"category": {" "}}); res.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(body, `data-error-for="category"`) {
+		t.Errorf("empty category: got %d, want 422 with the problem beside it", res.StatusCode)
+	}
+	if res, _ := c.post("/admin/sources/nobody/types/7", url.Values{"category": {"x"}}); res.StatusCode != http.StatusNotFound {
+		t.Errorf("unknown source: got %d, want 404", res.StatusCode)
+	}
+	res, _ := c.post("/admin/sources/peer/types/7", url.Values{"category": {"恐怖"}})
+	if res.StatusCode != http.StatusSeeOther || !strings.Contains(res.Header.Get("Location"), "published=2") {
+		t.Fatalf("bind: got %d to %q, want 303 saying 2 published", res.StatusCode, res.Header.Get("Location"))
+	}
+	if n, err := store.CountMovies(ctx); err != nil || n != 3 {
+		t.Errorf("movies after bind: %d, %v; want 3", n, err)
+	}
+	if res, _ := c.post("/admin/sources/peer/gone", url.Values{"gone": {"purge"}}); res.StatusCode != http.StatusUnprocessableEntity {
+		t.Errorf("bad gone: got %d, want 422", res.StatusCode)
+	}
+	if res, _ := c.post("/admin/sources/peer/gone", url.Values{"gone": {"hide"}}); res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("gone: got %d, want 303", res.StatusCode)
+	}
+	if s, _ := store.SourceByName(ctx, "peer"); s.Gone != catalog.GoneHide {
+		t.Errorf("gone stored: %q, want hide", s.Gone)
+	}
+	_, body = c.get("/admin/sources")
+	if !strings.Contains(body, "2 types, 0 unbound, 0 records kept") || !strings.Contains(body, `name="gone" value="hide" checked`) {
+		t.Errorf("page after bind and gone does not show them")
+	}
+}
