@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/sync/singleflight"
 
+	"catalog/internal/catalog"
 	"catalog/internal/httpx"
 )
 
@@ -216,5 +217,18 @@ func AppendTerms(b *strings.Builder, terms []string) {
 		b.WriteString(strconv.Itoa(len(t)))
 		b.WriteByte(':')
 		b.WriteString(t)
+	}
+}
+
+// AppendMatch writes value filters (catalog.ParseValueFilters) into a cache
+// key, each value length-prefixed as terms are.
+func AppendMatch(b *strings.Builder, match []catalog.FieldValue) {
+	for _, m := range match {
+		b.WriteString("\x00v")
+		b.WriteString(m.Field.String())
+		b.WriteByte('=')
+		b.WriteString(strconv.Itoa(len(m.Value)))
+		b.WriteByte(':')
+		b.WriteString(m.Value)
 	}
 }

@@ -24,8 +24,11 @@ type VodFilter struct {
 	ChangedSince time.Time // when non-zero, only movies changed at or after
 	Years        YearRange // when set, only movies whose year lies in it
 	PlayKind     int64     // when non-zero, only movies with this PlayKinds bit (from=CODE)
-	Ascending    bool      // first change first (sort_direction=asc)
-	Paging       Paging
+	// Match is value filters (area: ValueCountry, class: ValueGenre),
+	// folded (FoldValue): each must be one of the movie's values.
+	Match     []FieldValue
+	Ascending bool // first change first (sort_direction=asc)
+	Paging    Paging
 }
 
 // YearRange is an inclusive range of four-digit years; the zero value

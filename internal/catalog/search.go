@@ -93,10 +93,6 @@ func PinyinTerms(terms []string) (full, initials []string, ok bool) {
 	return full, initials, true
 }
 
-// MinIndexedTerm is the shortest term (in runes) a trigram index can
-// serve; shorter terms are matched by scanning the folded titles.
-const MinIndexedTerm = 3
-
 // Refolded is what a store's migration did to bring the stored search
 // text (title_fold, name_fold) to the current fold (contract 11):
 // every record's SearchText made again, the ones that differ rewritten.

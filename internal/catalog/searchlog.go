@@ -34,7 +34,10 @@ func (k SearchKind) LogValue() slog.Value { return slog.StringValue(k.String()) 
 // and what the movie lists filter and order on besides (zero for
 // clips): the last change in unix seconds (UpdatedAt), the type id of
 // the first category (contract 6; 0 for none), the stored year and the
-// PlayKinds bits.
+// PlayKinds bits; and what lists of both kinds filter, facet and sort
+// on (contract 12): the values of the ValueFields, as stored (a clip's
+// actor and studio, a movie's lists; SearchValues), and the movie's
+// score ("" for none).
 type SearchDoc struct {
 	ID      int64
 	Fold    string
@@ -43,6 +46,24 @@ type SearchDoc struct {
 	Type    int64
 	Year    string
 	Play    int64
+	Values  []FieldValue
+	Score   string
+}
+
+// SearchValues is SearchDoc.Values of a record whose ValueFields'
+// values are given as JSON arrays of strings (List.JSON; a store reads
+// a clip's single values as one-item arrays), lists[f-1] being field
+// f's; empty items are left out.
+func SearchValues(lists *[NumValueFields]string) []FieldValue {
+	var out []FieldValue
+	for i, l := range lists {
+		ListItems(l, func(v string) {
+			if v != "" {
+				out = append(out, FieldValue{ValueField(i + 1), v})
+			}
+		})
+	}
+	return out
 }
 
 // ErrSearchLogGap is SearchChanges' answer when the changes after the

@@ -10,8 +10,9 @@ import (
 
 // ClipFilter selects one page of clips, newest (highest id) first.
 type ClipFilter struct {
-	Terms    []string // folded (SearchTerms); every one must occur in the title
-	Platform string   // "" = any
+	Terms    []string     // folded (SearchTerms); every one must occur in the title
+	Platform string       // "" = any
+	Match    []FieldValue // actor, studio: folded values (ParseValueFilters), each must be the clip's
 	Paging   Paging
 }
 
@@ -39,9 +40,12 @@ type ClipStore interface {
 
 // MovieFilter selects one page of movies, highest id first.
 type MovieFilter struct {
-	Terms        []string  // folded search terms, all must occur in the name
-	IDs          []int64   // when non-empty, only these ids
-	ChangedSince time.Time // when non-zero, only movies updated at or after
+	Terms        []string     // folded search terms, all must occur in the name
+	IDs          []int64      // when non-empty, only these ids
+	ChangedSince time.Time    // when non-zero, only movies updated at or after
+	Match        []FieldValue // folded values (ParseValueFilters), each must be one of the movie's values of its field
+	Years        YearRange    // when set, only movies whose year lies in it
+	Sort         Sort         // the order (contract 12)
 	Paging       Paging
 }
 

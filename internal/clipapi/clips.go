@@ -6,32 +6,49 @@ import (
 	"io"
 	"mime"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/search"
 )
 
-// listClips answers GET /api/clips?q=&platform=&page=&limit=.
-func (s *API) listClips(w http.ResponseWriter, r *http.Request) error {
-	q := r.URL.Query()
+// clipValueFields are the value filters of the clip list (contract 12).
+var clipValueFields = []catalog.ValueField{catalog.ValueActor, catalog.ValueStudio}
+
+// parseClipFilter reads page, limit, q, platform, actor and studio.
+func (s *API) parseClipFilter(q url.Values) (catalog.ClipFilter, error) {
 	paging, err := catalog.ParsePaging(q)
 	if err != nil {
-		return err
+		return catalog.ClipFilter{}, err
 	}
-	terms, err := catalog.ParseSearch("q", q.Get("q"))
-	if err != nil {
-		return err
+	filter := catalog.ClipFilter{Paging: paging}
+	if filter.Terms, err = catalog.ParseSearch("q", q.Get("q")); err != nil {
+		return filter, err
 	}
-	filter := catalog.ClipFilter{Terms: terms, Paging: paging}
+	if filter.Match, err = catalog.ParseValueFilters(q, clipValueFields...); err != nil {
+		return filter, err
+	}
 	if v := q.Get("platform"); v != "" {
 		p, ok := s.platforms.Normalize(v)
 		if !ok {
-			return catalog.Errorf(catalog.EINVALID, "platform must be one of: %s", s.platforms.Allowed())
+			return filter, catalog.Errorf(catalog.EINVALID, "platform must be one of: %s", s.platforms.Allowed())
 		}
 		filter.Platform = p
 	}
+	return filter, nil
+}
+
+// listClips answers GET /api/clips?q=&platform=&actor=&studio=&page=&limit=.
+func (s *API) listClips(w http.ResponseWriter, r *http.Request) error {
+	filter, err := s.parseClipFilter(r.URL.Query())
+	if err != nil {
+		return err
+	}
+	paging := filter.Paging
 	return s.reads.Serve(w, r, listKey(filter), "", func(ctx context.Context, version int64) ([]byte, error) {
 		clips, total, err := s.search.Clips(ctx, version, filter)
 		if err != nil {
@@ -41,16 +58,34 @@ func (s *API) listClips(w http.ResponseWriter, r *http.Request) error {
 	})
 }
 
+// clipFacetFields are the fields of /api/clips/facets (contract 12).
+var clipFacetFields = []string{search.FacetPlatform, catalog.ValueActor.String(), catalog.ValueStudio.String()}
+
+// clipFacets answers GET /api/clips/facets?field=F and the list's
+// filters: the values of F with their counts, in the list envelope.
+func (s *API) clipFacets(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	field := q.Get("field")
+	if !slices.Contains(clipFacetFields, field) {
+		return catalog.Errorf(catalog.EINVALID, "field must be one of %s", strings.Join(clipFacetFields, ", "))
+	}
+	filter, err := s.parseClipFilter(q)
+	if err != nil {
+		return err
+	}
+	return s.reads.Serve(w, r, "facets\x00"+field+"\x00"+listKey(filter), "", func(ctx context.Context, version int64) ([]byte, error) {
+		p, err := s.search.ClipFacet(ctx, version, field, filter)
+		if err != nil {
+			return nil, err
+		}
+		b := appendClipListHead(nil, filter.Paging, p.Total)
+		return append(catalog.AppendFacetValues(b, p.Values), "]}"...), nil
+	})
+}
+
 // appendClipList encodes the list envelope (contract 3.4).
 func appendClipList(b []byte, paging catalog.Paging, total int64, clips []catalog.Clip) []byte {
-	b = slices.Grow(b, 64+len(clips)*512)
-	b = append(b, `{"meta":{"page":`...)
-	b = strconv.AppendInt(b, paging.Page, 10)
-	b = append(b, `,"limit":`...)
-	b = strconv.AppendInt(b, paging.Limit, 10)
-	b = append(b, `,"total":`...)
-	b = strconv.AppendInt(b, total, 10)
-	b = append(b, `},"data":[`...)
+	b = appendClipListHead(slices.Grow(b, 64+len(clips)*512), paging, total)
 	for i := range clips {
 		if i > 0 {
 			b = append(b, ',')
@@ -58,6 +93,18 @@ func appendClipList(b []byte, paging catalog.Paging, total int64, clips []catalo
 		b = clips[i].AppendJSON(b)
 	}
 	return append(b, "]}"...)
+}
+
+// appendClipListHead appends the list envelope up to the opening of
+// its data.
+func appendClipListHead(b []byte, paging catalog.Paging, total int64) []byte {
+	b = append(b, `{"meta":{"page":`...)
+	b = strconv.AppendInt(b, paging.Page, 10)
+	b = append(b, `,"limit":`...)
+	b = strconv.AppendInt(b, paging.Limit, 10)
+	b = append(b, `,"total":`...)
+	b = strconv.AppendInt(b, total, 10)
+	return append(b, `},"data":[`...)
 }
 
 // getClip answers GET /api/clips/{id}.

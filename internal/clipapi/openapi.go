@@ -48,6 +48,7 @@ func (s *API) docVars() apidoc.Vars {
 		"ScopeMoviesWrite":    catalog.ScopeMoviesWrite,
 		"MaxSearchRunes":      catalog.MaxSearchRunes,
 		"MaxSearchWords":      catalog.MaxSearchWords,
+		"MaxFilterValue":      catalog.MaxFilterValue,
 		"MaxHeaderBytes":      httpx.MaxHeaderBytes,
 		"clipRequired":        clipRequired(),
 		"clipProperties":      clipProperties(),

@@ -20,6 +20,7 @@ func listKey(f catalog.ClipFilter) string {
 	b.WriteByte(0)
 	b.WriteString(f.Platform)
 	cache.AppendTerms(&b, f.Terms)
+	cache.AppendMatch(&b, f.Match)
 	return b.String()
 }
 

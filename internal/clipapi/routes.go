@@ -13,6 +13,7 @@ import (
 func (s *API) Mount(rt *httpx.Router) {
 	rt.Handle("GET", "/api/health", s.read(httpx.Health(s.store.Ping, s.search.Ready, s.version)))
 	rt.Handle("GET", "/api/clips", s.read(edge.WithKeys(s.api(s.listClips), edge.Clips)))
+	rt.Handle("GET", "/api/clips/facets", s.read(edge.WithKeys(s.api(s.clipFacets), edge.Clips)))
 	rt.Handle("GET", "/api/clips/{id}", s.read(edge.ItemKeys(edge.Clips, edge.ClipKey, s.api(s.getClip))))
 	rt.Handle("GET", "/api/platforms", s.read(s.api(s.listPlatforms)))
 

@@ -5,10 +5,13 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
+	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/search"
 )
 
 // listQuery is a parsed list request. Encoding depends only on it and
@@ -71,8 +74,28 @@ func (s *API) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) e
 	})
 }
 
-// parseListQuery reads fields, page, limit and q; the legacy form also
-// takes pg (page), wd (q), ids and h. When both q and wd are given, q
+// movieValueFields are the value filters of the movie lists (contract
+// 12), in the order the cache key lists them.
+var movieValueFields = []catalog.ValueField{catalog.ValueCategory, catalog.ValueActor, catalog.ValueDirector,
+	catalog.ValueStudio, catalog.ValueGenre, catalog.ValueCountry}
+
+// parseBrowse reads the filters of contract 12 (the value filters and
+// year) into f.
+func parseBrowse(q url.Values, f *catalog.MovieFilter) error {
+	var err error
+	if f.Match, err = catalog.ParseValueFilters(q, movieValueFields...); err != nil {
+		return err
+	}
+	if v := q.Get("year"); v != "" {
+		if f.Years, err = catalog.ParseYearRange(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseListQuery reads fields, page, limit, q, the filters and sort; the
+// legacy form also takes pg (page), wd (q), ids and h. When both q and wd are given, q
 // wins, as page wins over pg.
 func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error) {
 	lq := listQuery{legacy: legacy}
@@ -94,6 +117,12 @@ func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error)
 	if lq.filter.Terms, err = catalog.ParseSearch(param, q.Get(param)); err != nil {
 		return lq, err
 	}
+	if err := parseBrowse(q, &lq.filter); err != nil {
+		return lq, err
+	}
+	if lq.filter.Sort, err = catalog.ParseSort(q.Get("sort")); err != nil {
+		return lq, err
+	}
 	if !legacy {
 		return lq, nil
 	}
@@ -106,6 +135,44 @@ func parseListQuery(q url.Values, legacy bool, now time.Time) (listQuery, error)
 		}
 	}
 	return lq, nil
+}
+
+// movieFacetFields are the fields of /api/movies/facets (contract 12).
+var movieFacetFields = []string{"category", "actor", "director", "studio", "genre", "country", search.FacetYear}
+
+// movieFacets answers GET /api/movies/facets?field=F with page, limit, q
+// and the filters: the values of F with their counts, in the list
+// envelope.
+func (s *API) movieFacets(w http.ResponseWriter, r *http.Request) error {
+	q := r.URL.Query()
+	field := q.Get("field")
+	if !slices.Contains(movieFacetFields, field) {
+		return catalog.Errorf(catalog.EINVALID, "field must be one of %s", strings.Join(movieFacetFields, ", "))
+	}
+	var f catalog.MovieFilter
+	var err error
+	if f.Paging, err = catalog.ParsePaging(q); err != nil {
+		return err
+	}
+	if f.Terms, err = catalog.ParseSearch("q", q.Get("q")); err != nil {
+		return err
+	}
+	if err := parseBrowse(q, &f); err != nil {
+		return err
+	}
+	var key strings.Builder
+	key.WriteString("facets\x00" + field + "\x00")
+	key.WriteString(strconv.FormatInt(f.Paging.Page, 10) + "\x00" + strconv.FormatInt(f.Paging.Limit, 10))
+	cache.AppendTerms(&key, f.Terms)
+	appendBrowseKey(&key, f.Match, f.Years)
+	return s.reads.Serve(w, r, key.String(), "", func(ctx context.Context, version int64) ([]byte, error) {
+		p, err := s.search.MovieFacet(ctx, version, field, f)
+		if err != nil {
+			return nil, err
+		}
+		b := f.Paging.AppendListHead(make([]byte, 0, 128+len(p.Values)*48), p.Total, true)
+		return append(catalog.AppendFacetValues(b, p.Values), "]}"...), nil
+	})
 }
 
 // parseIDs reads ids=1,2,3: positive integers, spaces around them

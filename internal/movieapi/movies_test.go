@@ -483,7 +483,7 @@ func TestUnknownQueryParametersIgnored(t *testing.T) {
 	h := newService(t, store, nil)
 	for _, path := range []string{"/api/movies?limit=2", "/api/movies/1?fields=id", "/api/jav?pg=1", "/api/jav/2?"} {
 		plain := get(t, h, path, http.StatusOK)
-		extra := get(t, h, path+"&sort=name&callback=x&foo", http.StatusOK)
+		extra := get(t, h, path+"&order=name&callback=x&foo", http.StatusOK)
 		if string(extra.body) != string(plain.body) {
 			t.Errorf("%s with unknown parameters: got %s, want %s", path, extra.body, plain.body)
 		}

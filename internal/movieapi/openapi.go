@@ -43,6 +43,7 @@ func docVars(version string) apidoc.Vars {
 		"PreflightHeaders":    preflightHeaders,
 		"MaxSearchRunes":      catalog.MaxSearchRunes,
 		"MaxSearchWords":      catalog.MaxSearchWords,
+		"MaxFilterValue":      catalog.MaxFilterValue,
 		"MaxHeaderBytes":      httpx.MaxHeaderBytes,
 		"MaxServers":          catalog.MaxServers,
 		"MaxServerEpisodes":   catalog.MaxServerEpisodes,

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"catalog/internal/cache"
+	"catalog/internal/catalog"
 )
 
 // cacheable reports whether a list's answer depends only on the query
@@ -31,7 +32,22 @@ func (lq listQuery) key() string {
 		b.WriteString("\x00i")
 		b.WriteString(strconv.FormatInt(id, 10))
 	}
+	appendBrowseKey(&b, lq.filter.Match, lq.filter.Years)
+	b.WriteString("\x00s")
+	b.WriteString(lq.filter.Sort.String())
 	return b.String()
+}
+
+// appendBrowseKey appends the value filters and the years to a cache
+// key.
+func appendBrowseKey(b *strings.Builder, match []catalog.FieldValue, years catalog.YearRange) {
+	cache.AppendMatch(b, match)
+	if !years.IsZero() {
+		b.WriteString("\x00y")
+		b.WriteString(years.From)
+		b.WriteByte('-')
+		b.WriteString(years.To)
+	}
 }
 
 func (dq detailQuery) key() string {

@@ -96,6 +96,7 @@ func (s *API) Mount(rt *httpx.Router) {
 	}
 	get("/api/movies", api(s.listMovies))
 	get(SnapshotPath, edge.WithKeys(api(s.serveSnapshot), edge.Snapshot))
+	get("/api/movies/facets", api(s.movieFacets))
 	get("/api/movies/{id}", movieKeys(api(s.movieDetail)))
 	rt.Handle(http.MethodPost, reportPath, api(s.reportFailure))
 	rt.HandleFunc(http.MethodOptions, reportPath, postPreflight)

@@ -20,8 +20,10 @@ type searchSource struct {
 }
 
 var searchTables = map[catalog.SearchKind]searchSource{
-	catalog.SearchClips: {"t.title_fold, t.platform, 0::bigint, 0::bigint, ''::text, 0::bigint", "clips t", "", "clip_version"},
-	catalog.SearchMovies: {"t.name_fold, ''::text, extract(epoch FROM t.updated_at)::bigint, coalesce(mt.id, 0), t.year, t.play_kinds::bigint",
+	catalog.SearchClips: {"t.title_fold, t.platform, 0::bigint, 0::bigint, ''::text, 0::bigint, ''::text, " +
+		"'[]'::text, json_build_array(t.actor)::text, '[]'::text, json_build_array(t.studio)::text, '[]'::text, '[]'::text", "clips t", "", "clip_version"},
+	catalog.SearchMovies: {"t.name_fold, ''::text, extract(epoch FROM t.updated_at)::bigint, coalesce(mt.id, 0), t.year, t.play_kinds::bigint, t.score, " +
+		"t.categories_json, t.actor_json, t.director_json, t.studio_json, t.genre_json, t.country_json",
 		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version"},
 }
 
@@ -53,11 +55,16 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 		}
 		defer rows.Close()
 		var d catalog.SearchDoc
-		dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play}
+		var lists [catalog.NumValueFields]string
+		dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play, &d.Score}
+		for i := range lists {
+			dest = append(dest, &lists[i])
+		}
 		for rows.Next() {
 			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
+			d.Values = catalog.SearchValues(&lists)
 			fn(d)
 		}
 		return rows.Err()
@@ -92,8 +99,12 @@ LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 		defer rows.Close()
 		var logID int64
 		var id, changed, typ, play *int64
-		var fold, group, year *string
-		dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play}
+		var fold, group, year, score *string
+		var lists [catalog.NumValueFields]*string
+		dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play, &score}
+		for i := range lists {
+			dest = append(dest, &lists[i])
+		}
 		for rows.Next() {
 			if err := rows.Scan(dest...); err != nil {
 				return err
@@ -105,7 +116,12 @@ LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 				gone = append(gone, logID)
 				continue
 			}
-			docs = append(docs, catalog.SearchDoc{ID: logID, Fold: *fold, Group: *group, Changed: *changed, Type: *typ, Year: *year, Play: *play})
+			var values [catalog.NumValueFields]string
+			for i, l := range lists {
+				values[i] = *l
+			}
+			docs = append(docs, catalog.SearchDoc{ID: logID, Fold: *fold, Group: *group, Changed: *changed, Type: *typ, Year: *year, Play: *play,
+				Score: *score, Values: catalog.SearchValues(&values)})
 		}
 		return rows.Err()
 	})

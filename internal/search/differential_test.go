@@ -243,7 +243,7 @@ func TestIndexAgreesWithDatabase(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					got, err := clipIx.Search(ctx, v, terms, group, paging.Offset(), paging.Limit)
+					got, err := clipIx.Find(ctx, v, search.Query{Terms: terms, Group: group, Offset: paging.Offset(), Limit: paging.Limit})
 					if err != nil {
 						t.Fatalf("clip search %q: %v", q, err)
 					}
@@ -257,7 +257,7 @@ func TestIndexAgreesWithDatabase(t *testing.T) {
 						t.Fatal(err)
 					}
 					byChange := rng.IntN(2) == 0 // the resource API's order (wd)
-					got, err = movieIx.Find(ctx, v, search.Query{Terms: terms, ByChange: byChange, Offset: paging.Offset(), Limit: paging.Limit})
+					got, err = movieIx.Find(ctx, v, search.Query{Terms: terms, Sort: map[bool]catalog.Sort{true: catalog.SortUpdated}[byChange], Offset: paging.Offset(), Limit: paging.Limit})
 					if err != nil {
 						t.Fatalf("movie search %q: %v", q, err)
 					}
@@ -374,7 +374,7 @@ func TestKindVersionsAndLog(t *testing.T) {
 			// search waits for it (search.ReadyWait), then is told to
 			// retry.
 			for deadline := time.Now().Add(10 * time.Second); ; {
-				r, err := live.Search(ctx, version(catalog.SearchClips), []string{"golden"}, nil, 0, 20)
+				r, err := live.Find(ctx, version(catalog.SearchClips), search.Query{Terms: []string{"golden"}, Limit: 20})
 				if err == nil {
 					if r.Total != 0 {
 						t.Fatalf("deleted clip still found: %+v", r)

@@ -26,6 +26,8 @@ type attrs struct {
 	year    uint16 // the four-digit year + 1; 0 = none
 	play    uint8  // catalog.PlayKinds bits
 	set     bool
+	score   uint8 // the score in tenths + 1; 0 = none
+	_       [3]byte
 }
 
 // attrTable maps an id to its attrs.
@@ -39,7 +41,8 @@ type facetKind uint8
 const (
 	facetType facetKind = iota + 1
 	facetYear
-	facetPlay // one facet per PlayKinds bit
+	facetPlay  // one facet per PlayKinds bit
+	facetScore // by attrs.score
 )
 
 type facetKey struct {
@@ -75,7 +78,31 @@ func packAttrs(d Doc) attrs {
 	if y, ok := fourDigitYear(d.Year); ok {
 		a.year = y + 1
 	}
+	if t, ok := scoreTenths(d.Score); ok {
+		a.score = t + 1
+	}
 	return a
+}
+
+// scoreTenths reads a score as stored ("0.0" to "10.0", contract 12)
+// in tenths; another form is no score.
+func scoreTenths(s string) (uint8, bool) {
+	n := len(s)
+	if n < 3 || n > 4 || s[n-2] != '.' || s[n-1] < '0' || s[n-1] > '9' {
+		return 0, false
+	}
+	t := 0
+	for i := 0; i < n-2; i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		t = t*10 + int(s[i]-'0')
+	}
+	t = t*10 + int(s[n-1]-'0')
+	if t > 100 {
+		return 0, false
+	}
+	return uint8(t), true
 }
 
 // fourDigitYear reads YYYY; a year of another form is no year to the
@@ -99,9 +126,10 @@ func (a attrs) keys(yield func(facetKey)) {
 	if a.typ != 0 {
 		yield(facetKey{facetType, a.typ})
 	}
-	if a.year != 0 {
-		yield(facetKey{facetYear, uint32(a.year)})
-	}
+	// Value 0 is the records without one: the last of their sort order
+	// (sort.go).
+	yield(facetKey{facetYear, uint32(a.year)})
+	yield(facetKey{facetScore, uint32(a.score)})
 	for bit := uint32(1); bit <= 1<<7; bit <<= 1 {
 		if uint32(a.play)&bit != 0 {
 			yield(facetKey{facetPlay, bit})
@@ -345,7 +373,7 @@ func (o *changeOrder) walk(from int, down bool, fn func(uint64) bool) {
 
 // bytes is roughly the memory the facets hold.
 func (f *facets) bytes() int64 {
-	n := int64(f.timed.GetSizeInBytes()) + int64(len(f.byID.pages))*(1<<pageBits)*12 + int64(f.order.len())*8
+	n := int64(f.timed.GetSizeInBytes()) + int64(len(f.byID.pages))*(1<<pageBits)*attrSize + int64(f.order.len())*8
 	f.sets.each(func(_ facetKey, b *roaring.Bitmap) { n += int64(b.GetSizeInBytes()) })
 	return n
 }

@@ -12,7 +12,7 @@ import (
 // opening a file copies arrays instead of adding records one by one:
 //
 //	attrs  n u64, page numbers [n]u32, padding, n pages of 1<<pageBits
-//	       records (changed u32, type u32, year u16, play u8, set u8)
+//	       records (changed u32, type u32, year u16, play u8, set u8, score u8, 0 [3]u8)
 //	timed  one bitmap (file.go's bitmap)
 //	sets   named bitmaps (writeNamed), a name being kind u8 and value u32
 //	order  n u64, the change order's keys ascending [n]u64
@@ -22,14 +22,14 @@ import (
 // every mapped list), so that opening a large catalog's file costs
 // neither the time nor the memory of a copy.
 
-const attrSize = 12
+const attrSize = 16
 
 func (f *facets) writeTo(fw *fileWriter) error {
 	err := writePages(fw, &f.byID.pageTable, attrSize, func(buf []byte, a attrs) []byte {
 		buf = binary.LittleEndian.AppendUint32(buf, a.changed)
 		buf = binary.LittleEndian.AppendUint32(buf, a.typ)
 		buf = binary.LittleEndian.AppendUint16(buf, a.year)
-		return append(buf, a.play, boolByte(a.set))
+		return append(buf, a.play, boolByte(a.set), a.score, 0, 0, 0)
 	})
 	if err != nil {
 		return err

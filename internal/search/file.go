@@ -38,7 +38,7 @@ import (
 const (
 	fileMagic    = "CATIDX1\n"
 	trailerMagic = "CATIDXOK"
-	fileFormat   = 3
+	fileFormat   = 4
 	headerSize   = 32
 	trailerSize  = 24
 )
@@ -206,8 +206,9 @@ func (ix *Index) writeTo(fw *fileWriter, h FileHeader) error {
 //	all    one bitmap (length u64, portable roaring, padding)
 //	groups named bitmaps, in group order (see writeNamed)
 //	vocab  named bitmaps
-//	docs   n u64, page numbers [n]u32, padding, n pages of 1<<pageBits spans (off u32, n u32, group u16, 0 u16)
-//	arena  the titles' bytes
+//	docs   n u64, page numbers [n]u32, padding, n pages of 1<<pageBits spans (off u32, n u32, group u16, vals u16)
+//	arena  the titles' bytes, each followed by its record's value ids
+//	values the values' dictionary and sets (values.go)
 //	state  dead arena bytes u64
 //	facets the movies' attributes (facetsfile.go)
 //	leftout n u64, the ids left out of the index ascending [n]i64
@@ -239,6 +240,7 @@ func (ix *Index) writeSections(fw *fileWriter) error {
 		}},
 		{"state", func() error { fw.u64(uint64(ix.dead)); return nil }},
 		{"facets", func() error { return ix.facets.writeTo(fw) }},
+		{"values", func() error { return ix.values.writeTo(fw) }},
 		{"leftout", func() error {
 			ids := slices.Sorted(maps.Keys(ix.leftOut))
 			fw.u64(uint64(len(ids)))
@@ -309,7 +311,7 @@ func (t *docTable) writeTo(fw *fileWriter) error {
 		buf = binary.LittleEndian.AppendUint32(buf, sp.off)
 		buf = binary.LittleEndian.AppendUint32(buf, sp.n)
 		buf = binary.LittleEndian.AppendUint16(buf, sp.group)
-		return binary.LittleEndian.AppendUint16(buf, 0)
+		return binary.LittleEndian.AppendUint16(buf, sp.vals)
 	})
 }
 
@@ -561,7 +563,8 @@ func decode(data []byte, dirOff int64) (*Index, error) {
 	if r.err != nil {
 		return nil, r.err
 	}
-	for _, name := range []string{"grams", "all", "groups", "vocab", "docs", "arena", "state", "facets"} {
+	names := []string{"grams", "all", "groups", "vocab", "docs", "arena", "state", "facets", "values"}
+	for _, name := range names {
 		if sections[name] == nil {
 			return nil, badFile("no %s section", name)
 		}
@@ -576,8 +579,9 @@ func decode(data []byte, dirOff int64) (*Index, error) {
 		func(r *reader) { ix.arena.base = r.b },
 		func(r *reader) { ix.dead = int(r.u64()) },
 		func(r *reader) { ix.facets.read(r, func(id uint32) bool { _, ok := ix.docs.get(id); return ok }) },
+		ix.values.read,
 	}
-	for i, name := range []string{"grams", "all", "groups", "vocab", "docs", "arena", "state", "facets"} {
+	for i, name := range names {
 		s := sections[name]
 		steps[i](s)
 		if s.err != nil {
@@ -664,19 +668,24 @@ func (t *docTable) read(r *reader) {
 	}
 }
 
-// checkSpans checks that every record's title lies in the arena and its
-// group exists, so that a file that passed its checksum but holds a
+// checkSpans checks that every record's title and value ids lie in the
+// arena and its group and values exist, so that a file that passed its checksum but holds a
 // wrong table (a bug in the writer) fails here, not in a search.
 func (ix *Index) checkSpans() error {
 	var bad error
 	size := uint64(ix.arena.len())
 	ix.all.Iterate(func(id uint32) bool {
 		sp, ok := ix.docs.get(id)
-		if !ok || uint64(sp.off)+uint64(sp.n) > size || int(sp.group) > len(ix.names) {
+		if !ok || uint64(sp.off)+uint64(sp.bytes()) > size || int(sp.group) > len(ix.names) {
 			bad = badFile("record %d has no title in the file", id)
 			return false
 		}
-		return true
+		eachID(ix.arena.valueIDs(sp), func(v uint32) {
+			if v == 0 || int(v) > len(ix.values.list) {
+				bad = badFile("record %d has value %d of %d", id, v, len(ix.values.list))
+			}
+		})
+		return bad == nil
 	})
 	return bad
 }

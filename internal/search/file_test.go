@@ -43,8 +43,8 @@ func TestFileAnswersLikeTheIndex(t *testing.T) {
 		for range 40 {
 			terms, group := randomSearch(rng, groups)
 			offset, limit := int64(rng.IntN(5)), int64(1+rng.IntN(20))
-			want := fresh.Search(terms, group, offset, limit)
-			got := loaded.Search(terms, group, offset, limit)
+			want := fresh.Find(Query{Terms: terms, Group: group, Offset: offset, Limit: limit})
+			got := loaded.Find(Query{Terms: terms, Group: group, Offset: offset, Limit: limit})
 			if got.Total != want.Total || !slices.Equal(got.IDs, want.IDs) {
 				t.Fatalf("round %d: %q: from the file %d %v, built %d %v", round, terms, got.Total, got.IDs, want.Total, want.IDs)
 			}
@@ -158,11 +158,11 @@ func TestStartCatchUpScalesWithTheCatalog(t *testing.T) {
 // takes its first records after.
 func TestEmptyIndexFile(t *testing.T) {
 	ix := roundTrip(t, New(), filepath.Join(t.TempDir(), "movies.index"))
-	if r := ix.Search(nil, nil, 0, 20); ix.Len() != 0 || r.Total != 0 {
+	if r := ix.Find(Query{Limit: 20}); ix.Len() != 0 || r.Total != 0 {
 		t.Fatalf("empty index from a file: Len %d, total %d", ix.Len(), r.Total)
 	}
 	ix.Apply([]Doc{{ID: 7, Fold: "river"}}, nil)
-	if r := ix.Search([]string{"riv"}, nil, 0, 20); !slices.Equal(r.IDs, []int64{7}) {
+	if r := ix.Find(Query{Terms: []string{"riv"}, Limit: 20}); !slices.Equal(r.IDs, []int64{7}) {
 		t.Fatalf("after a first record: %v, want [7]", r.IDs)
 	}
 }
@@ -192,7 +192,7 @@ func TestFileIndexUnderConcurrentChanges(t *testing.T) {
 				default:
 				}
 				terms, group := randomSearch(r, groups)
-				ix.Search(terms, group, 0, 20)
+				ix.Find(Query{Terms: terms, Group: group, Limit: 20})
 			}
 		})
 	}
@@ -204,7 +204,7 @@ func TestFileIndexUnderConcurrentChanges(t *testing.T) {
 	wg.Wait()
 	for range 100 {
 		terms, group := randomSearch(rng, groups)
-		if got, want := ix.Search(terms, group, 0, 3000), brute(docs, terms, group); !slices.Equal(got.IDs, want) {
+		if got, want := ix.Find(Query{Terms: terms, Group: group, Limit: 3000}), brute(docs, terms, group); !slices.Equal(got.IDs, want) {
 			t.Fatalf("%q: %v, want %v", terms, got.IDs, want)
 		}
 	}

@@ -79,7 +79,7 @@ func BenchmarkDemoSearches1M(b *testing.B) {
 			i := 0
 			cpu0 := cpuTime()
 			for b.Loop() {
-				ix.Search(queries[i%len(queries)], nil, 0, 20)
+				ix.Find(Query{Terms: queries[i%len(queries)], Limit: 20})
 				i++
 			}
 			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")

@@ -219,6 +219,7 @@ func (ix *Index) freeze() *Index {
 		vocab:   &vocabulary{max: ix.vocab.max, words: ix.vocab.words.freeze()},
 		words:   newWordCache(),
 		facets:  ix.facets.freeze(),
+		values:  ix.values.freeze(),
 		leftOut: maps.Clone(ix.leftOut),
 	}
 }
@@ -237,6 +238,7 @@ func (ix *Index) thawLocked() {
 	ix.groups.thaw(func(string) bool { return true }) // ix.names holds every group
 	ix.vocab.words.thaw(nil)
 	ix.facets.sets.thaw(nil)
+	ix.values.sets.thaw(nil)
 	ix.frozen = false
 }
 

@@ -64,6 +64,7 @@ func checkFind(t *testing.T, what string, r *rand.Rand, ix *Index, docs map[int6
 		if got.Total != want.Total || !slices.Equal(got.IDs, want.IDs) {
 			t.Fatalf("%s: %+v: got %d %v, want %d %v", what, q, got.Total, got.IDs, want.Total, want.IDs)
 		}
+		checkFacet(t, what, ix, docs, facetFields[r.IntN(len(facetFields))], q)
 	}
 }
 

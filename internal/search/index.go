@@ -36,6 +36,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/RoaringBitmap/roaring/v2"
+
+	"catalog/internal/catalog"
 )
 
 // MaxID is the largest id the index holds.
@@ -60,6 +62,7 @@ type Index struct {
 	dense denseSets // bit copies of term sets (intersect.go)
 
 	facets *facets // movie attributes and the change order (facets.go)
+	values values  // the values lists filter and facet on (values.go)
 
 	// leftOut is the ids out of range (above MaxID, or not positive) of
 	// the records given to the index: none of them is in any list.
@@ -75,6 +78,7 @@ func New() *Index {
 		vocab:   newVocabulary(maxVocabulary),
 		words:   newWordCache(),
 		facets:  newFacets(),
+		values:  newValues(),
 		leftOut: map[int64]struct{}{},
 	}
 }
@@ -88,6 +92,10 @@ type Doc struct {
 	Type    int64  // movies: type id of the first category, 0 = none
 	Year    string // movies: the stored year; only YYYY is a facet
 	Play    int64  // movies: catalog.PlayKinds bits
+	// Values are the record's values of the catalog.ValueFields, as
+	// stored; the index folds them (values.go).
+	Values []catalog.FieldValue
+	Score  string // movies: "0.0" to "10.0", or "" (facets.go)
 }
 
 // gramKey packs up to three runes into one map key; rune+1 keeps an
@@ -270,10 +278,13 @@ func (ix *Index) record(d Doc) {
 	}
 	ix.groups.forWrite(d.Group, nil).Add(id)
 	gi := slices.Index(ix.names, d.Group) + 1
+	vals := ix.values.appendIDs(nil, d.Values)
 	off := ix.arena.add(d.Fold)
-	ix.docs.set(id, span{off: off, n: uint32(len(d.Fold)), group: uint16(gi)})
+	ix.arena.tail = encodeIDs(ix.arena.tail, vals)
+	ix.docs.set(id, span{off: off, n: uint32(len(d.Fold)), group: uint16(gi), vals: uint16(len(vals))})
 	ix.vocab.add(id, d.Fold)
 	ix.facets.add(id, d)
+	ix.values.add(id, vals)
 }
 
 // remove takes id out of every list it is in.
@@ -290,20 +301,24 @@ func (ix *Index) remove(id uint32) {
 	ix.all.Remove(id)
 	ix.groups.forWrite(ix.names[sp.group-1], nil).Remove(id)
 	ix.facets.remove(id)
-	ix.dead += int(sp.n)
+	ix.values.remove(id, ix.arena.valueIDs(sp))
+	ix.dead += sp.bytes()
 	ix.docs.set(id, span{})
 }
 
 func (ix *Index) title(sp span) string { return ix.arena.at(sp) }
 
-// compact rewrites the arena without the titles no record uses.
+// compact rewrites the arena without the titles (and value ids) no
+// record uses.
 func (ix *Index) compact() {
 	fresh := arena{tail: make([]byte, 0, ix.arena.len()-ix.dead)}
 	it := ix.all.Iterator()
 	for it.HasNext() {
 		id := it.Next()
 		sp, _ := ix.docs.get(id)
-		sp.off = fresh.add(ix.arena.at(sp))
+		off := fresh.add(ix.arena.at(sp))
+		fresh.tail = append(fresh.tail, ix.arena.valueIDs(sp)...)
+		sp.off = off
 		ix.docs.set(id, sp)
 	}
 	ix.arena, ix.dead = fresh, 0

@@ -76,7 +76,7 @@ func TestIndexMatchesBruteForce(t *testing.T) {
 			terms, group := randomSearch(rng, groups)
 			want := brute(docs, terms, group)
 			offset, limit := int64(rng.IntN(5)), int64(1+rng.IntN(20))
-			got := ix.Search(terms, group, offset, limit)
+			got := ix.Find(Query{Terms: terms, Group: group, Offset: offset, Limit: limit})
 			if got.Total != int64(len(want)) {
 				t.Fatalf("round %d: %q total %d, want %d", round, terms, got.Total, len(want))
 			}
@@ -133,7 +133,7 @@ func TestIndexLeavesOutHugeIDs(t *testing.T) {
 	ix := build([]Doc{{ID: 1, Fold: "river one"}, {ID: 4294967296, Fold: "river far"}, {ID: 4294967295, Fold: "river last"}})
 	check := func(what string, ix *Index, wantIDs []int64, wantOut int, wantFirst []int64) {
 		t.Helper()
-		if r := ix.Search([]string{"river"}, nil, 0, 20); !slices.Equal(r.IDs, wantIDs) || r.Total != int64(len(wantIDs)) {
+		if r := ix.Find(Query{Terms: []string{"river"}, Limit: 20}); !slices.Equal(r.IDs, wantIDs) || r.Total != int64(len(wantIDs)) {
 			t.Fatalf("%s: river: %d %v, want %v", what, r.Total, r.IDs, wantIDs)
 		}
 		if n, first := ix.LeftOut(); n != wantOut || !slices.Equal(first, wantFirst) {
@@ -215,14 +215,14 @@ func BenchmarkQuery1M(b *testing.B) {
 		b.Run(q, func(b *testing.B) {
 			var r Result
 			for range b.N {
-				r = ix.Search(terms, nil, 0, 20)
+				r = ix.Find(Query{Terms: terms, Limit: 20})
 			}
 			b.ReportMetric(float64(r.Total), "matches")
 		})
 		b.Run(q+"/deep", func(b *testing.B) {
-			r := ix.Search(terms, nil, 0, 20)
+			r := ix.Find(Query{Terms: terms, Limit: 20})
 			for range b.N {
-				ix.Search(terms, nil, r.Total/2, 20)
+				ix.Find(Query{Terms: terms, Offset: r.Total / 2, Limit: 20})
 			}
 		})
 	}
@@ -230,7 +230,7 @@ func BenchmarkQuery1M(b *testing.B) {
 		terms := []string{"part"}
 		for range b.N {
 			ix.words = newWordCache()
-			ix.Search(terms, nil, 0, 20)
+			ix.Find(Query{Terms: terms, Limit: 20})
 		}
 	})
 }
@@ -238,7 +238,7 @@ func BenchmarkQuery1M(b *testing.B) {
 func BenchmarkUpdate1M(b *testing.B) {
 	docs := demoDocs(benchDocs)
 	ix := build(docs)
-	ix.Search([]string{"part"}, nil, 0, 20) // a cached word set to keep current
+	ix.Find(Query{Terms: []string{"part"}, Limit: 20}) // a cached word set to keep current
 	b.ResetTimer()
 	for i := range b.N {
 		d := docs[i%len(docs)]
@@ -261,7 +261,7 @@ func TestTermWithSpace(t *testing.T) {
 	ix := build(list)
 	for _, term := range []string{"a b", " ", "a\u3000b", "a b c", "a  b", " b"} {
 		want := brute(docs, []string{term}, nil)
-		got := ix.Search([]string{term}, nil, 0, 10)
+		got := ix.Find(Query{Terms: []string{term}, Limit: 10})
 		if got.Total != int64(len(want)) || !slices.Equal(got.IDs, want) {
 			t.Errorf("%q: ids %v, want %v", term, got.IDs, want)
 		}
@@ -278,7 +278,7 @@ func BenchmarkVariedSearches1M(b *testing.B) {
 	queries := variedQueries(docs[len(docs)-100:])
 	i := 0
 	for b.Loop() {
-		ix.Search(queries[i%len(queries)], nil, 0, 20)
+		ix.Find(Query{Terms: queries[i%len(queries)], Limit: 20})
 		i++
 	}
 }

@@ -42,7 +42,7 @@ func TestIntersectMatchesBruteForce(t *testing.T) {
 				for _, group := range []*string{nil, &groups[1]} {
 					want := brute(docs, terms, group)
 					for _, offset := range []int64{0, 7, int64(len(want)) / 2, int64(len(want)) - 1} {
-						got := ix.Search(terms, group, max(offset, 0), 20)
+						got := ix.Find(Query{Terms: terms, Group: group, Offset: max(offset, 0), Limit: 20})
 						page := want[min(int(max(offset, 0)), len(want)):min(int(max(offset, 0))+20, len(want))]
 						if got.Total != int64(len(want)) || !slices.Equal(got.IDs, page) {
 							t.Fatalf("%q group %v offset %d: total %d ids %v, want %d %v", terms, group != nil, offset, got.Total, got.IDs, len(want), page)
@@ -70,7 +70,7 @@ func TestIntersectEmptiedGroup(t *testing.T) {
 	ix.Apply(nil, []int64{5000})
 	group := "X"
 	for _, terms := range [][]string{{"gamma", "alpha"}, {"gamma"}, {"gamma", "alpha", "beta"}} {
-		if got := ix.Search(terms, &group, 0, 20); got.Total != 0 || len(got.IDs) != 0 {
+		if got := ix.Find(Query{Terms: terms, Group: &group, Limit: 20}); got.Total != 0 || len(got.IDs) != 0 {
 			t.Errorf("%q in an emptied group: %+v", terms, got)
 		}
 	}
@@ -98,7 +98,7 @@ func TestIntersectKeepsCopiesCurrent(t *testing.T) {
 	check := func(step string) {
 		t.Helper()
 		want := brute(docs, terms, nil)
-		got := ix.Search(terms, nil, 0, int64(len(docs)))
+		got := ix.Find(Query{Terms: terms, Limit: int64(len(docs))})
 		if got.Total != int64(len(want)) || !slices.Equal(got.IDs, want) {
 			t.Fatalf("%s: %d ids %v, want %d %v", step, got.Total, got.IDs, len(want), want)
 		}

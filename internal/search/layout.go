@@ -148,6 +148,16 @@ func (a *arena) at(sp span) string {
 	return unsafeString(a.tail[off : off+int(sp.n)])
 }
 
+// valueIDs is the value ids that follow sp's title, encoded (values.go).
+func (a *arena) valueIDs(sp span) []byte {
+	off, n := int(sp.off)+int(sp.n), 4*int(sp.vals)
+	if off < len(a.base) {
+		return a.base[off : off+n]
+	}
+	off -= len(a.base)
+	return a.tail[off : off+n]
+}
+
 // attach ties the mapping the index views to its life: the file is
 // unmapped once the index is unreachable. Nothing built from the index
 // outlives it holding mapped bytes: search results are ids copied out,

@@ -12,10 +12,10 @@ import (
 // the page's records. version is the kind's data version the request
 // read (the response cache keys on it); 0 reads the store's current one.
 
-// Clips is a page of clips, newest first: a search, one platform or the
-// whole list, at any depth, and the exact total.
+// Clips is a page of clips, newest first: a search, one platform, the
+// value filters or the whole list, at any depth, and the exact total.
 func (l *Live) Clips(ctx context.Context, version int64, f catalog.ClipFilter) ([]catalog.Clip, int64, error) {
-	q := Query{Terms: f.Terms, Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
+	q := Query{Terms: f.Terms, Match: f.Match, Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
 	if f.Platform != "" {
 		q.Group = &f.Platform
 	}
@@ -26,16 +26,22 @@ func (l *Live) Clips(ctx context.Context, version int64, f catalog.ClipFilter) (
 // Movies is a page of movies, newest first, with the stored columns of
 // fields read (catalog.MovieFieldColumns; the name and the id_code too
 // when f searches),
-// and the exact total. f.IDs and f.ChangedSince (/api/jav's ids and h)
-// filter as well as the terms.
+// and the exact total. f.IDs and f.ChangedSince (/api/jav's ids and h),
+// the value filters and the years filter as well as the terms, in
+// f.Sort's order.
 func (l *Live) Movies(ctx context.Context, version int64, f catalog.MovieFilter, fields catalog.FieldSet) ([]catalog.Movie, int64, error) {
 	if len(f.Terms) > 0 {
 		fields |= 1<<catalog.FieldTitle | 1<<catalog.FieldIDCode
 	}
-	q := Query{Terms: f.Terms, IDs: f.IDs, Since: SinceUnix(f.ChangedSince), Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
+	q := Query{Terms: f.Terms, IDs: f.IDs, Since: SinceUnix(f.ChangedSince), Match: f.Match, Sort: f.Sort,
+		Years: yearSpan(f.Years), Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
 	return listPage(ctx, l, version, q,
 		func(ctx context.Context, ids []int64) ([]catalog.Movie, error) {
-			return l.src.MoviesByID(ctx, ids, fields)
+			movies, err := l.src.MoviesByID(ctx, ids, fields)
+			if err != nil || f.Sort == catalog.SortNew {
+				return movies, err // the store's order: id, highest first
+			}
+			return catalog.InOrder(ids, movies, func(m *catalog.Movie) int64 { return m.ID }), nil
 		},
 		func(m *catalog.Movie) (int64, string, string, string) { return m.ID, m.Name, m.IDCode, "" })
 }
@@ -45,13 +51,19 @@ func (l *Live) Movies(ctx context.Context, version int64, f catalog.MovieFilter,
 // total.
 func (l *Live) Vods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error) {
 	q := Query{Terms: f.Terms, IDs: f.IDs, Type: f.TypeID, Play: f.PlayKind, Since: SinceUnix(f.ChangedSince),
-		ByChange: true, Ascending: f.Ascending, Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
-	if !f.Years.IsZero() {
-		span := f.Years.Span()
-		q.Years = &span
-	}
+		Match: f.Match, Years: yearSpan(f.Years), Sort: catalog.SortUpdated, Ascending: f.Ascending,
+		Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
 	return listPage(ctx, l, version, q, l.src.VodsByID,
 		func(v *catalog.Vod) (int64, string, string, string) { return v.ID, v.Name, v.IDCode, "" })
+}
+
+// yearSpan is Query.Years of y.
+func yearSpan(y catalog.YearRange) *[2]int {
+	if y.IsZero() {
+		return nil
+	}
+	span := y.Span()
+	return &span
 }
 
 // listPage is Page at version, or at the store's current version when
@@ -79,4 +91,46 @@ func SinceUnix(t time.Time) int64 {
 		s++
 	}
 	return s
+}
+
+// MovieFacet is a page of field's values (Index.Facet) over the movies
+// f selects, f's own filter on field left out.
+func (l *Live) MovieFacet(ctx context.Context, version int64, field string, f catalog.MovieFilter) (FacetPage, error) {
+	q := Query{Terms: f.Terms, IDs: f.IDs, Since: SinceUnix(f.ChangedSince), Match: otherFields(f.Match, field),
+		Years: yearSpan(f.Years), Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
+	if field == FacetYear {
+		q.Years = nil
+	}
+	return l.facetPage(ctx, version, field, q)
+}
+
+// ClipFacet is a page of field's values (Index.Facet) over the clips f
+// selects, f's own filter on field left out.
+func (l *Live) ClipFacet(ctx context.Context, version int64, field string, f catalog.ClipFilter) (FacetPage, error) {
+	q := Query{Terms: f.Terms, Match: otherFields(f.Match, field), Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
+	if f.Platform != "" && field != FacetPlatform {
+		q.Group = &f.Platform
+	}
+	return l.facetPage(ctx, version, field, q)
+}
+
+func (l *Live) facetPage(ctx context.Context, version int64, field string, q Query) (FacetPage, error) {
+	if version == 0 {
+		var err error
+		if version, err = l.src.KindVersion(ctx, l.kind); err != nil {
+			return FacetPage{}, err
+		}
+	}
+	return l.Facet(ctx, version, field, q)
+}
+
+// otherFields is match without the filter on field.
+func otherFields(match []catalog.FieldValue, field string) []catalog.FieldValue {
+	var out []catalog.FieldValue
+	for _, m := range match {
+		if m.Field.String() != field {
+			out = append(out, m)
+		}
+	}
+	return out
 }

@@ -450,36 +450,48 @@ func (l *Live) prune(ctx context.Context) {
 // none yet) and the current one: keepChanges versions stay however old.
 func pruneThrough(aged, current int64) int64 { return min(aged, current-keepChanges) }
 
-// Search is Find of a title search, optionally in one group.
-func (l *Live) Search(ctx context.Context, version int64, terms []string, group *string, offset, limit int64) (Result, error) {
-	return l.Find(ctx, version, Query{Terms: terms, Group: group, Offset: offset, Limit: limit})
-}
-
 // Find answers q from the index once it holds every change up to
 // version (the data version the request read), waiting up to ReadyWait
 // for the index to be ready (ErrBuilding after that).
 func (l *Live) Find(ctx context.Context, version int64, q Query) (Result, error) {
+	var r Result
+	err := l.read(ctx, version, func(ix *Index) { r = ix.Find(q) })
+	return r, err
+}
+
+// Facet answers Index.Facet as Find answers Index.Find.
+func (l *Live) Facet(ctx context.Context, version int64, field string, q Query) (FacetPage, error) {
+	var p FacetPage
+	err := l.read(ctx, version, func(ix *Index) { p = ix.Facet(field, q) })
+	return p, err
+}
+
+// read calls fn with the index once it holds every change up to
+// version, waiting up to ReadyWait for the index to be ready
+// (ErrBuilding after that).
+func (l *Live) read(ctx context.Context, version int64, fn func(*Index)) error {
 	l.see(version)
 	for {
 		if err := l.WaitReady(ctx); err != nil {
-			return Result{}, err
+			return err
 		}
 		st, err := l.catchUp(ctx, version)
 		if errors.Is(err, errNotReady) {
 			continue // dropped since WaitReady: a rebuild runs, wait for it
 		}
 		if err != nil {
-			return Result{}, err
+			return err
 		}
-		if r, ok := l.find(st, q); ok {
-			return r, nil
+		if l.readOnce(st, fn) {
+			return nil
 		}
 	}
 }
 
-// find is st's answer to q. A panic is recovered as in apply: st is
-// discarded, find reports false, and the caller waits for the rebuild.
-func (l *Live) find(st *state, q Query) (r Result, ok bool) {
+// readOnce calls fn with st's index. A panic is recovered as in apply:
+// st is discarded, readOnce reports false, and the caller waits for the
+// rebuild.
+func (l *Live) readOnce(st *state, fn func(*Index)) (ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			l.mu.Lock()
@@ -488,7 +500,8 @@ func (l *Live) find(st *state, q Query) (r Result, ok bool) {
 			ok = false
 		}
 	}()
-	return st.ix.Find(q), true
+	fn(st.ix)
+	return true
 }
 
 // errMoving answers a page whose records kept changing between the

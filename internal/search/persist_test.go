@@ -74,7 +74,7 @@ func ids(t *testing.T, l *search.Live, st catalog.SearchLog, q string) []int64 {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := l.Search(t.Context(), v, catalog.SearchTerms(q), nil, 0, 100)
+	r, err := l.Find(t.Context(), v, search.Query{Terms: catalog.SearchTerms(q), Limit: 100})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,15 +20,18 @@ type Query struct {
 	Years *[2]int // four-digit years from [0] to [1], inclusive
 	Play  int64   // a catalog.PlayKinds bit
 	Since int64   // changed at or after, unix seconds
-	// ByChange orders last change first, then id (contract 6);
-	// Ascending reverses it. Otherwise the order is id, highest first.
-	ByChange, Ascending bool
-	Offset, Limit       int64
-}
-
-// Search is Find of a title search, optionally in one group.
-func (ix *Index) Search(terms []string, group *string, offset, limit int64) Result {
-	return ix.Find(Query{Terms: terms, Group: group, Offset: offset, Limit: limit})
+	// Match is the value filters of both kinds (contract 12): each
+	// value, folded (catalog.FoldValue), must be one of the record's
+	// values of its field.
+	Match []catalog.FieldValue
+	// Sort is the order (contract 12): catalog.SortNew is id, highest
+	// first; SortUpdated is last change first, then id (contract 6),
+	// and Ascending reverses it; SortYear and SortScore are the movie's
+	// year and score, highest first, then id, highest first, those
+	// without one last.
+	Sort          catalog.Sort
+	Ascending     bool
+	Offset, Limit int64
 }
 
 // Find returns the page at [Offset, Offset+Limit) of the records that
@@ -40,8 +43,19 @@ func (ix *Index) Find(q Query) Result {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	fault("find")
-	r := ix.find(q)
-	if r.Total > 0 {
+	return withPinyin(q, func(q Query) (Result, bool) {
+		r := ix.find(q)
+		return r, r.Total > 0
+	})
+}
+
+// withPinyin is try's answer to q, or, when it matched nothing and q's
+// terms are Latin letters only, its answer to them as full pinyin, then
+// as initials (catalog.PinyinTerms): the first that matched, else the
+// first.
+func withPinyin[R any](q Query, try func(Query) (R, bool)) R {
+	r, ok := try(q)
+	if ok {
 		return r
 	}
 	full, initials, ok := catalog.PinyinTerms(q.Terms)
@@ -50,8 +64,8 @@ func (ix *Index) Find(q Query) Result {
 	}
 	for _, terms := range [2][]string{full, initials} {
 		q.Terms = terms
-		if p := ix.find(q); p.Total > 0 {
-			return p
+		if alt, ok := try(q); ok {
+			return alt
 		}
 	}
 	return r
@@ -66,42 +80,54 @@ func (ix *Index) find(q Query) Result {
 
 // selectPage is find's page and total.
 func (ix *Index) selectPage(q Query) Result {
-	sets, ok := ix.filters(q)
+	m, done, ok := ix.matching(q)
 	if !ok {
 		return Result{IDs: []int64{}}
 	}
-	var m matchSet
-	switch len(sets) {
-	case 0:
-		if q.ByChange {
-			return ix.facets.changePage(nil, q)
-		}
-		m = bitmapSet{ix.all}
-	case 1:
-		m = bitmapSet{sets[0].b}
-	default:
-		// Smallest first: either way the work follows the least data.
-		slices.SortFunc(sets, func(a, b filterSet) int {
-			return int(int64(a.b.GetCardinality()) - int64(b.b.GetCardinality()))
-		})
-		if !sparse(sets[1].b) {
-			// Roaring's AND of a set with a dense one tests bits
-			// already: as fast as probing, with no copy to make.
-			bs := make([]*roaring.Bitmap, len(sets))
-			for i, f := range sets {
-				bs[i] = f.b
-			}
-			m = bitmapSet{roaring.FastAnd(bs...)}
-			break
-		}
-		ids := intersect(&ix.dense, sets)
-		defer release(ids)
-		m = sliceSet(*ids)
-	}
-	if q.ByChange {
+	defer done()
+	switch q.Sort {
+	case catalog.SortUpdated:
 		return ix.facets.changePage(m, q)
+	case catalog.SortYear:
+		return ix.bucketPage(m, facetYear, q)
+	case catalog.SortScore:
+		return ix.bucketPage(m, facetScore, q)
+	}
+	if m == nil {
+		m = bitmapSet{ix.all}
 	}
 	return page(m.len(), q.Offset, q.Limit, m.at)
+}
+
+// matching is the records q's filters select, nil when it has none
+// (every record), valid until done is called; ok is false when none
+// match.
+func (ix *Index) matching(q Query) (m matchSet, done func(), ok bool) {
+	sets, ok := ix.filters(q)
+	if !ok {
+		return nil, nil, false
+	}
+	switch len(sets) {
+	case 0:
+		return nil, func() {}, true
+	case 1:
+		return bitmapSet{sets[0].b}, func() {}, true
+	}
+	// Smallest first: either way the work follows the least data.
+	slices.SortFunc(sets, func(a, b filterSet) int {
+		return int(int64(a.b.GetCardinality()) - int64(b.b.GetCardinality()))
+	})
+	if !sparse(sets[1].b) {
+		// Roaring's AND of a set with a dense one tests bits
+		// already: as fast as probing, with no copy to make.
+		bs := make([]*roaring.Bitmap, len(sets))
+		for i, f := range sets {
+			bs[i] = f.b
+		}
+		return bitmapSet{roaring.FastAnd(bs...)}, func() {}, true
+	}
+	ids := intersect(&ix.dense, sets)
+	return sliceSet(*ids), func() { release(ids) }, true
 }
 
 // filterSet is one of the sets a query intersects: a search term's
@@ -138,9 +164,14 @@ func (ix *Index) filters(q Query) (sets []filterSet, ok bool) {
 	if q.Play != 0 && (q.Play < 0 || q.Play > 1<<7 || !add(f.set(facetPlay, uint32(q.Play)))) {
 		return nil, false
 	}
+	for _, m := range q.Match {
+		if !add(ix.values.set(ix.values.lookup(m.Field, m.Value))) {
+			return nil, false
+		}
+	}
 	// In change order the time filter is a range of the order
 	// (changePage); in id order it is a set.
-	if q.Since != 0 && !q.ByChange && !add(f.since(q.Since)) {
+	if q.Since != 0 && q.Sort != catalog.SortUpdated && !add(f.since(q.Since)) {
 		return nil, false
 	}
 	for _, t := range q.Terms {

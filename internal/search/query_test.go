@@ -1,12 +1,16 @@
 package search
 
 import (
+	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"catalog/internal/catalog"
 )
 
 // refFind is Find by brute force over docs, the reference the index
@@ -14,7 +18,7 @@ import (
 func refFind(docs map[int64]Doc, q Query) Result {
 	var hits []Doc
 	for _, d := range docs {
-		if q.ByChange || q.Type != 0 || q.Years != nil || q.Play != 0 || q.Since != 0 {
+		if q.Sort == catalog.SortUpdated || q.Type != 0 || q.Years != nil || q.Play != 0 || q.Since != 0 {
 			if d.Changed <= 0 {
 				continue
 			}
@@ -23,7 +27,8 @@ func refFind(docs map[int64]Doc, q Query) Result {
 			len(q.IDs) > 0 && !slices.Contains(q.IDs, d.ID) ||
 			q.Type != 0 && d.Type != q.Type ||
 			q.Play != 0 && d.Play&q.Play == 0 ||
-			q.Since != 0 && d.Changed < q.Since {
+			q.Since != 0 && d.Changed < q.Since ||
+			!refMatches(d, q.Match) {
 			continue
 		}
 		if q.Years != nil {
@@ -32,25 +37,23 @@ func refFind(docs map[int64]Doc, q Query) Result {
 				continue
 			}
 		}
-		ok := true
-		for _, t := range q.Terms {
-			ok = ok && strings.Contains(d.Fold, t)
-		}
-		if ok {
+		if catalog.TextMatches(d.Fold, q.Terms) {
 			hits = append(hits, d)
 		}
 	}
 	slices.SortFunc(hits, func(a, b Doc) int {
-		if q.ByChange && a.Changed != b.Changed {
+		switch q.Sort {
+		case catalog.SortUpdated:
 			if q.Ascending {
-				return int(a.Changed - b.Changed)
+				return cmp.Or(cmp.Compare(a.Changed, b.Changed), cmp.Compare(a.ID, b.ID))
 			}
-			return int(b.Changed - a.Changed)
+			return cmp.Or(cmp.Compare(b.Changed, a.Changed), cmp.Compare(b.ID, a.ID))
+		case catalog.SortYear:
+			return cmp.Or(cmp.Compare(refYear(b), refYear(a)), cmp.Compare(b.ID, a.ID))
+		case catalog.SortScore:
+			return cmp.Or(cmp.Compare(refScore(b), refScore(a)), cmp.Compare(b.ID, a.ID))
 		}
-		if q.ByChange && q.Ascending {
-			return int(a.ID - b.ID)
-		}
-		return int(b.ID - a.ID)
+		return cmp.Compare(b.ID, a.ID)
 	})
 	res := Result{Total: int64(len(hits)), IDs: []int64{}}
 	for i := q.Offset; i < min(q.Offset+q.Limit, res.Total); i++ {
@@ -59,21 +62,139 @@ func refFind(docs map[int64]Doc, q Query) Result {
 	return res
 }
 
+// facetFields are the fields the model checks facets of.
+var facetFields = []string{"category", "actor", "director", FacetYear, FacetPlatform}
+
+// refFacet is Index.Facet by brute force: each value of field among the
+// records q selects, folded, with its count.
+func refFacet(docs map[int64]Doc, field string, q Query) map[string]int64 {
+	q.Offset, q.Limit = 0, int64(len(docs))
+	counts := map[string]int64{}
+	for _, id := range refFind(docs, q).IDs {
+		d := docs[id]
+		switch field {
+		case FacetYear:
+			if y := refYear(d); y >= 0 {
+				counts[fmt.Sprintf("%04d", y)]++
+			}
+		case FacetPlatform:
+			if d.Group != "" {
+				counts[d.Group]++
+			}
+		default:
+			vf, _ := catalog.ValueFieldNamed(field)
+			seen := map[string]bool{}
+			for _, v := range d.Values {
+				if f := catalog.FoldValue(v.Value); v.Field == vf && !seen[f] {
+					seen[f] = true
+					counts[f]++
+				}
+			}
+		}
+	}
+	return counts
+}
+
+// checkFacet compares ix's facet of field under q with refFacet: the
+// same values (compared folded) and counts, count descending then
+// spelling ascending, and q's page of them.
+func checkFacet(t *testing.T, what string, ix *Index, docs map[int64]Doc, field string, q Query) {
+	t.Helper()
+	want := refFacet(docs, field, q)
+	all := q
+	all.Offset, all.Limit = 0, int64(len(want))+1
+	got := ix.Facet(field, all)
+	if got.Total != int64(len(want)) || len(got.Values) != len(want) {
+		t.Fatalf("%s: facet %s of %+v: got %d %v, want %v", what, field, q, got.Total, got.Values, want)
+	}
+	for i, v := range got.Values {
+		key := v.Value
+		if field != FacetYear && field != FacetPlatform {
+			key = catalog.FoldValue(v.Value)
+		}
+		if want[key] != v.Count {
+			t.Fatalf("%s: facet %s of %+v: got %v, want %v", what, field, q, got.Values, want)
+		}
+		if i > 0 && cmp.Or(cmp.Compare(got.Values[i-1].Count, v.Count)*-1, cmp.Compare(got.Values[i-1].Value, v.Value)) >= 0 {
+			t.Fatalf("%s: facet %s of %+v: out of order: %v", what, field, q, got.Values)
+		}
+	}
+	page := ix.Facet(field, q)
+	from, to := min(q.Offset, got.Total), min(q.Offset+q.Limit, got.Total)
+	if page.Total != got.Total || !slices.Equal(page.Values, got.Values[from:to]) {
+		t.Fatalf("%s: facet %s of %+v: page %v, want %v", what, field, q, page.Values, got.Values[from:to])
+	}
+}
+
+// refMatches reports whether d has every value of match, compared
+// folded.
+func refMatches(d Doc, match []catalog.FieldValue) bool {
+	for _, m := range match {
+		if !slices.ContainsFunc(d.Values, func(v catalog.FieldValue) bool {
+			return v.Field == m.Field && catalog.FoldValue(v.Value) == m.Value
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// refYear is d's place in the year order: the year, -1 without a
+// four-digit one, -2 without attributes.
+func refYear(d Doc) int {
+	if d.Changed <= 0 {
+		return -2
+	}
+	if y, err := strconv.Atoi(d.Year); err == nil && len(d.Year) == 4 && d.Year[0] != '-' && d.Year[0] != '+' {
+		return y
+	}
+	return -1
+}
+
+// refScore is d's place in the score order: tenths, -1 without a
+// score, -2 without attributes.
+func refScore(d Doc) int {
+	if d.Changed <= 0 {
+		return -2
+	}
+	whole, tenth, ok := strings.Cut(d.Score, ".")
+	w, err1 := strconv.Atoi(whole)
+	t, err2 := strconv.Atoi(tenth)
+	if !ok || err1 != nil || err2 != nil || len(tenth) != 1 || len(whole) < 1 || len(whole) > 2 || whole[0] == '-' || whole[0] == '+' || w*10+t > 100 {
+		return -1
+	}
+	return w*10 + t
+}
+
+// refValues are the values random records draw from: spellings that
+// fold alike, and the same name in two fields.
+var refValues = []string{"Ann", "ann", "ＡＮＮ", "Bob", "Émile", "emile", "Zoë", "Nhà"}
+
 func randomMovie(r *rand.Rand, id int64) Doc {
 	words := []string{"river", "stone", "night", "kyoto", "a", "bay"}
 	years := []string{"", "1999", "2001", "2019", "20x0", "2024", "abc"}
-	return Doc{
+	scores := []string{"", "7.5", "10.0", "0.0", "7.5", "9.1", "x"}
+	d := Doc{
 		ID:      id,
 		Fold:    words[r.IntN(len(words))] + " " + words[r.IntN(len(words))],
 		Changed: 1_700_000_000 + r.Int64N(50), // many ties: the id breaks them
 		Type:    r.Int64N(4),
 		Year:    years[r.IntN(len(years))],
 		Play:    r.Int64N(4),
+		Score:   scores[r.IntN(len(scores))],
 	}
+	for range r.IntN(4) {
+		d.Values = append(d.Values, catalog.FieldValue{Field: catalog.ValueField(1 + r.IntN(3)), Value: refValues[r.IntN(len(refValues))]})
+	}
+	return d
 }
 
 func randomQuery(r *rand.Rand) Query {
-	q := Query{ByChange: r.IntN(3) > 0, Ascending: r.IntN(2) == 0, Offset: r.Int64N(40), Limit: 1 + r.Int64N(30)}
+	q := Query{Sort: []catalog.Sort{catalog.SortNew, catalog.SortUpdated, catalog.SortUpdated, catalog.SortYear, catalog.SortScore}[r.IntN(5)],
+		Ascending: r.IntN(2) == 0, Offset: r.Int64N(40), Limit: 1 + r.Int64N(30)}
+	if q.Sort != catalog.SortUpdated {
+		q.Ascending = false
+	}
 	if r.IntN(3) == 0 {
 		q.Terms = []string{[]string{"r", "ni", "kyoto", "st"}[r.IntN(4)]}
 	}
@@ -89,6 +210,9 @@ func randomQuery(r *rand.Rand) Query {
 	}
 	if r.IntN(3) == 0 {
 		q.Since = 1_700_000_000 + r.Int64N(60)
+	}
+	for range r.IntN(3) {
+		q.Match = append(q.Match, catalog.FieldValue{Field: catalog.ValueField(1 + r.IntN(3)), Value: catalog.FoldValue(refValues[r.IntN(len(refValues))])})
 	}
 	if r.IntN(5) == 0 {
 		for range 1 + r.IntN(6) {
@@ -127,6 +251,7 @@ func TestFindMatchesReference(t *testing.T) {
 			if got.Total != want.Total || !slices.Equal(got.IDs, want.IDs) {
 				t.Fatalf("round %d, %+v: got %d %v, want %d %v", round, q, got.Total, got.IDs, want.Total, want.IDs)
 			}
+			checkFacet(t, fmt.Sprint("round ", round), ix, docs, facetFields[r.IntN(len(facetFields))], q)
 		}
 	}
 	check(0)
@@ -170,16 +295,16 @@ func TestFindChangeOrder(t *testing.T) {
 		want []int64
 		n    int64
 	}{
-		{Query{ByChange: true, Limit: 10}, []int64{3, 1, 4, 2, 5}, 5},
-		{Query{ByChange: true, Ascending: true, Limit: 10}, []int64{5, 2, 4, 1, 3}, 5},
-		{Query{ByChange: true, Offset: 2, Limit: 1}, []int64{4}, 5},
-		{Query{ByChange: true, Type: 7, Limit: 10}, []int64{1, 4, 2}, 3},
-		{Query{ByChange: true, Years: &[2]int{2000, 2001}, Limit: 10}, []int64{1, 2}, 2},
-		{Query{ByChange: true, Years: &[2]int{0, 0}, Limit: 10}, []int64{5}, 1},
-		{Query{ByChange: true, Play: 2, Limit: 10}, []int64{3, 2}, 2},
-		{Query{ByChange: true, Since: 200, Limit: 10}, []int64{3, 1, 4}, 3},
+		{Query{Sort: catalog.SortUpdated, Limit: 10}, []int64{3, 1, 4, 2, 5}, 5},
+		{Query{Sort: catalog.SortUpdated, Ascending: true, Limit: 10}, []int64{5, 2, 4, 1, 3}, 5},
+		{Query{Sort: catalog.SortUpdated, Offset: 2, Limit: 1}, []int64{4}, 5},
+		{Query{Sort: catalog.SortUpdated, Type: 7, Limit: 10}, []int64{1, 4, 2}, 3},
+		{Query{Sort: catalog.SortUpdated, Years: &[2]int{2000, 2001}, Limit: 10}, []int64{1, 2}, 2},
+		{Query{Sort: catalog.SortUpdated, Years: &[2]int{0, 0}, Limit: 10}, []int64{5}, 1},
+		{Query{Sort: catalog.SortUpdated, Play: 2, Limit: 10}, []int64{3, 2}, 2},
+		{Query{Sort: catalog.SortUpdated, Since: 200, Limit: 10}, []int64{3, 1, 4}, 3},
 		{Query{Since: 200, Limit: 10}, []int64{4, 3, 1}, 3},
-		{Query{ByChange: true, Type: 9, Limit: 10}, []int64{}, 0},
+		{Query{Sort: catalog.SortUpdated, Type: 9, Limit: 10}, []int64{}, 0},
 	} {
 		got := ix.Find(c.q)
 		if got.Total != c.n || !slices.Equal(got.IDs, c.want) {
@@ -188,10 +313,10 @@ func TestFindChangeOrder(t *testing.T) {
 	}
 	// A record that changes leaves its old place and type.
 	ix.Apply([]Doc{{ID: 2, Fold: "b", Changed: 400, Type: 8, Year: "2001", Play: 2}}, nil)
-	if got := ix.Find(Query{ByChange: true, Type: 7, Limit: 10}); !slices.Equal(got.IDs, []int64{1, 4}) {
+	if got := ix.Find(Query{Sort: catalog.SortUpdated, Type: 7, Limit: 10}); !slices.Equal(got.IDs, []int64{1, 4}) {
 		t.Errorf("type 7 after the change: got %v, want [1 4]", got.IDs)
 	}
-	if got := ix.Find(Query{ByChange: true, Limit: 1}); !slices.Equal(got.IDs, []int64{2}) {
+	if got := ix.Find(Query{Sort: catalog.SortUpdated, Limit: 1}); !slices.Equal(got.IDs, []int64{2}) {
 		t.Errorf("first after the change: got %v, want [2]", got.IDs)
 	}
 }
@@ -314,16 +439,16 @@ func BenchmarkFindMovies(b *testing.B) {
 		name string
 		q    Query
 	}{
-		{"change/first", Query{ByChange: true, Limit: 20}},
-		{"change/middle", Query{ByChange: true, Offset: n / 2, Limit: 20}},
-		{"change/last/asc", Query{ByChange: true, Ascending: true, Offset: n - 20, Limit: 20}},
-		{"type/first", Query{ByChange: true, Type: 3, Limit: 20}},
-		{"type/middle", Query{ByChange: true, Type: 3, Offset: n / 40, Limit: 20}},
-		{"year/middle", Query{ByChange: true, Years: &[2]int{2000, 2000}, Offset: n / 160, Limit: 20}},
-		{"play/middle", Query{ByChange: true, Play: 2, Offset: n / 3, Limit: 20}},
-		{"since24h", Query{ByChange: true, Since: 1_700_000_000 + n - 86400, Limit: 20}},
+		{"change/first", Query{Sort: catalog.SortUpdated, Limit: 20}},
+		{"change/middle", Query{Sort: catalog.SortUpdated, Offset: n / 2, Limit: 20}},
+		{"change/last/asc", Query{Sort: catalog.SortUpdated, Ascending: true, Offset: n - 20, Limit: 20}},
+		{"type/first", Query{Sort: catalog.SortUpdated, Type: 3, Limit: 20}},
+		{"type/middle", Query{Sort: catalog.SortUpdated, Type: 3, Offset: n / 40, Limit: 20}},
+		{"year/middle", Query{Sort: catalog.SortUpdated, Years: &[2]int{2000, 2000}, Offset: n / 160, Limit: 20}},
+		{"play/middle", Query{Sort: catalog.SortUpdated, Play: 2, Offset: n / 3, Limit: 20}},
+		{"since24h", Query{Sort: catalog.SortUpdated, Since: 1_700_000_000 + n - 86400, Limit: 20}},
 		{"ids-order/since24h", Query{Since: 1_700_000_000 + n - 86400, Limit: 20}},
-		{"term/type", Query{ByChange: true, Terms: []string{"77"}, Type: 3, Offset: 100, Limit: 20}},
+		{"term/type", Query{Sort: catalog.SortUpdated, Terms: []string{"77"}, Type: 3, Offset: 100, Limit: 20}},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var total int64

@@ -24,7 +24,7 @@ func TestSearchWaitsOneSecondForTheIndex(t *testing.T) {
 		live := search.NewLive(held, catalog.SearchClips, nil)
 		live.Start(ctx)
 		start := time.Now()
-		_, err := live.Search(ctx, 0, []string{"a"}, nil, 0, 20)
+		_, err := live.Find(ctx, 0, search.Query{Terms: []string{"a"}, Limit: 20})
 		if err != search.ErrBuilding {
 			t.Fatalf("search while building: got %v, want ErrBuilding", err)
 		}
@@ -55,7 +55,7 @@ func TestSearchAnsweredWhenTheIndexBecomesReady(t *testing.T) {
 	var got search.Result
 	go func() {
 		var err error
-		got, err = live.Search(t.Context(), 0, []string{"river"}, nil, 0, 20)
+		got, err = live.Find(t.Context(), 0, search.Query{Terms: []string{"river"}, Limit: 20})
 		done <- err
 	}()
 	held.Release()

@@ -98,7 +98,7 @@ func (w *clipWriter) searchNow(l *Live, docs map[int64]Doc) {
 		terms := catalog.SearchTerms(word)
 		answer := make(chan Result, 1)
 		go func() {
-			r, err := l.Search(w.t.Context(), v, terms, nil, 0, 1000)
+			r, err := l.Find(w.t.Context(), v, Query{Terms: terms, Limit: 1000})
 			if err != nil {
 				w.t.Error(err)
 			}
@@ -194,7 +194,7 @@ func TestSaveLeavesCatchUpsFree(t *testing.T) {
 		}
 		for _, word := range saveWords {
 			terms := catalog.SearchTerms(word)
-			if got, want := file.Search(terms, nil, 0, 1000), brute(atFreeze, terms, nil); !slices.Equal(got.IDs, want) {
+			if got, want := file.Find(Query{Terms: terms, Limit: 1000}), brute(atFreeze, terms, nil); !slices.Equal(got.IDs, want) {
 				t.Fatalf("cycle %d: the file: %q: %v, want %v", cycle, word, got.IDs, want)
 			}
 		}
@@ -217,11 +217,11 @@ func TestSaveLeavesCatchUpsFree(t *testing.T) {
 	fresh.build(t.Context())
 	for _, word := range append(saveWords, "r", "1", "ver 1") {
 		terms := catalog.SearchTerms(word)
-		got, err := restarted.Search(t.Context(), 0, terms, nil, 0, 1000)
+		got, err := restarted.Find(t.Context(), 0, Query{Terms: terms, Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := fresh.Search(t.Context(), 0, terms, nil, 0, 1000)
+		want, err := fresh.Find(t.Context(), 0, Query{Terms: terms, Limit: 1000})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -47,7 +47,7 @@ func (l *Live) Stats() Stats {
 func (ix *Index) size() (docs int, bytes int64) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	bytes = int64(ix.arena.len()) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes() + ix.grams.bytes() + ix.facets.bytes()
+	bytes = int64(ix.arena.len()) + int64(ix.all.GetSizeInBytes()) + ix.vocab.bytes() + ix.grams.bytes() + ix.facets.bytes() + ix.values.bytes()
 	ix.groups.each(func(_ string, b *roaring.Bitmap) { bytes += int64(b.GetSizeInBytes()) })
 	return int(ix.all.GetCardinality()), bytes
 }

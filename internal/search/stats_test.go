@@ -46,7 +46,7 @@ func TestLiveStats(t *testing.T) {
 		t.Fatal(err)
 	}
 	now, _ := store.KindVersion(ctx, catalog.SearchClips)
-	if _, err := live.Search(ctx, now, []string{"fourth"}, nil, 0, 10); err != nil {
+	if _, err := live.Find(ctx, now, search.Query{Terms: []string{"fourth"}, Limit: 10}); err != nil {
 		t.Fatalf("search: %v", err)
 	}
 	if st := live.Stats(); st.Documents != 4 || st.Version < now || st.Behind != 0 || st.Version <= version {

@@ -65,7 +65,7 @@ func TestVocabularyMatchesBruteForce(t *testing.T) {
 			ix.words = newWordCache() // every term read afresh
 			for _, term := range terms {
 				want := brute(docs, []string{term}, nil)
-				got := ix.Search([]string{term}, nil, 0, int64(len(want)+1))
+				got := ix.Find(Query{Terms: []string{term}, Limit: int64(len(want) + 1)})
 				if got.Total != int64(len(want)) || !slices.Equal(got.IDs, want) {
 					t.Fatalf("vocabulary of %d, round %d: %q: %d ids, want %d", max, round, term, got.Total, len(want))
 				}

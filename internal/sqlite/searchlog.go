@@ -15,21 +15,42 @@ var _ catalog.SearchLog = (*Store)(nil)
 
 // searchSource is where one kind's search documents are read: the
 // columns of a catalog.SearchDoc after the id (a clip has no change
-// time, type, year or play groups), the table with its alias t and
+// time, type, year, play groups or score), then the values of the
+// catalog.ValueFields as JSON arrays (catalog.SearchValues; a clip's
+// actor and studio as one-item arrays), the table with its alias t and
 // its join to the movies' types, and the kind's version column in meta.
 type searchSource struct {
 	cols, table, join, version string
 }
 
 var searchTables = map[catalog.SearchKind]searchSource{
-	catalog.SearchClips: {"t.title_fold, t.platform, 0, 0, '', 0", "clips t", "", "clip_version"},
-	catalog.SearchMovies: {"t.name_fold, '', t.updated_at, coalesce(mt.id, 0), t.year, t.play_kinds",
+	catalog.SearchClips: {"t.title_fold, t.platform, 0, 0, '', 0, '', " +
+		"'[]', json_array(t.actor), '[]', json_array(t.studio), '[]', '[]'", "clips t", "", "clip_version"},
+	catalog.SearchMovies: {"t.name_fold, '', t.updated_at, coalesce(mt.id, 0), t.year, t.play_kinds, t.score, " +
+		"t.categories_json, t.actor_json, t.director_json, t.studio_json, t.genre_json, t.country_json",
 		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version"},
 }
 
-// searchDocDests are the scan destinations of a searchSource's row in d.
-func searchDocDests(d *catalog.SearchDoc) []any {
-	return []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play}
+// searchRow is the scan destinations of a searchSource's row.
+type searchRow struct {
+	d     catalog.SearchDoc
+	lists [catalog.NumValueFields]string
+}
+
+func (r *searchRow) dests() []any {
+	d := &r.d
+	dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play, &d.Score}
+	for i := range r.lists {
+		dest = append(dest, &r.lists[i])
+	}
+	return dest
+}
+
+// doc is the row's document.
+func (r *searchRow) doc() catalog.SearchDoc {
+	d := r.d
+	d.Values = catalog.SearchValues(&r.lists)
+	return d
 }
 
 // KindVersion reads one kind's data version on the connection kept for
@@ -52,13 +73,13 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 			return err
 		}
 		defer rows.Close()
-		var d catalog.SearchDoc
-		dest := searchDocDests(&d)
+		var row searchRow
+		dest := row.dests()
 		for rows.Next() {
 			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
-			fn(d)
+			fn(row.doc())
 		}
 		return rows.Err()
 	})
@@ -110,9 +131,13 @@ func scanChanges(rows interface {
 	defer rows.Close()
 	var logID int64
 	var id sql.NullInt64
-	var fold, group, year sql.NullString
+	var fold, group, year, score sql.NullString
 	var changed, typ, play sql.NullInt64
-	dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play}
+	var lists [catalog.NumValueFields]sql.NullString
+	dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play, &score}
+	for i := range lists {
+		dest = append(dest, &lists[i])
+	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, nil, err
@@ -124,8 +149,13 @@ func scanChanges(rows interface {
 			gone = append(gone, logID)
 			continue
 		}
+		var values [catalog.NumValueFields]string
+		for i, l := range lists {
+			values[i] = l.String
+		}
 		docs = append(docs, catalog.SearchDoc{ID: logID, Fold: fold.String, Group: group.String,
-			Changed: changed.Int64, Type: typ.Int64, Year: year.String, Play: play.Int64})
+			Changed: changed.Int64, Type: typ.Int64, Year: year.String, Play: play.Int64,
+			Score: score.String, Values: catalog.SearchValues(&values)})
 	}
 	return docs, gone, rows.Err()
 }
