@@ -71,6 +71,48 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Defines values for FacetField.
+const (
+	FacetFieldActor    FacetField = "actor"
+	FacetFieldPlatform FacetField = "platform"
+	FacetFieldStudio   FacetField = "studio"
+)
+
+// Valid indicates whether the value is a known member of the FacetField enum.
+func (e FacetField) Valid() bool {
+	switch e {
+	case FacetFieldActor:
+		return true
+	case FacetFieldPlatform:
+		return true
+	case FacetFieldStudio:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ClipFacetsParamsField.
+const (
+	ClipFacetsParamsFieldActor    ClipFacetsParamsField = "actor"
+	ClipFacetsParamsFieldPlatform ClipFacetsParamsField = "platform"
+	ClipFacetsParamsFieldStudio   ClipFacetsParamsField = "studio"
+)
+
+// Valid indicates whether the value is a known member of the ClipFacetsParamsField enum.
+func (e ClipFacetsParamsField) Valid() bool {
+	switch e {
+	case ClipFacetsParamsFieldActor:
+		return true
+	case ClipFacetsParamsFieldPlatform:
+		return true
+	case ClipFacetsParamsFieldStudio:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ImportRecordsParamsKind.
 const (
 	Clips  ImportRecordsParamsKind = "clips"
@@ -201,6 +243,26 @@ type Error struct {
 	} `json:"error"`
 }
 
+// FacetList defines model for FacetList.
+type FacetList struct {
+	// Data Count descending, then value ascending.
+	Data []struct {
+		// Count The clips of the list that have it.
+		Count int `json:"count"`
+
+		// Value The value as stored: the first spelling seen of its folded form.
+		Value string `json:"value"`
+	} `json:"data"`
+	Meta struct {
+		// Limit The limit actually used.
+		Limit int `json:"limit"`
+		Page  int `json:"page"`
+
+		// Total The number of distinct values.
+		Total int `json:"total"`
+	} `json:"meta"`
+}
+
 // Health defines model for Health.
 type Health struct {
 	Database HealthDatabase `json:"database"`
@@ -242,6 +304,12 @@ type ImportReportData struct {
 	Unreported int `json:"unreported"`
 }
 
+// Actor defines model for actor.
+type Actor = string
+
+// FacetField defines model for facetField.
+type FacetField string
+
 // Id defines model for id.
 type Id = string
 
@@ -256,6 +324,9 @@ type Platform = string
 
 // Q defines model for q.
 type Q = string
+
+// Studio defines model for studio.
+type Studio = string
 
 // Forbidden defines model for Forbidden.
 type Forbidden = Error
@@ -304,12 +375,45 @@ type ListClipsParams struct {
 	// Platform Only clips of this platform (exact, after NFC normalisation). Another value is a 400 that lists the allowed ones; empty is no filter.
 	Platform *Platform `form:"platform,omitempty" json:"platform,omitempty"`
 
+	// Actor Only clips whose actor is this value, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Actor *Actor `form:"actor,omitempty" json:"actor,omitempty"`
+
+	// Studio Only clips whose studio is this value, matched as actor is.
+	Studio *Studio `form:"studio,omitempty" json:"studio,omitempty"`
+
 	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
 	Page *Page `form:"page,omitempty" json:"page,omitempty"`
 
 	// Limit Page size. Anything but a positive decimal integer is a 400; a limit above 100 is clamped to 100, and meta.limit reports the limit used.
 	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
 }
+
+// ClipFacetsParams defines parameters for ClipFacets.
+type ClipFacetsParams struct {
+	// Field The field whose values are counted; another value, or none, is a 400.
+	Field ClipFacetsParamsField `form:"field" json:"field"`
+
+	// Q Search text: case-insensitive substrings of the title; several words separated by spaces must all occur; repeated words count once; only spaces is no filter. At most 256 characters after trimming and at most 16 distinct words; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter and the limit.
+	Q *Q `form:"q,omitempty" json:"q,omitempty"`
+
+	// Platform Only clips of this platform (exact, after NFC normalisation). Another value is a 400 that lists the allowed ones; empty is no filter.
+	Platform *Platform `form:"platform,omitempty" json:"platform,omitempty"`
+
+	// Actor Only clips whose actor is this value, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Actor *Actor `form:"actor,omitempty" json:"actor,omitempty"`
+
+	// Studio Only clips whose studio is this value, matched as actor is.
+	Studio *Studio `form:"studio,omitempty" json:"studio,omitempty"`
+
+	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Page size. Anything but a positive decimal integer is a 400; a limit above 100 is clamped to 100, and meta.limit reports the limit used.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+}
+
+// ClipFacetsParamsField defines parameters for ClipFacets.
+type ClipFacetsParamsField string
 
 // HealthParams defines parameters for Health.
 type HealthParams struct {
@@ -408,7 +512,7 @@ type ClientInterface interface {
 
 	// ListClips List clips, newest first
 	//
-	// Ordered by id descending. A page past the last one is a 200 with an empty list and the true total.
+	// Ordered by id descending. The filters and q combine with AND; total counts what matches. A page past the last one is a 200 with an empty list and the true total.
 	//
 	// Corresponds with GET /api/clips (the `ListClips` operationId).
 	ListClips(ctx context.Context, params *ListClipsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -430,6 +534,13 @@ type ClientInterface interface {
 	//
 	// Corresponds with POST /api/clips (the `CreateClip` operationId).
 	CreateClip(ctx context.Context, body CreateClipJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// ClipFacets Count the values of one field
+	//
+	// The values of field with the number of clips that have each, under q and the filters (the filter on field itself left out), count descending then value ascending, paged as lists are.
+	//
+	// Corresponds with GET /api/clips/facets (the `ClipFacets` operationId).
+	ClipFacets(ctx context.Context, params *ClipFacetsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// DeleteClip Remove a clip
 	//
@@ -509,7 +620,7 @@ type ClientInterface interface {
 
 // ListClips List clips, newest first
 //
-// Ordered by id descending. A page past the last one is a 200 with an empty list and the true total.
+// Ordered by id descending. The filters and q combine with AND; total counts what matches. A page past the last one is a 200 with an empty list and the true total.
 //
 // Corresponds with GET /api/clips (the `ListClips` operationId).
 func (c *Client) ListClips(ctx context.Context, params *ListClipsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -552,6 +663,23 @@ func (c *Client) CreateClipWithBody(ctx context.Context, contentType string, bod
 // Corresponds with POST /api/clips (the `CreateClip` operationId).
 func (c *Client) CreateClip(ctx context.Context, body CreateClipJSONRequestBody, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewCreateClipRequest(c.Server, body)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// ClipFacets Count the values of one field
+//
+// The values of field with the number of clips that have each, under q and the filters (the filter on field itself left out), count descending then value ascending, paged as lists are.
+//
+// Corresponds with GET /api/clips/facets (the `ClipFacets` operationId).
+func (c *Client) ClipFacets(ctx context.Context, params *ClipFacetsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewClipFacetsRequest(c.Server, params)
 	if err != nil {
 		return nil, err
 	}
@@ -799,6 +927,30 @@ func NewListClipsRequest(server string, params *ListClipsParams) (*http.Request,
 
 		}
 
+		if params.Actor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "actor", *params.Actor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Studio != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "studio", *params.Studio, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if params.Page != nil {
 
 			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
@@ -873,6 +1025,128 @@ func NewCreateClipRequestWithBody(server string, contentType string, body io.Rea
 	}
 
 	req.Header.Add("Content-Type", contentType)
+
+	return req, nil
+}
+
+// NewClipFacetsRequest constructs an http.Request for the ClipFacets method
+func NewClipFacetsRequest(server string, params *ClipFacetsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/clips/facets")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "field", params.Field, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Q != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", *params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Platform != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "platform", *params.Platform, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Actor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "actor", *params.Actor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Studio != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "studio", *params.Studio, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
 
 	return req, nil
 }
@@ -1254,7 +1528,7 @@ type ClientWithResponsesInterface interface {
 
 	// ListClipsWithResponse List clips, newest first
 	//
-	// Ordered by id descending. A page past the last one is a 200 with an empty list and the true total.
+	// Ordered by id descending. The filters and q combine with AND; total counts what matches. A page past the last one is a 200 with an empty list and the true total.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -1278,6 +1552,15 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with POST /api/clips (the `CreateClip` operationId).
 	CreateClipWithResponse(ctx context.Context, body CreateClipJSONRequestBody, reqEditors ...RequestEditorFn) (*CreateClipResponse, error)
+
+	// ClipFacetsWithResponse Count the values of one field
+	//
+	// The values of field with the number of clips that have each, under q and the filters (the filter on field itself left out), count descending then value ascending, paged as lists are.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/clips/facets (the `ClipFacets` operationId).
+	ClipFacetsWithResponse(ctx context.Context, params *ClipFacetsParams, reqEditors ...RequestEditorFn) (*ClipFacetsResponse, error)
 
 	// DeleteClipWithResponse Remove a clip
 	//
@@ -1629,6 +1912,118 @@ func (r CreateClipResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r CreateClipResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// ClipFacetsResponse200Headers the declared response headers of an HTTP 200 response for ClipFacets
+type ClipFacetsResponse200Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	CacheTag                 *string
+	ETag                     string
+	SurrogateKey             *string
+	XContentTypeOptions      string
+}
+
+// ClipFacetsResponse304Headers the declared response headers of an HTTP 304 response for ClipFacets
+type ClipFacetsResponse304Headers struct {
+	ETag string
+}
+
+// ClipFacetsResponse400Headers the declared response headers of an HTTP 400 response for ClipFacets
+type ClipFacetsResponse400Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	XContentTypeOptions      string
+}
+
+// ClipFacetsResponse500Headers the declared response headers of an HTTP 500 response for ClipFacets
+type ClipFacetsResponse500Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	XContentTypeOptions      string
+}
+
+// ClipFacetsResponse503Headers the declared response headers of an HTTP 503 response for ClipFacets
+type ClipFacetsResponse503Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	RetryAfter               *string
+	XContentTypeOptions      string
+}
+
+type ClipFacetsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FacetList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *ReadBadRequest
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *ReadInternal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *ReadUnavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *ClipFacetsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *ClipFacetsResponse304Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *ClipFacetsResponse400Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *ClipFacetsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *ClipFacetsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r ClipFacetsResponse) GetJSON200() *FacetList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r ClipFacetsResponse) GetJSON400() *ReadBadRequest {
+	return r.JSON400
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r ClipFacetsResponse) GetJSON500() *ReadInternal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r ClipFacetsResponse) GetJSON503() *ReadUnavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r ClipFacetsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r ClipFacetsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r ClipFacetsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r ClipFacetsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -2586,7 +2981,7 @@ func (r ListPlatformsResponse) ContentType() string {
 
 // ListClipsWithResponse List clips, newest first
 //
-// Ordered by id descending. A page past the last one is a 200 with an empty list and the true total.
+// Ordered by id descending. The filters and q combine with AND; total counts what matches. A page past the last one is a 200 with an empty list and the true total.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -2627,6 +3022,21 @@ func (c *ClientWithResponses) CreateClipWithResponse(ctx context.Context, body C
 		return nil, err
 	}
 	return ParseCreateClipResponse(rsp)
+}
+
+// ClipFacetsWithResponse Count the values of one field
+//
+// The values of field with the number of clips that have each, under q and the filters (the filter on field itself left out), count descending then value ascending, paged as lists are.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/clips/facets (the `ClipFacets` operationId).
+func (c *ClientWithResponses) ClipFacetsWithResponse(ctx context.Context, params *ClipFacetsParams, reqEditors ...RequestEditorFn) (*ClipFacetsResponse, error) {
+	rsp, err := c.ClipFacets(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseClipFacetsResponse(rsp)
 }
 
 // DeleteClipWithResponse Remove a clip
@@ -3207,6 +3617,217 @@ func ParseCreateClipResponse(rsp *http.Response) (*CreateClipResponse, error) {
 			headers.XContentTypeOptions = value
 		}
 		response.Headers500 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseClipFacetsResponse parses an HTTP response from a ClipFacetsWithResponse call
+func ParseClipFacetsResponse(rsp *http.Response) (*ClipFacetsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &ClipFacetsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FacetList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest ReadBadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case rsp.StatusCode == 431:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest ReadInternal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest ReadUnavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers ClipFacetsResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("Cache-Tag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Tag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheTag = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Surrogate-Key"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Surrogate-Key", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.SurrogateKey = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers ClipFacetsResponse304Headers
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 400:
+		var headers ClipFacetsResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 500:
+		var headers ClipFacetsResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers ClipFacetsResponse503Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers503 = &headers
 	}
 
 	return response, nil

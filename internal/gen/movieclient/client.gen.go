@@ -92,6 +92,144 @@ func (e HealthStatus) Valid() bool {
 	}
 }
 
+// Defines values for FacetField.
+const (
+	FacetFieldActor    FacetField = "actor"
+	FacetFieldCategory FacetField = "category"
+	FacetFieldCountry  FacetField = "country"
+	FacetFieldDirector FacetField = "director"
+	FacetFieldGenre    FacetField = "genre"
+	FacetFieldStudio   FacetField = "studio"
+	FacetFieldYear     FacetField = "year"
+)
+
+// Valid indicates whether the value is a known member of the FacetField enum.
+func (e FacetField) Valid() bool {
+	switch e {
+	case FacetFieldActor:
+		return true
+	case FacetFieldCategory:
+		return true
+	case FacetFieldCountry:
+		return true
+	case FacetFieldDirector:
+		return true
+	case FacetFieldGenre:
+		return true
+	case FacetFieldStudio:
+		return true
+	case FacetFieldYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for Sort.
+const (
+	SortNew     Sort = "new"
+	SortScore   Sort = "score"
+	SortUpdated Sort = "updated"
+	SortYear    Sort = "year"
+)
+
+// Valid indicates whether the value is a known member of the Sort enum.
+func (e Sort) Valid() bool {
+	switch e {
+	case SortNew:
+		return true
+	case SortScore:
+		return true
+	case SortUpdated:
+		return true
+	case SortYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListJavParamsSort.
+const (
+	ListJavParamsSortNew     ListJavParamsSort = "new"
+	ListJavParamsSortScore   ListJavParamsSort = "score"
+	ListJavParamsSortUpdated ListJavParamsSort = "updated"
+	ListJavParamsSortYear    ListJavParamsSort = "year"
+)
+
+// Valid indicates whether the value is a known member of the ListJavParamsSort enum.
+func (e ListJavParamsSort) Valid() bool {
+	switch e {
+	case ListJavParamsSortNew:
+		return true
+	case ListJavParamsSortScore:
+		return true
+	case ListJavParamsSortUpdated:
+		return true
+	case ListJavParamsSortYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ListMoviesParamsSort.
+const (
+	ListMoviesParamsSortNew     ListMoviesParamsSort = "new"
+	ListMoviesParamsSortScore   ListMoviesParamsSort = "score"
+	ListMoviesParamsSortUpdated ListMoviesParamsSort = "updated"
+	ListMoviesParamsSortYear    ListMoviesParamsSort = "year"
+)
+
+// Valid indicates whether the value is a known member of the ListMoviesParamsSort enum.
+func (e ListMoviesParamsSort) Valid() bool {
+	switch e {
+	case ListMoviesParamsSortNew:
+		return true
+	case ListMoviesParamsSortScore:
+		return true
+	case ListMoviesParamsSortUpdated:
+		return true
+	case ListMoviesParamsSortYear:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MovieFacetsParamsField.
+const (
+	MovieFacetsParamsFieldActor    MovieFacetsParamsField = "actor"
+	MovieFacetsParamsFieldCategory MovieFacetsParamsField = "category"
+	MovieFacetsParamsFieldCountry  MovieFacetsParamsField = "country"
+	MovieFacetsParamsFieldDirector MovieFacetsParamsField = "director"
+	MovieFacetsParamsFieldGenre    MovieFacetsParamsField = "genre"
+	MovieFacetsParamsFieldStudio   MovieFacetsParamsField = "studio"
+	MovieFacetsParamsFieldYear     MovieFacetsParamsField = "year"
+)
+
+// Valid indicates whether the value is a known member of the MovieFacetsParamsField enum.
+func (e MovieFacetsParamsField) Valid() bool {
+	switch e {
+	case MovieFacetsParamsFieldActor:
+		return true
+	case MovieFacetsParamsFieldCategory:
+		return true
+	case MovieFacetsParamsFieldCountry:
+		return true
+	case MovieFacetsParamsFieldDirector:
+		return true
+	case MovieFacetsParamsFieldGenre:
+		return true
+	case MovieFacetsParamsFieldStudio:
+		return true
+	case MovieFacetsParamsFieldYear:
+		return true
+	default:
+		return false
+	}
+}
+
 // Episodes The movie's play sources (contract 9): servers, each with its episodes in order; [] when none. At most 20 servers of 1 to 5000 episodes each, at most 2097152 bytes as JSON.
 type Episodes = []struct {
 	// CheckedAt When the link prober last checked the server (RFC 3339), or "" before its first check; in answers only.
@@ -124,6 +262,34 @@ type EpisodesStatus string
 type Error struct {
 	Code interface{} `json:"code"`
 	Msg  string      `json:"msg"`
+}
+
+// FacetList defines model for FacetList.
+type FacetList struct {
+	Code interface{} `json:"code"`
+
+	// Limit The limit used, as a string.
+	Limit string `json:"limit"`
+
+	// List Count descending, then value ascending.
+	List []FacetValue `json:"list"`
+	Msg  string       `json:"msg"`
+	Page int          `json:"page"`
+
+	// Pagecount ceil(total / limit), 0 when total is 0.
+	Pagecount int `json:"pagecount"`
+
+	// Total The number of distinct values.
+	Total int `json:"total"`
+}
+
+// FacetValue defines model for FacetValue.
+type FacetValue struct {
+	// Count The movies of the list that have it.
+	Count int `json:"count"`
+
+	// Value The value as stored: the first spelling seen of its folded form.
+	Value string `json:"value"`
 }
 
 // Health defines model for Health.
@@ -311,8 +477,26 @@ type Snapshot struct {
 	Total     int `json:"total"`
 }
 
+// Actor defines model for actor.
+type Actor = string
+
+// Category defines model for category.
+type Category = string
+
+// Country defines model for country.
+type Country = string
+
+// Director defines model for director.
+type Director = string
+
+// FacetField defines model for facetField.
+type FacetField string
+
 // Fields defines model for fields.
 type Fields = string
+
+// Genre defines model for genre.
+type Genre = string
 
 // H defines model for h.
 type H = int
@@ -338,8 +522,17 @@ type Pg = int
 // Q defines model for q.
 type Q = string
 
+// Sort defines model for sort.
+type Sort string
+
+// Studio defines model for studio.
+type Studio = string
+
 // Wd defines model for wd.
 type Wd = string
+
+// Year defines model for year.
+type Year = string
 
 // BadRequest defines model for BadRequest.
 type BadRequest = Error
@@ -405,7 +598,34 @@ type ListJavParams struct {
 
 	// H Only movies added or changed in the last h hours, 1 to 8760, for incremental collectors.
 	H *H `form:"h,omitempty" json:"h,omitempty"`
+
+	// Category Only movies with this value among their `categories`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Category *Category `form:"category,omitempty" json:"category,omitempty"`
+
+	// Actor Only movies with this value among their `actor`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Actor *Actor `form:"actor,omitempty" json:"actor,omitempty"`
+
+	// Director Only movies with this value among their `director`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Director *Director `form:"director,omitempty" json:"director,omitempty"`
+
+	// Studio Only movies with this value among their `studio`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Studio *Studio `form:"studio,omitempty" json:"studio,omitempty"`
+
+	// Genre Only movies with this value among their `genre`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Genre *Genre `form:"genre,omitempty" json:"genre,omitempty"`
+
+	// Country Only movies with this value among their `country`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Country *Country `form:"country,omitempty" json:"country,omitempty"`
+
+	// Year Only movies of this year (YYYY) or range of years (YYYY-YYYY).
+	Year *Year `form:"year,omitempty" json:"year,omitempty"`
+
+	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last); each descending, ties by id descending. Another value is a 400.
+	Sort *ListJavParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
+
+// ListJavParamsSort defines parameters for ListJav.
+type ListJavParamsSort string
 
 // GetJavParams defines parameters for GetJav.
 type GetJavParams struct {
@@ -426,7 +646,73 @@ type ListMoviesParams struct {
 
 	// Q Search text: case-insensitive substrings of the title; several words separated by spaces must all occur; repeated words count once; only spaces is no filter. At most 256 characters after trimming and at most 16 distinct words; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter and the limit.
 	Q *Q `form:"q,omitempty" json:"q,omitempty"`
+
+	// Category Only movies with this value among their `categories`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Category *Category `form:"category,omitempty" json:"category,omitempty"`
+
+	// Actor Only movies with this value among their `actor`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Actor *Actor `form:"actor,omitempty" json:"actor,omitempty"`
+
+	// Director Only movies with this value among their `director`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Director *Director `form:"director,omitempty" json:"director,omitempty"`
+
+	// Studio Only movies with this value among their `studio`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Studio *Studio `form:"studio,omitempty" json:"studio,omitempty"`
+
+	// Genre Only movies with this value among their `genre`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Genre *Genre `form:"genre,omitempty" json:"genre,omitempty"`
+
+	// Country Only movies with this value among their `country`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Country *Country `form:"country,omitempty" json:"country,omitempty"`
+
+	// Year Only movies of this year (YYYY) or range of years (YYYY-YYYY).
+	Year *Year `form:"year,omitempty" json:"year,omitempty"`
+
+	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last); each descending, ties by id descending. Another value is a 400.
+	Sort *ListMoviesParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
+
+// ListMoviesParamsSort defines parameters for ListMovies.
+type ListMoviesParamsSort string
+
+// MovieFacetsParams defines parameters for MovieFacets.
+type MovieFacetsParams struct {
+	// Field The field whose values are counted; another value, or none, is a 400.
+	Field MovieFacetsParamsField `form:"field" json:"field"`
+
+	// Page Page number, from 1. Anything but a positive decimal integer (abc, 0, -1, 1.5, empty) is a 400.
+	Page *Page `form:"page,omitempty" json:"page,omitempty"`
+
+	// Limit Page size. Anything but a positive decimal integer is a 400; a limit above 100 is clamped to 100, and the envelope's limit reports the limit used. A page whose answer would pass 33554432 bytes (movies with large episodes) is a 400 that names limit: ask for fewer movies, or leave out episodes.
+	Limit *Limit `form:"limit,omitempty" json:"limit,omitempty"`
+
+	// Q Search text: case-insensitive substrings of the title; several words separated by spaces must all occur; repeated words count once; only spaces is no filter. At most 256 characters after trimming and at most 16 distinct words; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter and the limit.
+	Q *Q `form:"q,omitempty" json:"q,omitempty"`
+
+	// Category Only movies with this value among their `categories`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Category *Category `form:"category,omitempty" json:"category,omitempty"`
+
+	// Actor Only movies with this value among their `actor`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Actor *Actor `form:"actor,omitempty" json:"actor,omitempty"`
+
+	// Director Only movies with this value among their `director`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Director *Director `form:"director,omitempty" json:"director,omitempty"`
+
+	// Studio Only movies with this value among their `studio`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Studio *Studio `form:"studio,omitempty" json:"studio,omitempty"`
+
+	// Genre Only movies with this value among their `genre`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Genre *Genre `form:"genre,omitempty" json:"genre,omitempty"`
+
+	// Country Only movies with this value among their `country`, matched whole after the search fold (contract 11: case, width, accents, Chinese script and kana do not matter). Empty is no filter. At most 256 characters; longer, or holding a control character or invalid UTF-8, is a 400 naming the parameter.
+	Country *Country `form:"country,omitempty" json:"country,omitempty"`
+
+	// Year Only movies of this year (YYYY) or range of years (YYYY-YYYY).
+	Year *Year `form:"year,omitempty" json:"year,omitempty"`
+}
+
+// MovieFacetsParamsField defines parameters for MovieFacets.
+type MovieFacetsParamsField string
 
 // GetMovieParams defines parameters for GetMovie.
 type GetMovieParams struct {
@@ -576,9 +862,9 @@ type ClientInterface interface {
 	// Corresponds with OPTIONS /api/jav/{id} (the `PreflightApiJavId` operationId).
 	PreflightApiJavId(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*http.Response, error)
 
-	// ListMovies List movies, newest first
+	// ListMovies List movies, filtered and sorted
 	//
-	// Ordered by id descending. A page past the last one is a 200 with an empty list and the true total.
+	// Newest first (id descending) unless `sort` says otherwise. The filters and `q` combine with AND; `total` counts what matches. A page past the last one is a 200 with an empty list and the true total.
 	//
 	// Corresponds with GET /api/movies (the `ListMovies` operationId).
 	ListMovies(ctx context.Context, params *ListMoviesParams, reqEditors ...RequestEditorFn) (*http.Response, error)
@@ -587,6 +873,18 @@ type ClientInterface interface {
 	//
 	// Corresponds with OPTIONS /api/movies (the `PreflightApiMovies` operationId).
 	PreflightApiMovies(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// MovieFacets Count the values of one field
+	//
+	// The values of `field` with the number of movies that have each, under `q` and the filters (the filter on `field` itself left out), count descending then value ascending, paged as lists are.
+	//
+	// Corresponds with GET /api/movies/facets (the `MovieFacets` operationId).
+	MovieFacets(ctx context.Context, params *MovieFacetsParams, reqEditors ...RequestEditorFn) (*http.Response, error)
+
+	// PreflightApiMoviesFacets CORS preflight for /api/movies/facets
+	//
+	// Corresponds with OPTIONS /api/movies/facets (the `PreflightApiMoviesFacets` operationId).
+	PreflightApiMoviesFacets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error)
 
 	// Snapshot The whole catalog in one document
 	//
@@ -824,9 +1122,9 @@ func (c *Client) PreflightApiJavId(ctx context.Context, id Id, reqEditors ...Req
 	return c.Client.Do(req)
 }
 
-// ListMovies List movies, newest first
+// ListMovies List movies, filtered and sorted
 //
-// Ordered by id descending. A page past the last one is a 200 with an empty list and the true total.
+// Newest first (id descending) unless `sort` says otherwise. The filters and `q` combine with AND; `total` counts what matches. A page past the last one is a 200 with an empty list and the true total.
 //
 // Corresponds with GET /api/movies (the `ListMovies` operationId).
 func (c *Client) ListMovies(ctx context.Context, params *ListMoviesParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
@@ -846,6 +1144,38 @@ func (c *Client) ListMovies(ctx context.Context, params *ListMoviesParams, reqEd
 // Corresponds with OPTIONS /api/movies (the `PreflightApiMovies` operationId).
 func (c *Client) PreflightApiMovies(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
 	req, err := NewPreflightApiMoviesRequest(c.Server)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// MovieFacets Count the values of one field
+//
+// The values of `field` with the number of movies that have each, under `q` and the filters (the filter on `field` itself left out), count descending then value ascending, paged as lists are.
+//
+// Corresponds with GET /api/movies/facets (the `MovieFacets` operationId).
+func (c *Client) MovieFacets(ctx context.Context, params *MovieFacetsParams, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewMovieFacetsRequest(c.Server, params)
+	if err != nil {
+		return nil, err
+	}
+	req = req.WithContext(ctx)
+	if err := c.applyEditors(ctx, req, reqEditors); err != nil {
+		return nil, err
+	}
+	return c.Client.Do(req)
+}
+
+// PreflightApiMoviesFacets CORS preflight for /api/movies/facets
+//
+// Corresponds with OPTIONS /api/movies/facets (the `PreflightApiMoviesFacets` operationId).
+func (c *Client) PreflightApiMoviesFacets(ctx context.Context, reqEditors ...RequestEditorFn) (*http.Response, error) {
+	req, err := NewPreflightApiMoviesFacetsRequest(c.Server)
 	if err != nil {
 		return nil, err
 	}
@@ -1392,6 +1722,102 @@ func NewListJavRequest(server string, params *ListJavParams) (*http.Request, err
 
 		}
 
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Actor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "actor", *params.Actor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Director != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "director", *params.Director, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Studio != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "studio", *params.Studio, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Genre != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "genre", *params.Genre, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Country != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "country", *params.Country, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Year != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", *params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -1604,6 +2030,102 @@ func NewListMoviesRequest(server string, params *ListMoviesParams) (*http.Reques
 
 		}
 
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Actor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "actor", *params.Actor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Director != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "director", *params.Director, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Studio != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "studio", *params.Studio, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Genre != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "genre", *params.Genre, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Country != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "country", *params.Country, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Year != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", *params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Sort != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "sort", *params.Sort, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
 		if encoded := queryValues.Encode(); encoded != "" {
 			rawQueryFragments = append(rawQueryFragments, encoded)
 		}
@@ -1628,6 +2150,203 @@ func NewPreflightApiMoviesRequest(server string) (*http.Request, error) {
 	}
 
 	operationPath := fmt.Sprintf("/api/movies")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	req, err := http.NewRequest(http.MethodOptions, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewMovieFacetsRequest constructs an http.Request for the MovieFacets method
+func NewMovieFacetsRequest(server string, params *MovieFacetsParams) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/movies/facets")
+	if operationPath[0] == '/' {
+		operationPath = "." + operationPath
+	}
+
+	queryURL, err := serverURL.Parse(operationPath)
+	if err != nil {
+		return nil, err
+	}
+
+	if params != nil {
+		// queryValues collects non-styled parameters (passthrough, JSON)
+		// that are safe to round-trip through url.Values.Encode().
+		queryValues := queryURL.Query()
+		// rawQueryFragments collects pre-encoded query fragments from
+		// styled parameters, preserving literal commas as delimiters
+		// per the OpenAPI spec (e.g. "color=blue,black,brown").
+		var rawQueryFragments []string
+
+		if queryFrag, err := runtime.StyleParamWithOptions("form", true, "field", params.Field, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+			return nil, err
+		} else {
+			for _, qp := range strings.Split(queryFrag, "&") {
+				rawQueryFragments = append(rawQueryFragments, qp)
+			}
+		}
+
+		if params.Page != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "page", *params.Page, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Limit != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "limit", *params.Limit, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "integer", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Q != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "q", *params.Q, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Category != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "category", *params.Category, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Actor != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "actor", *params.Actor, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Director != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "director", *params.Director, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Studio != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "studio", *params.Studio, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Genre != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "genre", *params.Genre, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Country != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "country", *params.Country, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if params.Year != nil {
+
+			if queryFrag, err := runtime.StyleParamWithOptions("form", true, "year", *params.Year, runtime.StyleParamOptions{ParamLocation: runtime.ParamLocationQuery, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			} else {
+				for _, qp := range strings.Split(queryFrag, "&") {
+					rawQueryFragments = append(rawQueryFragments, qp)
+				}
+			}
+
+		}
+
+		if encoded := queryValues.Encode(); encoded != "" {
+			rawQueryFragments = append(rawQueryFragments, encoded)
+		}
+		queryURL.RawQuery = strings.Join(rawQueryFragments, "&")
+	}
+
+	req, err := http.NewRequest(http.MethodGet, queryURL.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+
+	return req, nil
+}
+
+// NewPreflightApiMoviesFacetsRequest constructs an http.Request for the PreflightApiMoviesFacets method
+func NewPreflightApiMoviesFacetsRequest(server string) (*http.Request, error) {
+	var err error
+
+	serverURL, err := url.Parse(server)
+	if err != nil {
+		return nil, err
+	}
+
+	operationPath := fmt.Sprintf("/api/movies/facets")
 	if operationPath[0] == '/' {
 		operationPath = "." + operationPath
 	}
@@ -2213,9 +2932,9 @@ type ClientWithResponsesInterface interface {
 	// Corresponds with OPTIONS /api/jav/{id} (the `PreflightApiJavId` operationId).
 	PreflightApiJavIdWithResponse(ctx context.Context, id Id, reqEditors ...RequestEditorFn) (*PreflightApiJavIdResponse, error)
 
-	// ListMoviesWithResponse List movies, newest first
+	// ListMoviesWithResponse List movies, filtered and sorted
 	//
-	// Ordered by id descending. A page past the last one is a 200 with an empty list and the true total.
+	// Newest first (id descending) unless `sort` says otherwise. The filters and `q` combine with AND; `total` counts what matches. A page past the last one is a 200 with an empty list and the true total.
 	//
 	// Returns a wrapper object for the known response body format(s).
 	//
@@ -2228,6 +2947,22 @@ type ClientWithResponsesInterface interface {
 	//
 	// Corresponds with OPTIONS /api/movies (the `PreflightApiMovies` operationId).
 	PreflightApiMoviesWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PreflightApiMoviesResponse, error)
+
+	// MovieFacetsWithResponse Count the values of one field
+	//
+	// The values of `field` with the number of movies that have each, under `q` and the filters (the filter on `field` itself left out), count descending then value ascending, paged as lists are.
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with GET /api/movies/facets (the `MovieFacets` operationId).
+	MovieFacetsWithResponse(ctx context.Context, params *MovieFacetsParams, reqEditors ...RequestEditorFn) (*MovieFacetsResponse, error)
+
+	// PreflightApiMoviesFacetsWithResponse CORS preflight for /api/movies/facets
+	//
+	// Returns a wrapper object for the known response body format(s).
+	//
+	// Corresponds with OPTIONS /api/movies/facets (the `PreflightApiMoviesFacets` operationId).
+	PreflightApiMoviesFacetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PreflightApiMoviesFacetsResponse, error)
 
 	// SnapshotWithResponse The whole catalog in one document
 	//
@@ -3147,6 +3882,164 @@ func (r PreflightApiMoviesResponse) StatusCode() int {
 
 // ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
 func (r PreflightApiMoviesResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// MovieFacetsResponse200Headers the declared response headers of an HTTP 200 response for MovieFacets
+type MovieFacetsResponse200Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	CacheTag                 *string
+	ETag                     string
+	SurrogateKey             *string
+	XContentTypeOptions      string
+}
+
+// MovieFacetsResponse304Headers the declared response headers of an HTTP 304 response for MovieFacets
+type MovieFacetsResponse304Headers struct {
+	AccessControlAllowOrigin string
+	ETag                     string
+}
+
+// MovieFacetsResponse400Headers the declared response headers of an HTTP 400 response for MovieFacets
+type MovieFacetsResponse400Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	XContentTypeOptions      string
+}
+
+// MovieFacetsResponse500Headers the declared response headers of an HTTP 500 response for MovieFacets
+type MovieFacetsResponse500Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	XContentTypeOptions      string
+}
+
+// MovieFacetsResponse503Headers the declared response headers of an HTTP 503 response for MovieFacets
+type MovieFacetsResponse503Headers struct {
+	AccessControlAllowOrigin string
+	CacheControl             string
+	ETag                     string
+	RetryAfter               *string
+	XContentTypeOptions      string
+}
+
+type MovieFacetsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// JSON200 the response for an HTTP 200 `application/json` response
+	JSON200 *FacetList
+	// JSON400 the response for an HTTP 400 `application/json` response
+	JSON400 *BadRequest
+	// JSON500 the response for an HTTP 500 `application/json` response
+	JSON500 *Internal
+	// JSON503 the response for an HTTP 503 `application/json` response
+	JSON503 *Unavailable
+	// Headers200 the parsed response headers for an HTTP 200 response
+	Headers200 *MovieFacetsResponse200Headers
+	// Headers304 the parsed response headers for an HTTP 304 response
+	Headers304 *MovieFacetsResponse304Headers
+	// Headers400 the parsed response headers for an HTTP 400 response
+	Headers400 *MovieFacetsResponse400Headers
+	// Headers500 the parsed response headers for an HTTP 500 response
+	Headers500 *MovieFacetsResponse500Headers
+	// Headers503 the parsed response headers for an HTTP 503 response
+	Headers503 *MovieFacetsResponse503Headers
+}
+
+// GetJSON200 returns the response for an HTTP 200 `application/json` response
+func (r MovieFacetsResponse) GetJSON200() *FacetList {
+	return r.JSON200
+}
+
+// GetJSON400 returns the response for an HTTP 400 `application/json` response
+func (r MovieFacetsResponse) GetJSON400() *BadRequest {
+	return r.JSON400
+}
+
+// GetJSON500 returns the response for an HTTP 500 `application/json` response
+func (r MovieFacetsResponse) GetJSON500() *Internal {
+	return r.JSON500
+}
+
+// GetJSON503 returns the response for an HTTP 503 `application/json` response
+func (r MovieFacetsResponse) GetJSON503() *Unavailable {
+	return r.JSON503
+}
+
+// GetBody returns the raw response body bytes
+func (r MovieFacetsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r MovieFacetsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r MovieFacetsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r MovieFacetsResponse) ContentType() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Header.Get("Content-Type")
+	}
+	return ""
+}
+
+// PreflightApiMoviesFacetsResponse204Headers the declared response headers of an HTTP 204 response for PreflightApiMoviesFacets
+type PreflightApiMoviesFacetsResponse204Headers struct {
+	AccessControlAllowHeaders string
+	AccessControlAllowMethods string
+	AccessControlAllowOrigin  string
+	AccessControlMaxAge       string
+	XContentTypeOptions       string
+}
+
+type PreflightApiMoviesFacetsResponse struct {
+	Body         []byte
+	HTTPResponse *http.Response
+	// Headers204 the parsed response headers for an HTTP 204 response
+	Headers204 *PreflightApiMoviesFacetsResponse204Headers
+}
+
+// GetBody returns the raw response body bytes
+func (r PreflightApiMoviesFacetsResponse) GetBody() []byte {
+	return r.Body
+}
+
+// Status returns HTTPResponse.Status
+func (r PreflightApiMoviesFacetsResponse) Status() string {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.Status
+	}
+	return http.StatusText(0)
+}
+
+// StatusCode returns HTTPResponse.StatusCode
+func (r PreflightApiMoviesFacetsResponse) StatusCode() int {
+	if r.HTTPResponse != nil {
+		return r.HTTPResponse.StatusCode
+	}
+	return 0
+}
+
+// ContentType is a convenience method to retrieve the Content-Type value from the HTTP response headers
+func (r PreflightApiMoviesFacetsResponse) ContentType() string {
 	if r.HTTPResponse != nil {
 		return r.HTTPResponse.Header.Get("Content-Type")
 	}
@@ -4232,9 +5125,9 @@ func (c *ClientWithResponses) PreflightApiJavIdWithResponse(ctx context.Context,
 	return ParsePreflightApiJavIdResponse(rsp)
 }
 
-// ListMoviesWithResponse List movies, newest first
+// ListMoviesWithResponse List movies, filtered and sorted
 //
-// Ordered by id descending. A page past the last one is a 200 with an empty list and the true total.
+// Newest first (id descending) unless `sort` says otherwise. The filters and `q` combine with AND; `total` counts what matches. A page past the last one is a 200 with an empty list and the true total.
 //
 // Returns a wrapper object for the known response body format(s).
 //
@@ -4258,6 +5151,34 @@ func (c *ClientWithResponses) PreflightApiMoviesWithResponse(ctx context.Context
 		return nil, err
 	}
 	return ParsePreflightApiMoviesResponse(rsp)
+}
+
+// MovieFacetsWithResponse Count the values of one field
+//
+// The values of `field` with the number of movies that have each, under `q` and the filters (the filter on `field` itself left out), count descending then value ascending, paged as lists are.
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with GET /api/movies/facets (the `MovieFacets` operationId).
+func (c *ClientWithResponses) MovieFacetsWithResponse(ctx context.Context, params *MovieFacetsParams, reqEditors ...RequestEditorFn) (*MovieFacetsResponse, error) {
+	rsp, err := c.MovieFacets(ctx, params, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParseMovieFacetsResponse(rsp)
+}
+
+// PreflightApiMoviesFacetsWithResponse CORS preflight for /api/movies/facets
+//
+// Returns a wrapper object for the known response body format(s).
+//
+// Corresponds with OPTIONS /api/movies/facets (the `PreflightApiMoviesFacets` operationId).
+func (c *ClientWithResponses) PreflightApiMoviesFacetsWithResponse(ctx context.Context, reqEditors ...RequestEditorFn) (*PreflightApiMoviesFacetsResponse, error) {
+	rsp, err := c.PreflightApiMoviesFacets(ctx, reqEditors...)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePreflightApiMoviesFacetsResponse(rsp)
 }
 
 // SnapshotWithResponse The whole catalog in one document
@@ -5727,6 +6648,281 @@ func ParsePreflightApiMoviesResponse(rsp *http.Response) (*PreflightApiMoviesRes
 	switch {
 	case rsp.StatusCode == 204:
 		var headers PreflightApiMoviesResponse204Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Headers"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Headers", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowHeaders = value
+		}
+		if values := rsp.Header.Values("Access-Control-Allow-Methods"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Methods", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowMethods = value
+		}
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Access-Control-Max-Age"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Max-Age", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlMaxAge = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers204 = &headers
+	}
+
+	return response, nil
+}
+
+// ParseMovieFacetsResponse parses an HTTP response from a MovieFacetsWithResponse call
+func ParseMovieFacetsResponse(rsp *http.Response) (*MovieFacetsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &MovieFacetsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 200:
+		var dest FacetList
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON200 = &dest
+
+	case rsp.StatusCode == 304:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 400:
+		var dest BadRequest
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON400 = &dest
+
+	case rsp.StatusCode == 431:
+		break // No content-type
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 500:
+		var dest Internal
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON500 = &dest
+
+	case strings.Contains(rsp.Header.Get("Content-Type"), "json") && rsp.StatusCode == 503:
+		var dest Unavailable
+		if err := json.Unmarshal(bodyBytes, &dest); err != nil {
+			return nil, err
+		}
+		response.JSON503 = &dest
+
+	}
+
+	switch {
+	case rsp.StatusCode == 200:
+		var headers MovieFacetsResponse200Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("Cache-Tag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Tag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheTag = &value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Surrogate-Key"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Surrogate-Key", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.SurrogateKey = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers200 = &headers
+	case rsp.StatusCode == 304:
+		var headers MovieFacetsResponse304Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		response.Headers304 = &headers
+	case rsp.StatusCode == 400:
+		var headers MovieFacetsResponse400Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers400 = &headers
+	case rsp.StatusCode == 500:
+		var headers MovieFacetsResponse500Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers500 = &headers
+	case rsp.StatusCode == 503:
+		var headers MovieFacetsResponse503Headers
+		if values := rsp.Header.Values("Access-Control-Allow-Origin"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Origin", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.AccessControlAllowOrigin = value
+		}
+		if values := rsp.Header.Values("Cache-Control"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Cache-Control", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.CacheControl = value
+		}
+		if values := rsp.Header.Values("ETag"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "ETag", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.ETag = value
+		}
+		if values := rsp.Header.Values("Retry-After"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "Retry-After", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: false, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.RetryAfter = &value
+		}
+		if values := rsp.Header.Values("X-Content-Type-Options"); len(values) > 0 {
+			var value string
+			if err := runtime.BindStyledParameterWithOptions("simple", "X-Content-Type-Options", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
+				return nil, err
+			}
+			headers.XContentTypeOptions = value
+		}
+		response.Headers503 = &headers
+	}
+
+	return response, nil
+}
+
+// ParsePreflightApiMoviesFacetsResponse parses an HTTP response from a PreflightApiMoviesFacetsWithResponse call
+func ParsePreflightApiMoviesFacetsResponse(rsp *http.Response) (*PreflightApiMoviesFacetsResponse, error) {
+	bodyBytes, err := io.ReadAll(rsp.Body)
+	defer func() { _ = rsp.Body.Close() }()
+	if err != nil {
+		return nil, err
+	}
+
+	response := &PreflightApiMoviesFacetsResponse{
+		Body:         bodyBytes,
+		HTTPResponse: rsp,
+	}
+
+	switch {
+	case rsp.StatusCode == 204:
+		var headers PreflightApiMoviesFacetsResponse204Headers
 		if values := rsp.Header.Values("Access-Control-Allow-Headers"); len(values) > 0 {
 			var value string
 			if err := runtime.BindStyledParameterWithOptions("simple", "Access-Control-Allow-Headers", values[0], &value, runtime.BindStyledParameterOptions{ParamLocation: runtime.ParamLocationHeader, Explode: false, Required: true, Type: "string", Format: ""}); err != nil {
