@@ -193,6 +193,10 @@ func TestBindingsByHandAndRebind(t *testing.T) {
 	if _, err := collect.Bind(ctx, st, "typed", 1, "Auto", false, false); err != nil {
 		t.Fatal(err)
 	}
+	// Nor does the store, when a type is stored again not by hand.
+	if err := st.PutSourceTypes(ctx, "typed", []catalog.SourceType{{ID: 1, Name: "Movies", Category: "Auto"}}); err != nil {
+		t.Fatal(err)
+	}
 	if ty := typeOf(t, st, 1); ty.Category != "Cinema" || !ty.ByHand {
 		t.Errorf("hand binding: %+v, want Cinema by hand", ty)
 	}
