@@ -90,7 +90,7 @@ func everyWriteReachesH(t *testing.T, dsn string) {
 			`"vod_content":"v2","vod_play_from":"m3u8","vod_play_url":"Ep 1$https://cdn.example.com/c/1/index.m3u8"}]}`)
 	}))
 	t.Cleanup(peer.Close)
-	wantExit(t, run(t, env, "", "source", "add", "peer", peer.URL+"/api.php/provide/vod/", "--fetch-allow-private"), 0)
+	wantExit(t, run(t, env, "", "source", "add", "peer", peer.URL+"/api.php/provide/vod/", "--fetch-allow-private", "--synonyms", "Drama=Drama"), 0)
 
 	srv := startServe(t, env, serveArgs()...)
 	clips, movies := "http://"+srv.addrs.Clips.String(), "http://"+srv.addrs.Movies.String()

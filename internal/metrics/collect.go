@@ -10,7 +10,7 @@ func (m *Registry) registerCollect(f factory) {
 	m.collectRuns = f.counterVec("catalog_collect_runs_total",
 		"Collection runs by source and result (ok, or error: the run stopped early).", "source", "result")
 	m.collectRecords = f.counterVec("catalog_collect_records_total",
-		"Collected records by source and outcome (read, written, unchanged, rejected).", "source", "outcome")
+		"Collected records by source and outcome (read, written, unchanged, rejected, unbound).", "source", "outcome")
 }
 
 // Collect adds one finished collection run.
