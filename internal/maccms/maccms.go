@@ -87,6 +87,10 @@ type vodQuery struct {
 	from   string // from=CODE: only that play group ("" = every group)
 	none   bool   // nothing can match: every id dropped, or a play group no movie has
 	filter catalog.VodFilter
+	// area and class are the country and genre filters ("" = none),
+	// by the order (browse.go).
+	area, class string
+	by          vodOrder
 }
 
 // provideVod serves /api.php/provide/vod and its aliases; format is
@@ -148,10 +152,8 @@ func parseVodQuery(q url.Values, format string, now time.Time) (vodQuery, error)
 			return vq, err
 		}
 	}
-	if v := q.Get("year"); v != "" {
-		if f.Years, err = catalog.ParseYearRange(v); err != nil {
-			return vq, err
-		}
+	if err := parseBrowse(q, &vq); err != nil {
+		return vq, err
 	}
 	if vq.from = q.Get("from"); vq.from != "" {
 		f.PlayKind = catalog.PlayKindOf(vq.from)
@@ -222,13 +224,19 @@ func (vq vodQuery) key() string {
 	var b strings.Builder
 	b.WriteString("vod\x00")
 	b.WriteByte('0' + boolDigit(vq.full) + 2*boolDigit(vq.xml))
-	for _, n := range []int64{f.Paging.Page, f.Paging.Limit, f.TypeID, f.PlayKind, int64(boolDigit(f.Ascending)), int64(boolDigit(vq.none))} {
+	for _, n := range []int64{f.Paging.Page, f.Paging.Limit, f.TypeID, f.PlayKind, int64(boolDigit(f.Ascending)), int64(boolDigit(vq.none)), int64(vq.by)} {
 		b.WriteByte(0)
 		b.WriteString(strconv.FormatInt(n, 10))
 	}
 	b.WriteByte(0)
 	b.WriteString(f.Years.From + "-" + f.Years.To)
 	cache.AppendTerms(&b, f.Terms)
+	for _, v := range [...]string{vq.area, vq.class} {
+		b.WriteString("\x00v")
+		b.WriteString(strconv.Itoa(len(v)))
+		b.WriteByte(':')
+		b.WriteString(v)
+	}
 	for _, id := range f.IDs {
 		b.WriteString("\x00i")
 		b.WriteString(strconv.FormatInt(id, 10))

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 	"testing"
@@ -392,6 +393,21 @@ func TestVodFilters(t *testing.T) {
 		{"year=2011-2020", []int64{}},
 		{"t=1&h=1&wd=drama&year=2010&ids=3,1", []int64{3}},
 		{"pagesize=500", []int64{3, 1, 2}},
+		// f, FongMi TV's form (contract 12): its members are the
+		// parameters of the same names; a plain parameter wins; an empty
+		// value, null, lang and other members are no filter.
+		{fParam(`{"year":"2005"}`), []int64{2}},
+		{fParam(`{"year":2005}`), []int64{2}},
+		{fParam(`{"year":"1999-2005","lang":"th"}`), []int64{1, 2}},
+		{"year=2010&" + fParam(`{"year":"2005"}`), []int64{3}},
+		{fParam(`{"year":""}`), []int64{3, 1, 2}},
+		{fParam(`{"year":null,"area":"","class":"","by":""}`), []int64{3, 1, 2}},
+		{fParam(`{}`), []int64{3, 1, 2}},
+		{fParam(`{"sort":"x","pg":"2","year":"2005"}`), []int64{2}},
+		{"f=", []int64{3, 1, 2}},
+		{"lang=th", []int64{3, 1, 2}},
+		{"by=time", []int64{3, 1, 2}},
+		{fParam(`{"by":"time"}`), []int64{3, 1, 2}},
 	}
 	for _, tt := range tests {
 		for _, ac := range []string{"list", "detail"} {
@@ -427,6 +443,9 @@ func TestVodFilters(t *testing.T) {
 	})
 }
 
+// fParam is the parameter f carrying the JSON text js.
+func fParam(js string) string { return "f=" + url.QueryEscape(js) }
+
 func vodIDs(t testing.TB, body []byte) []int64 {
 	t.Helper()
 	var env struct {
@@ -458,6 +477,19 @@ func TestVodErrors(t *testing.T) {
 		{"year=99", "year"}, {"year=2019-20", "year"}, {"year=abcd", "year"}, {"year=2019-", "year"}, {"year=2019-2020-2021", "year"},
 		{"wd=abc%00def", "wd "}, {"wd=%ff", "wd "}, {"wd=" + strings.Repeat("x", 257), "wd must be at most 256 characters"},
 		{"wd=" + strings.Repeat("w+", 16) + "a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q", "wd must have at most 16 distinct words"},
+		// The browse filters (contract 12) and f, FongMi TV's form of them.
+		{"area=a%00b", "area must be text without control characters"}, {"area=%ff", "area must be text"},
+		{"area=" + strings.Repeat("ก", 257), "area must be at most 256 characters"},
+		{"class=%7f", "class must be text"}, {"class=" + strings.Repeat("x", 257), "class must be at most 256 characters"},
+		{"by=popular", "by must be one of time, hits, hits_day, hits_week, hits_month, score"}, {"by=TIME", "by must be one of"},
+		{fParam(`{"year":"20x"}`), "f: year must be YYYY"}, {fParam(`{"year":2019.5}`), "f: year must be YYYY"},
+		{fParam(`{"by":"new"}`), "f: by must be one of"}, {fParam(`{"class":"a\u0000b"}`), "f: class must be text"},
+		{fParam(`{"area":{"n":"TH"}}`), "f: area must be a string"}, {fParam(`{"class":["Drama"]}`), "f: class must be a string"},
+		{fParam(`{"year":true}`), "f: year must be a string"},
+		{fParam(`{"year":"2019"`), "f must be a JSON object"}, {fParam(`["Drama"]`), "f must be a JSON object"},
+		{fParam(`"Drama"`), "f must be a JSON object"}, {fParam(`null`), "f must be a JSON object"}, {"f=year%3D2019", "f must be a JSON object"},
+		// A bad plain parameter is refused though f has a good one.
+		{"year=20x&" + fParam(`{"year":"2019"}`), "year must be YYYY"},
 	}
 	for _, tt := range tests {
 		for _, path := range []string{movietest.VodPath, "/api.php/provide/vod/at/xml"} {
