@@ -26,8 +26,11 @@ type VodFilter struct {
 	PlayKind     int64     // when non-zero, only movies with this PlayKinds bit (from=CODE)
 	// Match is value filters (area: ValueCountry, class: ValueGenre),
 	// folded (FoldValue): each must be one of the movie's values.
-	Match     []FieldValue
-	Ascending bool // first change first (sort_direction=asc)
+	Match []FieldValue
+	// ByScore orders by score, highest first, then id, highest first,
+	// movies without one last (by=score); else last change first.
+	ByScore   bool
+	Ascending bool // first change first (sort_direction=asc); not with ByScore
 	Paging    Paging
 }
 

@@ -2,12 +2,14 @@ package maccms
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/url"
+	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"catalog/internal/catalog"
+	"catalog/internal/search"
 )
 
 // Browsing the resource API (contract 12 with 6): area (country), class
@@ -17,19 +19,7 @@ import (
 // JSON object of the filters picked from the filters of ac=list (every
 // value a string, "" for none picked), and leaves f out when none is.
 
-// vodOrder is the order by= asks for.
-type vodOrder uint8
-
-const (
-	byTime vodOrder = iota // last change first (contract 6), the default
-	byHits
-	byHitsDay
-	byHitsWeek
-	byHitsMonth
-	byScore
-)
-
-// vodOrders are by='s values, in vodOrder's order.
+// vodOrders are by='s values (MacCMS's names, contract 12).
 var vodOrders = []string{"time", "hits", "hits_day", "hits_week", "hits_month", "score"}
 
 // browseKeys are the parameters f may carry; f's other members are
@@ -67,14 +57,19 @@ func parseBrowse(q url.Values, vq *vodQuery) error {
 // setBrowse sets the filter or order key to v.
 func (vq *vodQuery) setBrowse(key, v string) (err error) {
 	switch key {
-	case "area":
-		vq.area, err = filterValue(key, v)
-	case "class":
-		vq.class, err = filterValue(key, v)
+	case "area", "class":
+		field := catalog.ValueCountry
+		if key == "class" {
+			field = catalog.ValueGenre
+		}
+		var folded string
+		if folded, err = catalog.ParseFilterValue(key, v); err == nil && folded != "" {
+			vq.filter.Match = append(vq.filter.Match, catalog.FieldValue{Field: field, Value: folded})
+		}
 	case "year":
 		vq.filter.Years, err = catalog.ParseYearRange(v)
 	case "by":
-		vq.by, err = parseBy(v)
+		vq.filter.ByScore, err = parseBy(v)
 	}
 	return err
 }
@@ -115,29 +110,105 @@ func parseF(s string) (map[string]string, error) {
 	return out, nil
 }
 
-// parseBy reads by=, one of vodOrders.
-func parseBy(v string) (vodOrder, error) {
-	for i, name := range vodOrders {
-		if v == name {
-			return vodOrder(i), nil
-		}
+// parseBy reads by=, one of vodOrders: time (false) or score (true).
+// The plays' orders are not served yet: the index does not keep the
+// counts.
+func parseBy(v string) (byScore bool, err error) {
+	switch v {
+	case "time", "score":
+		return v == "score", nil
+	case "hits", "hits_day", "hits_week", "hits_month":
+		return false, catalog.Errorf(catalog.EINVALID, "by=%s is not served yet; by must be time or score", v)
 	}
-	return 0, catalog.Errorf(catalog.EINVALID, "by must be one of %s, got %q", strings.Join(vodOrders, ", "), v)
+	return false, catalog.Errorf(catalog.EINVALID, "by must be one of %s, got %q", strings.Join(vodOrders, ", "), v)
 }
 
-// maxFilterValue is the longest value of a filter, in characters
-// (contract 12).
-const maxFilterValue = 256
+// The filters ac=list offers per type (contract 12), in the shape FongMi
+// TV reads (its Filter: key, name and value, a list of n, the name
+// shown, and v, the value sent back in f).
 
-// filterValue checks the value of the filter param: valid UTF-8, no
-// control character, at most maxFilterValue characters; it returns it
-// trimmed.
-func filterValue(param, v string) (string, error) {
-	if !utf8.ValidString(v) || strings.ContainsFunc(v, func(r rune) bool { return r < 0x20 || r == 0x7f }) {
-		return "", catalog.Errorf(catalog.EINVALID, "%s must be text without control characters", param)
+// vodFilterKeys are the filters of a type, in the order they are shown:
+// the key f sends, its name, the index's facet field.
+var vodFilterKeys = []struct{ key, name, field string }{
+	{"class", "Genre", catalog.ValueGenre.String()},
+	{"area", "Area", catalog.ValueCountry.String()},
+	{"year", "Year", search.FacetYear},
+}
+
+// maxFilterValues is the most values a filter offers.
+const maxFilterValues = 30
+
+// typeFilters are the filters of one type that have values.
+type typeFilters struct {
+	typeID int64
+	keys   []keyValues
+}
+
+// keyValues is one filter: its values as stored, most used by the
+// type's movies first, then by value.
+type keyValues struct {
+	key, name string
+	values    []string
+}
+
+// filters are the filters of every type with values, by type id.
+func (a *API) filters(ctx context.Context, version int64, types []catalog.VodType) ([]typeFilters, error) {
+	var out []typeFilters
+	for _, t := range types {
+		tf := typeFilters{typeID: t.ID}
+		for _, k := range vodFilterKeys {
+			p, err := a.index.Facet(ctx, version, k.field, search.Query{Type: t.ID, Limit: maxFilterValues})
+			if err != nil {
+				return nil, err
+			}
+			if len(p.Values) == 0 {
+				continue
+			}
+			kv := keyValues{key: k.key, name: k.name, values: make([]string, len(p.Values))}
+			for i, v := range p.Values {
+				kv.values[i] = v.Value
+			}
+			tf.keys = append(tf.keys, kv)
+		}
+		if len(tf.keys) > 0 {
+			out = append(out, tf)
+		}
 	}
-	if utf8.RuneCountInString(v) > maxFilterValue {
-		return "", catalog.Errorf(catalog.EINVALID, "%s must be at most %d characters", param, maxFilterValue)
+	return out, nil
+}
+
+// appendFilters appends the filters member of ac=list.
+func appendFilters(b []byte, filters []typeFilters) []byte {
+	b = append(b, `,"filters":{`...)
+	for i, tf := range filters {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = strconv.AppendInt(b, tf.typeID, 10)
+		b = append(b, `":[`...)
+		for j, k := range tf.keys {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"key":`...)
+			b = catalog.AppendJSONString(b, k.key)
+			b = append(b, `,"name":`...)
+			b = catalog.AppendJSONString(b, k.name)
+			b = append(b, `,"value":[`...)
+			for n, v := range k.values {
+				if n > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, `{"n":`...)
+				b = catalog.AppendJSONString(b, v)
+				b = append(b, `,"v":`...)
+				b = catalog.AppendJSONString(b, v)
+				b = append(b, '}')
+			}
+			b = append(b, "]}"...)
+		}
+		b = append(b, ']')
 	}
-	return strings.TrimSpace(v), nil
+	return append(b, '}')
 }

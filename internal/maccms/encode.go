@@ -52,9 +52,9 @@ func fieldsOf(v *catalog.Vod, full bool, from string) vodFields {
 }
 
 // appendVodsJSON encodes the list envelope of contract 4.2 with MacCMS
-// records, and the types for ac=list; a page past catalog.MaxPageBytes
+// records, and the types and their filters for ac=list; a page past catalog.MaxPageBytes
 // is refused.
-func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType) ([]byte, error) {
+func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, types []catalog.VodType, filters []typeFilters) ([]byte, error) {
 	b = vq.filter.Paging.AppendListHead(b, total, false)
 	for i := range vods {
 		if i > 0 {
@@ -79,6 +79,7 @@ func appendVodsJSON(b []byte, vq vodQuery, vods []catalog.Vod, total int64, type
 			b = append(b, '}')
 		}
 		b = append(b, ']')
+		b = appendFilters(b, filters)
 	}
 	return append(b, '}'), nil
 }

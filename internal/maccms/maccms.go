@@ -17,12 +17,14 @@ import (
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/httpx"
+	"catalog/internal/search"
 )
 
-// Index pages the resource API's records: the movies' in-process index
-// (search.Live).
+// Index pages the resource API's records and counts their values: the
+// movies' in-process index (search.Live).
 type Index interface {
 	Vods(ctx context.Context, version int64, f catalog.VodFilter) ([]catalog.Vod, int64, error)
+	Facet(ctx context.Context, version int64, field string, q search.Query) (search.FacetPage, error)
 }
 
 // Reads answers a read through the service's response cache (cache.
@@ -87,10 +89,6 @@ type vodQuery struct {
 	from   string // from=CODE: only that play group ("" = every group)
 	none   bool   // nothing can match: every id dropped, or a play group no movie has
 	filter catalog.VodFilter
-	// area and class are the country and genre filters ("" = none),
-	// by the order (browse.go).
-	area, class string
-	by          vodOrder
 }
 
 // provideVod serves /api.php/provide/vod and its aliases; format is
@@ -224,19 +222,14 @@ func (vq vodQuery) key() string {
 	var b strings.Builder
 	b.WriteString("vod\x00")
 	b.WriteByte('0' + boolDigit(vq.full) + 2*boolDigit(vq.xml))
-	for _, n := range []int64{f.Paging.Page, f.Paging.Limit, f.TypeID, f.PlayKind, int64(boolDigit(f.Ascending)), int64(boolDigit(vq.none)), int64(vq.by)} {
+	for _, n := range []int64{f.Paging.Page, f.Paging.Limit, f.TypeID, f.PlayKind, int64(boolDigit(f.Ascending)), int64(boolDigit(vq.none)), int64(boolDigit(f.ByScore))} {
 		b.WriteByte(0)
 		b.WriteString(strconv.FormatInt(n, 10))
 	}
 	b.WriteByte(0)
 	b.WriteString(f.Years.From + "-" + f.Years.To)
 	cache.AppendTerms(&b, f.Terms)
-	for _, v := range [...]string{vq.area, vq.class} {
-		b.WriteString("\x00v")
-		b.WriteString(strconv.Itoa(len(v)))
-		b.WriteByte(':')
-		b.WriteString(v)
-	}
+	cache.AppendMatch(&b, f.Match)
 	for _, id := range f.IDs {
 		b.WriteString("\x00i")
 		b.WriteString(strconv.FormatInt(id, 10))
@@ -271,7 +264,13 @@ func (a *API) encodeVods(ctx context.Context, version int64, vq vodQuery) ([]byt
 	if vq.xml {
 		return appendVodsXML(make([]byte, 0, 256+len(vods)*vodSizeHint(vq.full)), vq, vods, total, types)
 	}
-	return appendVodsJSON(make([]byte, 0, 256+len(vods)*vodSizeHint(vq.full)), vq, vods, total, types)
+	var filters []typeFilters
+	if !vq.full {
+		if filters, err = a.filters(ctx, version, types); err != nil {
+			return nil, err
+		}
+	}
+	return appendVodsJSON(make([]byte, 0, 256+len(vods)*vodSizeHint(vq.full)), vq, vods, total, types, filters)
 }
 
 // vodSizeHint is a typical encoded record, to size the buffer once.

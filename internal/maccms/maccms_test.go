@@ -50,6 +50,10 @@ const (
 	duskList = `{"vod_id":2,"vod_name":"Dusk","type_id":2,"type_name":"Thai","vod_en":"dusk","vod_time":"2026-11-01 13:34:56","vod_remarks":"","vod_play_from":""}`
 	noonList = `{"vod_id":3,"vod_name":"Noon","type_id":0,"type_name":"","vod_en":"noon","vod_time":"2026-11-01 11:34:56","vod_remarks":"","vod_play_from":""}`
 	classes  = `"class":[{"type_id":1,"type_pid":0,"type_name":"Drama"},{"type_id":2,"type_pid":0,"type_name":"Thai"}]`
+	// dawn's filters: its genres, countries (most used first, then by
+	// value) and year under its type; dusk's type has no values.
+	dawnFilters = `"filters":{"1":[{"key":"class","name":"Genre","value":[{"n":"Romance","v":"Romance"},{"n":"War","v":"War"}]},` +
+		`{"key":"area","name":"Area","value":[{"n":"JP","v":"JP"},{"n":"TH","v":"TH"}]},{"key":"year","name":"Year","value":[{"n":"2019","v":"2019"}]}]}`
 )
 
 var (
@@ -74,7 +78,7 @@ func TestVodJSON(t *testing.T) {
 	// records. A full record's members follow the field table, so their
 	// order is not pinned: JSON objects are unordered.
 	list := movietest.Get(t, h, movietest.VodPath, http.StatusOK)
-	if want := head + duskList + `,` + dawnList + `,` + noonList + `],` + classes + `}`; !movietest.SameJSON(t, list.Body, []byte(want)) {
+	if want := head + duskList + `,` + dawnList + `,` + noonList + `],` + classes + `,` + dawnFilters + `}`; !movietest.SameJSON(t, list.Body, []byte(want)) {
 		t.Errorf("list: got body\n%s\nwant\n%s", list.Body, want)
 	}
 	movietest.CheckHeader(t, list, "Content-Type", "application/json; charset=utf-8")
@@ -187,8 +191,8 @@ func TestVodEmptyCatalog(t *testing.T) {
 	if got, want := movietest.DecodeListPage(t, r.Body), (movietest.ListPage{Code: 1, Msg: "data list", Page: 1, PageCount: 0, Limit: "20", Total: 0, List: "[]"}); got != want {
 		t.Errorf("got %+v, want %+v", got, want)
 	}
-	if !bytes.Contains(r.Body, []byte(`"class":[]`)) {
-		t.Errorf("no empty class list in %s", r.Body)
+	if !bytes.HasSuffix(r.Body, []byte(`"class":[],"filters":{}}`)) {
+		t.Errorf("no empty class list and filters in %s", r.Body)
 	}
 	// The MacCMS XML golden.
 	want := `<?xml version="1.0" encoding="utf-8"?><rss version="5.1"><list page="1" pagecount="0" pagesize="20" recordcount="0"></list><class></class></rss>`
@@ -478,12 +482,12 @@ func TestVodErrors(t *testing.T) {
 		{"wd=abc%00def", "wd "}, {"wd=%ff", "wd "}, {"wd=" + strings.Repeat("x", 257), "wd must be at most 256 characters"},
 		{"wd=" + strings.Repeat("w+", 16) + "a+b+c+d+e+f+g+h+i+j+k+l+m+n+o+p+q", "wd must have at most 16 distinct words"},
 		// The browse filters (contract 12) and f, FongMi TV's form of them.
-		{"area=a%00b", "area must be text without control characters"}, {"area=%ff", "area must be text"},
+		{"area=a%00b", "area must not contain control characters"}, {"area=%ff", "area must be valid UTF-8"},
 		{"area=" + strings.Repeat("ก", 257), "area must be at most 256 characters"},
-		{"class=%7f", "class must be text"}, {"class=" + strings.Repeat("x", 257), "class must be at most 256 characters"},
+		{"class=%7f", "class must not contain control characters"}, {"class=" + strings.Repeat("x", 257), "class must be at most 256 characters"},
 		{"by=popular", "by must be one of time, hits, hits_day, hits_week, hits_month, score"}, {"by=TIME", "by must be one of"},
 		{fParam(`{"year":"20x"}`), "f: year must be YYYY"}, {fParam(`{"year":2019.5}`), "f: year must be YYYY"},
-		{fParam(`{"by":"new"}`), "f: by must be one of"}, {fParam(`{"class":"a\u0000b"}`), "f: class must be text"},
+		{fParam(`{"by":"new"}`), "f: by must be one of"}, {fParam(`{"class":"a\u0000b"}`), "f: class must not contain control characters"},
 		{fParam(`{"area":{"n":"TH"}}`), "f: area must be a string"}, {fParam(`{"class":["Drama"]}`), "f: class must be a string"},
 		{fParam(`{"year":true}`), "f: year must be a string"},
 		{fParam(`{"year":"2019"`), "f must be a JSON object"}, {fParam(`["Drama"]`), "f must be a JSON object"},

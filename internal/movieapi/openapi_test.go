@@ -124,7 +124,8 @@ func TestOpenAPIMacCMS(t *testing.T) {
 	page := func(list, extra string) string {
 		return `{"code": 1, "msg": "数据列表", "page": 1, "pagecount": 1, "limit": 20, "total": 1, "list": [` + list + `]` + extra + `}`
 	}
-	class := `, "class": [{"type_id": 1, "type_pid": 0, "type_name": "Drama"}]`
+	filters := `"filters": {"1": [{"key": "class", "name": "Genre", "value": [{"n": "Drama", "v": "Drama"}]}, {"key": "year", "name": "Year", "value": [{"n": "2019", "v": "2019"}]}]}`
+	class := `, "class": [{"type_id": 1, "type_pid": 0, "type_name": "Drama"}], ` + filters
 	tests := []struct {
 		name, target string
 		status       int
@@ -154,6 +155,10 @@ func TestOpenAPIMacCMS(t *testing.T) {
 		{"vod_id as a string", "/api.php/provide/vod", 200, okHeaders("application/json"), page(strings.Replace(short, `"vod_id": 7`, `"vod_id": "7"`, 1), class), false},
 		{"full records without class on ac=list mixed", "/api.php/provide/vod", 200, okHeaders("application/json"), page(full, class), false},
 		{"limit as a string", "/api.php/provide/vod", 200, okHeaders("application/json"), strings.Replace(page(short, class), `"limit": 20`, `"limit": "20"`, 1), false},
+		{"ac=list without filters", "/api.php/provide/vod", 200, okHeaders("application/json"), page(short, strings.TrimSuffix(class, `, `+filters)), false},
+		{"a filter without values", "/api.php/provide/vod", 200, okHeaders("application/json"), page(short, strings.Replace(class, `[{"n": "2019", "v": "2019"}]`, `[]`, 1)), false},
+		{"a filter of another key", "/api.php/provide/vod", 200, okHeaders("application/json"), page(short, strings.Replace(class, `"key": "year"`, `"key": "lang"`, 1)), false},
+		{"filters of type 0", "/api.php/provide/vod", 200, okHeaders("application/json"), page(short, strings.Replace(class, `{"1": [`, `{"0": [`, 1)), false},
 		{"no CORS header", "/api.php/provide/vod", 200, http.Header{"Content-Type": {"application/json"}, "Etag": {`"a"`}, "Cache-Control": {"public, max-age=86400, stale-while-revalidate=600"}, "X-Content-Type-Options": {"nosniff"}}, page(short, class), false},
 	}
 	for _, tt := range tests {
