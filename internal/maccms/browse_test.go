@@ -158,9 +158,9 @@ func TestVodFiltersObject(t *testing.T) {
 	wantMany := append([]string{"g31"}, many[:29]...)
 	want := map[key][]string{
 		// Most used by the type's movies first, then by value.
-		{id("Drama"), "class"}: {"Romance", "War"},
-		{id("Drama"), "area"}:  {"TH", "JP"},
-		{id("Drama"), "year"}:  {"2020", "2019"},
+		{id("Drama"), "class"}:  {"Romance", "War"},
+		{id("Drama"), "area"}:   {"TH", "JP"},
+		{id("Drama"), "year"}:   {"2020", "2019"},
 		{id("Comedy"), "class"}: {"Romance"},
 		{id("Comedy"), "area"}:  {"TH"},
 		{id("Comedy"), "year"}:  {"2019"},
