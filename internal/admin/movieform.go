@@ -29,6 +29,9 @@ type movieFormPage struct {
 	Action  string
 	Submit  string
 	Message string
+	// Links are the stored movie's values, each linking to the movie
+	// list filtered on it (none when adding).
+	Links []valueLinks
 	movieFormFields
 }
 
@@ -275,7 +278,10 @@ func (s *Service) EditMovie(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, sess, err)
 		return
 	}
-	s.render(w, r, http.StatusOK, "movieform", s.movieFormPage(s.chrome(r, sess, "movies"), m.ID, movieValues(m), nil, ""))
+	c := s.chrome(r, sess, "movies")
+	p := s.movieFormPage(c, m.ID, movieValues(m), nil, "")
+	p.Links = movieLinks(c.l, m)
+	s.render(w, r, http.StatusOK, "movieform", p)
 }
 
 // UpdateMovie answers POST /admin/movies/{id}: every field is replaced

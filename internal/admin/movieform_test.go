@@ -71,3 +71,36 @@ func TestConsoleMovieFormParts(t *testing.T) {
 		}
 	}
 }
+
+// A movie's page links each of its categories, actors, directors,
+// studios, genres and countries to the movie list filtered on that
+// value (contract 12).
+func TestConsoleMovieLinks(t *testing.T) {
+	t.Parallel()
+	c := newConsole(t)
+	res, _ := c.post("/admin/movies", url.Values{"name": {"Linked"}, "categories": {"Drama\nละคร"}, "actor": {"Ann Lee\n李安娜"},
+		"studio": {"S1 & Co"}, "country": {"TH"}})
+	if res.StatusCode != http.StatusSeeOther {
+		t.Fatalf("add: got %d", res.StatusCode)
+	}
+	id := strings.TrimPrefix(res.Header.Get("Location"), "/admin/movies?added=")
+	_, body := c.get("/admin/movies/" + id + "/edit")
+	for _, want := range []string{
+		`<a class="tag" href="/admin/movies?category=Drama">Drama</a>`,
+		`<a class="tag" href="/admin/movies?category=%E0%B8%A5%E0%B8%B0%E0%B8%84%E0%B8%A3">ละคร</a>`,
+		`<a class="tag" href="/admin/movies?actor=Ann&#43;Lee">Ann Lee</a>`,
+		`<a class="tag" href="/admin/movies?actor=%E6%9D%8E%E5%AE%89%E5%A8%9C">李安娜</a>`,
+		`<a class="tag" href="/admin/movies?studio=S1&#43;%26&#43;Co">S1 &amp; Co</a>`,
+		`<a class="tag" href="/admin/movies?country=TH">TH</a>`,
+	} {
+		if !strings.Contains(body, want) {
+			t.Errorf("edit page lacks %s", want)
+		}
+	}
+	if strings.Contains(body, "?director=") || strings.Contains(body, "?genre=") {
+		t.Errorf("links for fields the movie does not have")
+	}
+	if _, body := c.get("/admin/movies/new"); strings.Contains(body, `class="movie-links"`) {
+		t.Errorf("the add form has links")
+	}
+}
