@@ -19,6 +19,7 @@ var languagePages = []string{
 	"/", "/clips/1", "/clips/999", "/admin/login", "/admin", "/admin/clips/1/edit", "/admin/clips/1/delete",
 	"/admin/movies", "/admin/movies/new", "/admin/movies/1/edit", "/admin/movies/1/delete",
 	"/admin/import", "/admin/snapshot", "/admin/tokens", "/admin/sources", "/api/docs",
+	"/?facet=actor", "/admin/movies?facet=actor", "/admin/movies?actor=x&year=2020-2024&sort=score",
 }
 
 // wrappedButtons lists the buttons of the page whose label breaks onto
@@ -129,7 +130,7 @@ func TestPagesInThreeLanguages(t *testing.T) {
 			}
 			for _, path := range languagePages {
 				b.open(path)
-				name := fmt.Sprintf("lang-%s-%d%s", lang, width, strings.NewReplacer("/", "-", "?", "-").Replace(path))
+				name := fmt.Sprintf("lang-%s-%d%s", lang, width, strings.NewReplacer("/", "-", "?", "-", "&", "-", "=", "-").Replace(path))
 				if got := eval[string](b, `document.documentElement.lang`); got != lang {
 					t.Errorf("%s: <html lang=%q>, want %q", name, got, lang)
 				}

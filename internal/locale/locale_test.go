@@ -283,6 +283,10 @@ func TestProblems(t *testing.T) {
 	fields(err)
 	_, err = catalog.ParseID("0")
 	fields(err)
+	_, err = catalog.ParseSort("loudest")
+	fields(err)
+	_, err = catalog.ParseYearRange("20x")
+	fields(err)
 	texts = append(texts,
 		"line 3: link_m3u8 must be an absolute http or https URL",
 		"There is no clip #12. It may have been deleted.",
@@ -305,7 +309,7 @@ func TestProblems(t *testing.T) {
 			}
 			// Only values and names of fields may stay in Latin letters.
 			for _, w := range latin.FindAllString(got, -1) {
-				if !strings.Contains(strings.Join([]string{"KiB", "movies", "UTF", "JSON", "YYYY", "URL", "http", "https", "provide", "vod", "ASCII", "link", "embed", "m3u8", "write", "clips", "import", "scope", "bogus", "peer", "nope", "ftp", "example", "JAV", "JAVJAV", "JAVJAVJAV", "MM", "DD", "search", "index", "limit"}, " "), w) {
+				if !strings.Contains(strings.Join([]string{"KiB", "movies", "UTF", "JSON", "YYYY", "URL", "http", "https", "provide", "vod", "ASCII", "link", "embed", "m3u8", "write", "clips", "import", "scope", "bogus", "peer", "nope", "ftp", "example", "JAV", "JAVJAV", "JAVJAVJAV", "MM", "DD", "search", "index", "limit", "sort", "new", "updated", "year", "score", "got"}, " "), w) {
 					t.Errorf("%s: %q gives %q, with the English %q", tag, text, got, w)
 				}
 			}

@@ -2,11 +2,14 @@ package web
 
 import (
 	"net/http"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"catalog/internal/catalog"
 	"catalog/internal/html"
+	"catalog/internal/search"
 )
 
 // Card is one clip in a grid.
@@ -33,16 +36,45 @@ func newCard(c catalog.Clip) Card {
 type indexPage struct {
 	Filter    html.Filter
 	Platforms []string
+	Chips     []html.FilterChip
+	Facets    []facetLink
 	Clips     []Card
 	Pager     html.Pager
 }
 
-// Index answers GET /: the clips, searched, filtered by platform and
-// paged by the parameters of GET /api/clips.
+type facetLink struct{ Field, URL string }
+
+// clipFacetFields are the fields the pages list with their counts, as
+// GET /api/clips/facets names them (contract 12).
+var clipFacetFields = []string{search.FacetPlatform, "actor", "studio"}
+
+// facetLinks are the links to every facet under f's filters.
+func facetLinks(f html.Filter) []facetLink {
+	out := make([]facetLink, len(clipFacetFields))
+	for i, field := range clipFacetFields {
+		out[i] = facetLink{Field: field, URL: f.Facets(field).URL("/", 1)}
+	}
+	return out
+}
+
+// Index answers GET /: the clips, searched, filtered by platform, actor
+// and studio and paged by the parameters of GET /api/clips; with
+// facet=F, the values of F under the other filters with their counts
+// (GET /api/clips/facets), each linking to the clips filtered on it.
 func (p *Pages) Index(w http.ResponseWriter, r *http.Request) {
-	f, err := html.ParseFilter(r.URL.Query(), p.platforms)
+	q := r.URL.Query()
+	f, err := html.ParseFilter(q, p.platforms)
+	if err == nil && q.Get("facet") != "" {
+		if f.Facet = q.Get("facet"); !slices.Contains(clipFacetFields, f.Facet) {
+			err = catalog.Errorf(catalog.EINVALID, "facet must be one of %s", strings.Join(clipFacetFields, ", ")) // problem.param_one_of
+		}
+	}
 	if err != nil {
 		p.fail(w, r, err)
+		return
+	}
+	if f.Facet != "" {
+		p.facet(w, r, f)
 		return
 	}
 	clips, total, err := p.search.Clips(r.Context(), 0, f.ClipFilter())
@@ -57,14 +89,45 @@ func (p *Pages) Index(w http.ResponseWriter, r *http.Request) {
 	p.render(w, r, http.StatusOK, "index", indexPage{
 		Filter:    f,
 		Platforms: p.platforms.List(),
+		Chips:     f.Chips("/"),
+		Facets:    facetLinks(f),
 		Clips:     cards,
 		Pager:     html.NewPager(f, "/", total, len(cards)),
+	})
+}
+
+type facetPage struct {
+	Filter html.Filter
+	Chips  []html.FilterChip
+	Facets []facetLink
+	Back   string // the clips under the same filters
+	Rows   []html.FacetRow
+	Pager  html.Pager
+}
+
+// facet shows the values of f.Facet over the clips f's other filters
+// select, most used first.
+func (p *Pages) facet(w http.ResponseWriter, r *http.Request, f html.Filter) {
+	page, err := p.search.ClipFacet(r.Context(), 0, f.Facet, f.ClipFilter())
+	if err != nil {
+		p.fail(w, r, err)
+		return
+	}
+	p.render(w, r, http.StatusOK, "facet", facetPage{
+		Filter: f,
+		Chips:  f.Chips("/"),
+		Facets: facetLinks(f),
+		Back:   f.With("", "").URL("/", 1),
+		Rows:   html.FacetRows(f, "/", page.Values),
+		Pager:  html.NewPager(f, "/", page.Total, len(page.Values)),
 	})
 }
 
 type clipPage struct {
 	Clip        catalog.Clip
 	PlatformURL string
+	ActorURL    string // the clips of its actor, "" when it has none
+	StudioURL   string // the clips of its studio, "" when it has none
 	Player      string // "" when the URL cannot be framed
 	Cover       Card   // shown instead of a player
 	Added       time.Time
@@ -89,7 +152,13 @@ func (p *Pages) Clip(w http.ResponseWriter, r *http.Request) {
 	}
 	page := clipPage{Clip: c, Added: c.CreatedAt, Cover: newCard(c)}
 	if c.Platform != "" {
-		page.PlatformURL = html.Filter{Platform: c.Platform}.URL("/", 1)
+		page.PlatformURL = html.Filter{}.With("platform", c.Platform).URL("/", 1)
+	}
+	if c.Actor != "" {
+		page.ActorURL = html.Filter{}.With("actor", c.Actor).URL("/", 1)
+	}
+	if c.Studio != "" {
+		page.StudioURL = html.Filter{}.With("studio", c.Studio).URL("/", 1)
 	}
 	var frames []string
 	player := catalog.PlayerURL(c.IframeURL)

@@ -347,7 +347,8 @@ func TestClipPage(t *testing.T) {
 		`referrerpolicy="strict-origin-when-cross-origin"`,
 		`title="Player: Sunset"`,
 		`<a class="tag" href="/?platform=JAV">JAV</a>`,
-		"<dd>Ann</dd>", "<dd>Bay</dd>",
+		// Its actor and studio link to their clips (contract 12).
+		`<dd><a class="tag" href="/?actor=Ann">Ann</a></dd>`, `<dd><a class="tag" href="/?studio=Bay">Bay</a></dd>`,
 		"line one\nline two",
 	} {
 		if !strings.Contains(body, want) {
