@@ -48,6 +48,8 @@ func TestBrowseClips(t *testing.T) {
 		`<a class="tag" href="/?studio=Bay">Actor: Ann Lee`,
 		`<a class="tag" href="/?actor=Ann&#43;Lee">Studio: Bay`,
 		`<a href="/?actor=Ann&#43;Lee&amp;facet=platform&amp;studio=Bay">All platforms</a>`,
+		// A new search keeps them.
+		`<input type="hidden" name="actor" value="Ann Lee">`, `<input type="hidden" name="studio" value="Bay">`,
 	} {
 		if !strings.Contains(body, want) {
 			t.Errorf("filtered grid lacks %s", want)
