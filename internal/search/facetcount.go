@@ -62,6 +62,7 @@ type facetField struct {
 	sets  func() []facetSet
 	tally func(id uint32, fn func(key uint32))
 	spell func(key uint32) string
+	keys  int // every key is below it
 }
 
 // facet is Facet without the fallback, and the number of records q
@@ -84,14 +85,16 @@ func (ix *Index) facet(field string, q Query) (FacetPage, int64) {
 	}
 	var entries []entry
 	matched := int64(ix.all.GetCardinality())
-	if m != nil && m.len() <= tallyMax {
-		// Few records: tally their values, then sort the few values by
-		// count, then spelling.
+	if m != nil && (m.len() <= tallyMax || m.len() <= tallyShare*int64(ff.keys)) {
+		// Few records for the values: tally them, then sort the values
+		// they have by count, then spelling.
 		matched = m.len()
-		counts := map[uint32]int64{}
+		counts := make([]uint32, ff.keys) // a count is at most MaxID
 		m.each(func(id uint32) { ff.tally(id, func(k uint32) { counts[k]++ }) })
 		for k, n := range counts {
-			entries = append(entries, entry{k, n})
+			if n > 0 {
+				entries = append(entries, entry{uint32(k), int64(n)})
+			}
 		}
 		slices.SortFunc(entries, func(a, b entry) int {
 			return cmp.Or(cmp.Compare(b.count, a.count), cmp.Compare(ff.spell(a.key), ff.spell(b.key)))
@@ -133,9 +136,14 @@ func (ix *Index) facet(field string, q Query) (FacetPage, int64) {
 	return p, matched
 }
 
-// tallyMax is the most records whose values a facet tallies one by one
-// rather than counting each value's set against them.
-const tallyMax = 50_000
+// A facet tallies the values of the records a filter leaves one by one
+// when they are at most tallyMax, or at most tallyShare per value of the
+// field: counting one value's set against them (AndCardinality) costs
+// about what tallying that many records does.
+const (
+	tallyMax   = 200_000
+	tallyShare = 50
+)
 
 // facetField is how Facet reads field; ok is false for an unknown one.
 func (ix *Index) facetField(field string) (ff facetField, ok bool) {
@@ -157,6 +165,7 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 				}
 			},
 			spell: func(k uint32) string { return fmt.Sprintf("%04d", k-1) },
+			keys:  10_001,
 		}, true
 	case FacetPlatform:
 		return facetField{
@@ -175,6 +184,7 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 				}
 			},
 			spell: func(k uint32) string { return ix.names[k-1] },
+			keys:  len(ix.names) + 1,
 		}, true
 	}
 	vf, ok := catalog.ValueFieldNamed(field)
@@ -201,6 +211,7 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 			}
 		},
 		spell: func(k uint32) string { return vs.list[k-1].spelling },
+		keys:  len(vs.list) + 1,
 	}, true
 }
 

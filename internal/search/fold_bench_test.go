@@ -25,7 +25,12 @@ func demoKind(kind string, n int) []Doc {
 	docs := make([]Doc, n)
 	for i := range docs {
 		m := g.Movie()
-		docs[i] = Doc{ID: int64(i + 1), Fold: searchText(m.Name, m.IDCode), Changed: 1_700_000_000 + int64(i), Year: m.Year}
+		var lists [catalog.NumValueFields]string
+		for j := range lists {
+			lists[j] = m.Lists[j].JSON
+		}
+		docs[i] = Doc{ID: int64(i + 1), Fold: searchText(m.Name, m.IDCode), Changed: 1_700_000_000 + int64(i), Year: m.Year,
+			Values: catalog.SearchValues(&lists), Score: m.Score}
 	}
 	return docs
 }

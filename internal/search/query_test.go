@@ -512,3 +512,71 @@ func sharedChunks[T any](cs []chunk[T]) int {
 	}
 	return k
 }
+
+// BenchmarkBrowse1M is the browsing of contract 12 on a million
+// synthetic movies (20 categories, 2,000 studios, 50,000 actors with a
+// few popular ones, 80 years, scores): a filtered deep page, two
+// filters, the year and score orders, and facet pages, beside the
+// plain list in id order for comparison.
+func BenchmarkBrowse1M(b *testing.B) {
+	const n = 1_000_000
+	r := rand.New(rand.NewPCG(9, 9))
+	ix := New()
+	i := 0
+	ix.Build(func() (Doc, bool) {
+		if i == n {
+			return Doc{}, false
+		}
+		i++
+		d := Doc{ID: int64(i), Fold: "movie " + strconv.Itoa(i), Changed: 1_700_000_000 + r.Int64N(n),
+			Type: 1 + r.Int64N(20), Year: strconv.Itoa(1950 + r.IntN(80)), Play: 1 + r.Int64N(3),
+			Score: fmt.Sprintf("%d.%d", r.IntN(10), r.IntN(10))}
+		d.Values = []catalog.FieldValue{
+			{Field: catalog.ValueCategory, Value: "Category " + strconv.Itoa(r.IntN(20))},
+			{Field: catalog.ValueStudio, Value: "Studio " + strconv.Itoa(r.IntN(2000))},
+			{Field: catalog.ValueCountry, Value: "Country " + strconv.Itoa(r.IntN(50))},
+		}
+		for range 1 + r.IntN(3) {
+			d.Values = append(d.Values, catalog.FieldValue{Field: catalog.ValueActor, Value: "Actor " + strconv.Itoa(r.IntN(1+r.IntN(50_000)))})
+		}
+		return d, true
+	})
+	cat := catalog.FieldValue{Field: catalog.ValueCategory, Value: catalog.FoldValue("Category 3")}
+	studio := catalog.FieldValue{Field: catalog.ValueStudio, Value: catalog.FoldValue("Studio 7")}
+	actor := catalog.FieldValue{Field: catalog.ValueActor, Value: catalog.FoldValue("Actor 1")}
+	country := catalog.FieldValue{Field: catalog.ValueCountry, Value: catalog.FoldValue("Country 4")}
+	for _, c := range []struct {
+		name  string
+		q     Query
+		facet string
+	}{
+		{"list/first", Query{Limit: 20}, ""},
+		{"list/middle", Query{Offset: n / 2, Limit: 20}, ""},
+		{"category/deep", Query{Match: []catalog.FieldValue{cat}, Offset: n / 40, Limit: 20}, ""},
+		{"actor/deep", Query{Match: []catalog.FieldValue{actor}, Offset: 2000, Limit: 20}, ""},
+		{"category+country/deep", Query{Match: []catalog.FieldValue{cat, country}, Offset: 900, Limit: 20}, ""},
+		{"category+studio", Query{Match: []catalog.FieldValue{cat, studio}, Limit: 20}, ""},
+		{"category+year/deep", Query{Match: []catalog.FieldValue{cat}, Years: &[2]int{2000, 2009}, Offset: 6000, Limit: 20}, ""},
+		{"sort-year/deep", Query{Sort: catalog.SortYear, Offset: n / 2, Limit: 20}, ""},
+		{"sort-score/category/deep", Query{Sort: catalog.SortScore, Match: []catalog.FieldValue{cat}, Offset: n / 40, Limit: 20}, ""},
+		{"facet-actor", Query{Limit: 20}, "actor"},
+		{"facet-actor/deep", Query{Offset: 20_000, Limit: 20}, "actor"},
+		{"facet-actor/category", Query{Match: []catalog.FieldValue{cat}, Limit: 20}, "actor"},
+		{"facet-studio/actor", Query{Match: []catalog.FieldValue{actor}, Limit: 20}, "studio"},
+		{"facet-year/category", Query{Match: []catalog.FieldValue{cat}, Limit: 20}, FacetYear},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var total int64
+			start := cpuTime()
+			for b.Loop() {
+				if c.facet != "" {
+					total = ix.Facet(c.facet, c.q).Total
+				} else {
+					total = ix.Find(c.q).Total
+				}
+			}
+			b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(total), "matches")
+		})
+	}
+}
