@@ -62,7 +62,8 @@ type facetField struct {
 	sets  func() []facetSet
 	tally func(id uint32, fn func(key uint32))
 	spell func(key uint32) string
-	keys  int // every key is below it
+	keys  int             // every key is below it
+	order func() []uint32 // every key, in spelling order
 }
 
 // facet is Facet without the fallback, and the number of records q
@@ -91,14 +92,20 @@ func (ix *Index) facet(field string, q Query) (FacetPage, int64) {
 		matched = m.len()
 		counts := make([]uint32, ff.keys) // a count is at most MaxID
 		m.each(func(id uint32) { ff.tally(id, func(k uint32) { counts[k]++ }) })
-		for k, n := range counts {
-			if n > 0 {
-				entries = append(entries, entry{uint32(k), int64(n)})
+		// Count descending, then spelling: the rank in the field's order,
+		// packed into one integer each.
+		keys := ff.order()
+		var packed []uint64
+		for i, k := range keys {
+			if n := counts[k]; n > 0 {
+				packed = append(packed, uint64(^n)<<32|uint64(i))
 			}
 		}
-		slices.SortFunc(entries, func(a, b entry) int {
-			return cmp.Or(cmp.Compare(b.count, a.count), cmp.Compare(ff.spell(a.key), ff.spell(b.key)))
-		})
+		slices.Sort(packed)
+		entries = make([]entry, len(packed))
+		for i, o := range packed {
+			entries[i] = entry{keys[uint32(o)], int64(^uint32(o >> 32))}
+		}
 	} else {
 		var mb *roaring.Bitmap
 		switch s := m.(type) {
@@ -166,6 +173,13 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 			},
 			spell: func(k uint32) string { return fmt.Sprintf("%04d", k-1) },
 			keys:  10_001,
+			order: func() []uint32 {
+				out := make([]uint32, 10_000)
+				for i := range out {
+					out[i] = uint32(i + 1)
+				}
+				return out
+			},
 		}, true
 	case FacetPlatform:
 		return facetField{
@@ -185,6 +199,14 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 			},
 			spell: func(k uint32) string { return ix.names[k-1] },
 			keys:  len(ix.names) + 1,
+			order: func() []uint32 {
+				out := make([]uint32, len(ix.names))
+				for i := range out {
+					out[i] = uint32(i + 1)
+				}
+				slices.SortFunc(out, func(a, b uint32) int { return cmp.Compare(ix.names[a-1], ix.names[b-1]) })
+				return out
+			},
 		}, true
 	}
 	vf, ok := catalog.ValueFieldNamed(field)
@@ -212,6 +234,7 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 		},
 		spell: func(k uint32) string { return vs.list[k-1].spelling },
 		keys:  len(vs.list) + 1,
+		order: func() []uint32 { return vs.order(vf) },
 	}, true
 }
 
