@@ -38,7 +38,7 @@ import (
 const (
 	fileMagic    = "CATIDX1\n"
 	trailerMagic = "CATIDXOK"
-	fileFormat   = 4
+	fileFormat   = 5
 	headerSize   = 32
 	trailerSize  = 24
 )
@@ -206,7 +206,7 @@ func (ix *Index) writeTo(fw *fileWriter, h FileHeader) error {
 //	all    one bitmap (length u64, portable roaring, padding)
 //	groups named bitmaps, in group order (see writeNamed)
 //	vocab  named bitmaps
-//	docs   n u64, page numbers [n]u32, padding, n pages of 1<<pageBits spans (off u32, n u32, group u16, vals u16)
+//	docs   n u64, page numbers [n]u32, padding, n pages of 1<<pageBits spans (off u32, n u32, group u16, vals u16: bytes of value ids)
 //	arena  the titles' bytes, each followed by its record's value ids
 //	values the values' dictionary and sets (values.go)
 //	state  dead arena bytes u64

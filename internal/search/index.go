@@ -205,6 +205,7 @@ func (ix *Index) Build(next func() (Doc, bool)) {
 	}
 	ix.vocab.settle()
 	ix.facets.settle()
+	ix.values.sets.each(func(_ uint32, b *roaring.Bitmap) { b.RunOptimize() })
 	ix.all.RunOptimize()
 	// An exact-size copy: append left up to a quarter of the arena
 	// spare, held for the life of the index.
@@ -280,8 +281,9 @@ func (ix *Index) record(d Doc) {
 	gi := slices.Index(ix.names, d.Group) + 1
 	vals := ix.values.appendIDs(nil, d.Values)
 	off := ix.arena.add(d.Fold)
+	n := len(ix.arena.tail)
 	ix.arena.tail = encodeIDs(ix.arena.tail, vals)
-	ix.docs.set(id, span{off: off, n: uint32(len(d.Fold)), group: uint16(gi), vals: uint16(len(vals))})
+	ix.docs.set(id, span{off: off, n: uint32(len(d.Fold)), group: uint16(gi), vals: uint16(len(ix.arena.tail) - n)})
 	ix.vocab.add(id, d.Fold)
 	ix.facets.add(id, d)
 	ix.values.add(id, vals)

@@ -150,7 +150,7 @@ func (a *arena) at(sp span) string {
 
 // valueIDs is the value ids that follow sp's title, encoded (values.go).
 func (a *arena) valueIDs(sp span) []byte {
-	off, n := int(sp.off)+int(sp.n), 4*int(sp.vals)
+	off, n := int(sp.off)+int(sp.n), int(sp.vals)
 	if off < len(a.base) {
 		return a.base[off : off+n]
 	}

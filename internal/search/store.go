@@ -10,8 +10,8 @@ import (
 )
 
 // span is where a record's folded title lies in the arena, and its
-// group (index+1 into Index.names; 0 = no record); its vals value ids
-// follow the title in the arena (values.go).
+// group (index+1 into Index.names; 0 = no record); vals bytes of value
+// ids follow the title in the arena (values.go).
 type span struct {
 	off   uint32
 	n     uint32
@@ -20,7 +20,7 @@ type span struct {
 }
 
 // bytes is the arena bytes of the record: its title and value ids.
-func (sp span) bytes() int { return int(sp.n) + 4*int(sp.vals) }
+func (sp span) bytes() int { return int(sp.n) + int(sp.vals) }
 
 // pageBits sizes the pages of a docTable: 4,096 spans (48 KiB) each.
 const pageBits = 12

@@ -16,8 +16,9 @@ import (
 // id, kept for the life of the index with the first spelling seen (the
 // one facets show), and a bitmap of the records that have it, so that a
 // filter is one more set to intersect. A record's value ids are stored
-// after its folded title in the arena (span.vals of them, 4 bytes each,
-// little-endian), so that a change or a delete finds the sets to leave
+// after its folded title in the arena (span.vals bytes of them, each
+// an unsigned varint: the values seen first, the common ones, take one
+// or two bytes), so that a change or a delete finds the sets to leave
 // and a facet over a few records tallies their values directly.
 
 // value is one (field, folded value) the index has seen.
@@ -70,8 +71,8 @@ func (vs *values) lookup(field catalog.ValueField, fold string) uint32 {
 func (vs *values) set(id uint32) *roaring.Bitmap { return vs.sets.get(id) }
 
 // maxRecordValues is the most values of one record the index keeps
-// (span.vals is 16 bits).
-const maxRecordValues = 1<<16 - 1
+// (span.vals, 16 bits, counts their bytes, at most 5 each).
+const maxRecordValues = (1<<16 - 1) / binary.MaxVarintLen32
 
 // appendIDs appends to buf the distinct value ids of vals, interning
 // new ones, and the bytes of the ids (the arena's form) to enc.
@@ -97,27 +98,32 @@ func (vs *values) add(id uint32, vals []uint32) {
 
 // remove takes id out of the sets of its value ids.
 func (vs *values) remove(id uint32, vals []byte) {
-	for i := 0; i+4 <= len(vals); i += 4 {
-		v := binary.LittleEndian.Uint32(vals[i:])
+	eachID(vals, func(v uint32) {
 		if vs.sets.get(v) != nil {
 			vs.sets.forWrite(v, nil).Remove(id)
 			vs.sets.dropEmpty(v, false)
 		}
-	}
+	})
 }
 
 // encodeIDs appends ids to b as the arena keeps them.
 func encodeIDs(b []byte, ids []uint32) []byte {
 	for _, id := range ids {
-		b = binary.LittleEndian.AppendUint32(b, id)
+		b = binary.AppendUvarint(b, uint64(id))
 	}
 	return b
 }
 
 // eachID calls fn with every value id encoded in b.
 func eachID(b []byte, fn func(uint32)) {
-	for i := 0; i+4 <= len(b); i += 4 {
-		fn(binary.LittleEndian.Uint32(b[i:]))
+	for len(b) > 0 {
+		v, n := binary.Uvarint(b)
+		if n <= 0 || v > MaxID {
+			fn(0) // not a value id: a file's check refuses it
+			return
+		}
+		fn(uint32(v))
+		b = b[n:]
 	}
 }
 
