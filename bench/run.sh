@@ -267,6 +267,11 @@ run_wrk() {
 
 clip_pages=$(( (CLIPS + 19) / 20 ))
 movie_pages=$(( (MOVIES + 19) / 20 ))
+# The browse scenarios (issue 39) page one filter and two to their last
+# page, read a facet under a filter, and send hit beacons.
+one_filter="actor=Aiko%20Tanaka" two_filters="actor=Aiko%20Tanaka&country=Japan"
+pages_of() { local t; t=$(curl -fs "http://$MOVIES_ADDR/api/movies?limit=1&fields=id&$1" | grep -o '"total":[0-9]*' | tr -dc 0-9); echo $(( (${t:-0} + 19) / 20 > 0 ? (${t:-0} + 19) / 20 : 1 )); }
+one_pages=$(pages_of "$one_filter") two_pages=$(pages_of "$two_filters")
 
 # name | path template | max for {id}/{page} | goal ratio | goal p99 ms | base
 # (a name ending in "+ edits" runs with edit_clips going)
@@ -285,6 +290,10 @@ scenarios=(
   "/api/clips?q={word}&page={1-its last}|/api/clips?{wordpage}|1|0.10|50|$CLIPS_ADDR"
   "/api/movies?q={1-3 words}|/api/movies?q={words}|1|0.20|50|$MOVIES_ADDR"
   "/api/jav?wd={1-3 words}|/api/jav?wd={words}|1|0.20|50|$MOVIES_ADDR"
+  "/api/movies?actor=A&page={1-last}|/api/movies?fields=id,title,year&$one_filter&page={page}|$one_pages|0.30|50|$MOVIES_ADDR"
+  "/api/movies?actor=A&country=C&page={1-last}|/api/movies?fields=id,title,year&$two_filters&page={page}|$two_pages|0.30|50|$MOVIES_ADDR"
+  "/api/movies/facets?field=studio&actor=A&page={1-2}|/api/movies/facets?field=studio&$one_filter&limit=3&page={page}|2|0.30|50|$MOVIES_ADDR"
+  "POST /api/movies/{id}/hit|POST /api/movies/{id}/hit|$MOVIES|0.30|50|$MOVIES_ADDR"
   "/api/jav?pg={1-100} + edits|/api/jav?pg={page}|100|0.50|50|$MOVIES_ADDR"
   "/api/movies + edits|/api/movies|1|0.50|50|$MOVIES_ADDR"
   "/api/clips?page={1-last} + edits|/api/clips?page={page}|$clip_pages|0.15|50|$CLIPS_ADDR"

@@ -1,5 +1,6 @@
 -- wrk script for the catalog load test. Arguments (after --):
---   1: path template, where {id} {page} {word} are replaced per request
+--   1: path template, where {id} {page} {word} are replaced per request;
+--      "POST /path" sends a POST without a body (the hit beacon)
 --   2: largest id / last page for {id} and {page}
 --   3: file with one search word per line (for {word}), optional
 --   4: file of more terms (one- and two-character ones among them)
@@ -38,7 +39,8 @@ local function urlencode(s)
 end
 
 request = function()
-  local path = template
+  local method, path = "GET", template
+  if path:sub(1, 5) == "POST " then method, path = "POST", path:sub(6) end
   path = path:gsub("{id}", function() return tostring(math.random(1, maxn)) end)
   path = path:gsub("{page}", function() return tostring(math.random(1, maxn)) end)
   if #words > 0 then
@@ -61,5 +63,5 @@ request = function()
       return "q=" .. urlencode(p[1]) .. "&page=" .. tostring(math.random(1, p[2]))
     end)
   end
-  return wrk.format("GET", path, { ["Accept-Encoding"] = "gzip" })
+  return wrk.format(method, path, { ["Accept-Encoding"] = "gzip" })
 end
