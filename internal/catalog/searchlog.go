@@ -48,6 +48,9 @@ type SearchDoc struct {
 	Play    int64
 	Values  []FieldValue
 	Score   string
+	// Hits are a movie's play counts as stored (the sorts by hits,
+	// contract 12); a clip has none.
+	Hits Hits
 }
 
 // SearchValues is SearchDoc.Values of a record whose ValueFields'

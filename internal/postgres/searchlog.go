@@ -13,16 +13,17 @@ var _ catalog.SearchLog = (*Store)(nil)
 
 // searchSource is where one kind's search documents are read: the
 // columns of a catalog.SearchDoc after the id (a clip has no change
-// time, type, year or play groups), the table with its alias t and
+// time, type, year, play groups, score or hits), the table with its alias t and
 // its join to the movies' types, and the kind's version column in meta.
 type searchSource struct {
 	cols, table, join, version string
 }
 
 var searchTables = map[catalog.SearchKind]searchSource{
-	catalog.SearchClips: {"t.title_fold, t.platform, 0::bigint, 0::bigint, ''::text, 0::bigint, ''::text, " +
+	catalog.SearchClips: {"t.title_fold, t.platform, 0::bigint, 0::bigint, ''::text, 0::bigint, ''::text, 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::bigint, " +
 		"'[]'::text, json_build_array(t.actor)::text, '[]'::text, json_build_array(t.studio)::text, '[]'::text, '[]'::text", "clips t", "", "clip_version"},
 	catalog.SearchMovies: {"t.name_fold, ''::text, extract(epoch FROM t.updated_at)::bigint, coalesce(mt.id, 0), t.year, t.play_kinds::bigint, t.score, " +
+		"t.hits, t.hits_day, t.hits_week, t.hits_month, t.hits_on, " +
 		"t.categories_json, t.actor_json, t.director_json, t.studio_json, t.genre_json, t.country_json",
 		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version"},
 }
@@ -56,7 +57,8 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 		defer rows.Close()
 		var d catalog.SearchDoc
 		var lists [catalog.NumValueFields]string
-		dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play, &d.Score}
+		dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play, &d.Score,
+			&d.Hits.Total, &d.Hits.Day, &d.Hits.Week, &d.Hits.Month, &d.Hits.On}
 		for i := range lists {
 			dest = append(dest, &lists[i])
 		}
@@ -100,8 +102,10 @@ LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 		var logID int64
 		var id, changed, typ, play *int64
 		var fold, group, year, score *string
+		var hits [5]*int64 // total, day, week, month, on
 		var lists [catalog.NumValueFields]*string
-		dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play, &score}
+		dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play, &score,
+			&hits[0], &hits[1], &hits[2], &hits[3], &hits[4]}
 		for i := range lists {
 			dest = append(dest, &lists[i])
 		}
@@ -121,7 +125,8 @@ LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 				values[i] = *l
 			}
 			docs = append(docs, catalog.SearchDoc{ID: logID, Fold: *fold, Group: *group, Changed: *changed, Type: *typ, Year: *year, Play: *play,
-				Score: *score, Values: catalog.SearchValues(&values)})
+				Score: *score, Values: catalog.SearchValues(&values),
+				Hits: catalog.Hits{Total: *hits[0], Day: *hits[1], Week: *hits[2], Month: *hits[3], On: catalog.HitDay(*hits[4])}})
 		}
 		return rows.Err()
 	})

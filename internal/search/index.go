@@ -95,7 +95,8 @@ type Doc struct {
 	// Values are the record's values of the catalog.ValueFields, as
 	// stored; the index folds them (values.go).
 	Values []catalog.FieldValue
-	Score  string // movies: "0.0" to "10.0", or "" (facets.go)
+	Score  string       // movies: "0.0" to "10.0", or "" (facets.go)
+	Hits   catalog.Hits // movies: play counts as stored
 }
 
 // gramKey packs up to three runes into one map key; rune+1 keeps an

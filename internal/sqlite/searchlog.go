@@ -15,7 +15,7 @@ var _ catalog.SearchLog = (*Store)(nil)
 
 // searchSource is where one kind's search documents are read: the
 // columns of a catalog.SearchDoc after the id (a clip has no change
-// time, type, year, play groups or score), then the values of the
+// time, type, year, play groups, score or hits), then the values of the
 // catalog.ValueFields as JSON arrays (catalog.SearchValues; a clip's
 // actor and studio as one-item arrays), the table with its alias t and
 // its join to the movies' types, and the kind's version column in meta.
@@ -24,9 +24,10 @@ type searchSource struct {
 }
 
 var searchTables = map[catalog.SearchKind]searchSource{
-	catalog.SearchClips: {"t.title_fold, t.platform, 0, 0, '', 0, '', " +
+	catalog.SearchClips: {"t.title_fold, t.platform, 0, 0, '', 0, '', 0, 0, 0, 0, 0, " +
 		"'[]', json_array(t.actor), '[]', json_array(t.studio), '[]', '[]'", "clips t", "", "clip_version"},
 	catalog.SearchMovies: {"t.name_fold, '', t.updated_at, coalesce(mt.id, 0), t.year, t.play_kinds, t.score, " +
+		"t.hits, t.hits_day, t.hits_week, t.hits_month, t.hits_on, " +
 		"t.categories_json, t.actor_json, t.director_json, t.studio_json, t.genre_json, t.country_json",
 		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version"},
 }
@@ -39,7 +40,8 @@ type searchRow struct {
 
 func (r *searchRow) dests() []any {
 	d := &r.d
-	dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play, &d.Score}
+	dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play, &d.Score,
+		&d.Hits.Total, &d.Hits.Day, &d.Hits.Week, &d.Hits.Month, &d.Hits.On}
 	for i := range r.lists {
 		dest = append(dest, &r.lists[i])
 	}
@@ -133,8 +135,10 @@ func scanChanges(rows interface {
 	var id sql.NullInt64
 	var fold, group, year, score sql.NullString
 	var changed, typ, play sql.NullInt64
+	var hits [5]sql.NullInt64 // total, day, week, month, on
 	var lists [catalog.NumValueFields]sql.NullString
-	dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play, &score}
+	dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play, &score,
+		&hits[0], &hits[1], &hits[2], &hits[3], &hits[4]}
 	for i := range lists {
 		dest = append(dest, &lists[i])
 	}
@@ -155,7 +159,9 @@ func scanChanges(rows interface {
 		}
 		docs = append(docs, catalog.SearchDoc{ID: logID, Fold: fold.String, Group: group.String,
 			Changed: changed.Int64, Type: typ.Int64, Year: year.String, Play: play.Int64,
-			Score: score.String, Values: catalog.SearchValues(&values)})
+			Score: score.String, Values: catalog.SearchValues(&values),
+			Hits: catalog.Hits{Total: hits[0].Int64, Day: hits[1].Int64, Week: hits[2].Int64, Month: hits[3].Int64,
+				On: catalog.HitDay(hits[4].Int64)}})
 	}
 	return docs, gone, rows.Err()
 }

@@ -76,8 +76,24 @@ func runHits(t *testing.T, open func(t *testing.T) catalog.Store) {
 		upsert(t, s, &m)
 		before, err := s.DataVersion(ctx)
 		noErr(t, err, "DataVersion")
+		logged, err := s.KindVersion(ctx, catalog.SearchMovies)
+		noErr(t, err, "KindVersion")
 		day := hitDay(2026, 11, 4)
 		noErr(t, s.AddHits(ctx, day, []catalog.HitCount{{ID: m.ID, N: 7}}), "AddHits")
+		// The index sorts by the counts (contract 12): a hit batch is a
+		// change it reads, with the counts as stored.
+		want := catalog.Hits{Total: 7, Day: 7, Week: 7, Month: 7, On: day}
+		docs, _, _, err := s.SearchChanges(ctx, catalog.SearchMovies, logged, 100)
+		noErr(t, err, "SearchChanges")
+		if len(docs) != 1 || docs[0].ID != m.ID || docs[0].Hits != want {
+			t.Errorf("search log after a hit: got %+v, want movie %d with hits %+v", docs, m.ID, want)
+		}
+		var all []catalog.SearchDoc
+		_, err = s.SearchDocs(ctx, catalog.SearchMovies, func(d catalog.SearchDoc) { all = append(all, d) })
+		noErr(t, err, "SearchDocs")
+		if len(all) != 1 || all[0].Hits != want {
+			t.Errorf("search documents after a hit: got %+v, want hits %+v", all, want)
+		}
 		got := getMovie(t, s, m.ID)
 		if !got.UpdatedAt.Equal(old) {
 			t.Errorf("updated_at after a hit: got %v, want %v", got.UpdatedAt, old)
@@ -85,7 +101,6 @@ func runHits(t *testing.T, open func(t *testing.T) catalog.Store) {
 		if after, err := s.DataVersion(ctx); err != nil || after == before {
 			t.Errorf("data version after a hit: %d, %v; want a change from %d (answers must show the count)", after, err, before)
 		}
-		want := catalog.Hits{Total: 7, Day: 7, Week: 7, Month: 7, On: day}
 		again := newMovie(t, "Counted", "HIT-3")
 		upsert(t, s, &again) // unchanged
 		changed := newMovie(t, "Counted", "HIT-3")
