@@ -107,13 +107,17 @@ func ParseValueFilters(q url.Values, fields ...ValueField) ([]FieldValue, error)
 type Sort uint8
 
 const (
-	SortNew     Sort = iota // id (the default)
-	SortUpdated             // last change
-	SortYear                // four-digit year; movies without one last
-	SortScore               // score; movies without one last
+	SortNew       Sort = iota // id (the default)
+	SortUpdated               // last change
+	SortYear                  // four-digit year; movies without one last
+	SortScore                 // score; movies without one last
+	SortHits                  // plays in all (catalog.Hits)
+	SortHitsDay               // plays in the current UTC day
+	SortHitsWeek              // plays in the current ISO week
+	SortHitsMonth             // plays in the current month
 )
 
-var sortNames = []string{"new", "updated", "year", "score"}
+var sortNames = []string{"new", "updated", "year", "score", "hits", "hits_day", "hits_week", "hits_month"}
 
 // String is the sort's name in sort=.
 func (s Sort) String() string {

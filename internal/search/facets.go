@@ -28,6 +28,8 @@ type attrs struct {
 	set     bool
 	score   uint8 // the score in tenths + 1; 0 = none
 	_       [3]byte
+	hits    [numHitKinds]uint32 // catalog.Hits' counts as stored (hitsort.go)
+	hitsOn  uint32              // catalog.Hits.On
 }
 
 // attrTable maps an id to its attrs.
@@ -56,10 +58,11 @@ type facets struct {
 	sets  setMap[facetKey]
 	timed *roaring.Bitmap // every id with attributes: the change order's ids
 	order changeOrder
+	hits  [numHitKinds]hitOrder // hitsort.go
 }
 
 func newFacets() *facets {
-	return &facets{sets: newSetMap[facetKey](), timed: roaring.New()}
+	return &facets{sets: newSetMap[facetKey](), timed: roaring.New(), hits: newHitOrders()}
 }
 
 // orderKey is a record's place in the change order: time, then id.
@@ -81,6 +84,7 @@ func packAttrs(d Doc) attrs {
 	if t, ok := scoreTenths(d.Score); ok {
 		a.score = t + 1
 	}
+	packHits(&a, d.Hits)
 	return a
 }
 
@@ -150,6 +154,7 @@ func (f *facets) put(id uint32, a attrs) {
 	a.keys(func(k facetKey) { f.sets.forWrite(k, nil).Add(id) })
 	f.timed.Add(id)
 	f.order.add(orderKey(a.changed, id))
+	f.putHits(id, a)
 }
 
 // remove forgets id's attributes.
@@ -166,6 +171,7 @@ func (f *facets) remove(id uint32) {
 	})
 	f.timed.Remove(id)
 	f.order.remove(orderKey(a.changed, id))
+	f.removeHits(id, a)
 	f.byID.set(id, attrs{})
 }
 
@@ -177,6 +183,9 @@ func (f *facets) settle() {
 		return
 	}
 	f.order.settle()
+	for k := range f.hits {
+		f.hits[k].order.settle()
+	}
 	f.timed.RunOptimize()
 	for _, b := range f.sets.top {
 		b.RunOptimize()
@@ -375,5 +384,8 @@ func (o *changeOrder) walk(from int, down bool, fn func(uint64) bool) {
 func (f *facets) bytes() int64 {
 	n := int64(f.timed.GetSizeInBytes()) + int64(len(f.byID.pages))*(1<<pageBits)*attrSize + int64(f.order.len())*8
 	f.sets.each(func(_ facetKey, b *roaring.Bitmap) { n += int64(b.GetSizeInBytes()) })
+	for k := range f.hits {
+		n += f.hits[k].bytes()
+	}
 	return n
 }

@@ -22,14 +22,18 @@ import (
 // every mapped list), so that opening a large catalog's file costs
 // neither the time nor the memory of a copy.
 
-const attrSize = 16
+const attrSize = 36
 
 func (f *facets) writeTo(fw *fileWriter) error {
 	err := writePages(fw, &f.byID.pageTable, attrSize, func(buf []byte, a attrs) []byte {
 		buf = binary.LittleEndian.AppendUint32(buf, a.changed)
 		buf = binary.LittleEndian.AppendUint32(buf, a.typ)
 		buf = binary.LittleEndian.AppendUint16(buf, a.year)
-		return append(buf, a.play, boolByte(a.set), a.score, 0, 0, 0)
+		buf = append(buf, a.play, boolByte(a.set), a.score, 0, 0, 0)
+		for _, n := range a.hits {
+			buf = binary.LittleEndian.AppendUint32(buf, n)
+		}
+		return binary.LittleEndian.AppendUint32(buf, a.hitsOn)
 	})
 	if err != nil {
 		return err
@@ -110,6 +114,7 @@ func (f *facets) read(r *reader, present func(id uint32) bool) {
 		o.blocks = append(o.blocks, chunk[uint64]{vals: keys[i:end:end], shared: true})
 	}
 	o.n, o.settled = n, true
+	f.rebuildHits()
 }
 
 // readAttrs maps the attribute pages: the file's record layout is

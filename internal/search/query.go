@@ -29,8 +29,12 @@ type Query struct {
 	// and Ascending reverses it; SortYear and SortScore are the movie's
 	// year and score, highest first, then id, highest first, those
 	// without one last.
+	// SortHits and its periods are the play counts (hitsort.go), highest
+	// first, then id, highest first; Today is the UTC day whose periods
+	// count (0: the clock's).
 	Sort          catalog.Sort
 	Ascending     bool
+	Today         catalog.HitDay
 	Offset, Limit int64
 }
 
@@ -93,10 +97,10 @@ func (ix *Index) selectPage(q Query) Result {
 	case catalog.SortScore:
 		return ix.bucketPage(m, facetScore, q)
 	}
-	if m == nil {
-		m = bitmapSet{ix.all}
+	if k, ok := hitKindOf(q.Sort); ok {
+		return ix.hitsPage(m, k, q)
 	}
-	return page(m.len(), q.Offset, q.Limit, m.at)
+	return newPage(ix, m, q)
 }
 
 // matching is the records q's filters select, nil when it has none

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"catalog/internal/catalog"
 )
@@ -52,6 +53,8 @@ func refFind(docs map[int64]Doc, q Query) Result {
 			return cmp.Or(cmp.Compare(refYear(b), refYear(a)), cmp.Compare(b.ID, a.ID))
 		case catalog.SortScore:
 			return cmp.Or(cmp.Compare(refScore(b), refScore(a)), cmp.Compare(b.ID, a.ID))
+		case catalog.SortHits, catalog.SortHitsDay, catalog.SortHitsWeek, catalog.SortHitsMonth:
+			return cmp.Or(cmp.Compare(refHits(b, q.Sort, q.Today), refHits(a, q.Sort, q.Today)), cmp.Compare(b.ID, a.ID))
 		}
 		return cmp.Compare(b.ID, a.ID)
 	})
@@ -186,12 +189,43 @@ func randomMovie(r *rand.Rand, id int64) Doc {
 	for range r.IntN(4) {
 		d.Values = append(d.Values, catalog.FieldValue{Field: catalog.ValueField(1 + r.IntN(3)), Value: refValues[r.IntN(len(refValues))]})
 	}
+	d.Hits = randomHits(r)
 	return d
 }
 
+// refDay is the last day a random movie's hit is counted on; queries
+// are on it or after (the store's day never runs ahead of the clock).
+var refDay = catalog.HitDayOf(time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC))
+
+// randomHits are small counts (many ties) counted on a day of the 40
+// up to refDay: periods of several days, weeks and months.
+func randomHits(r *rand.Rand) catalog.Hits {
+	if r.IntN(4) == 0 {
+		return catalog.Hits{}
+	}
+	return catalog.Hits{Total: 1 + r.Int64N(5), Day: r.Int64N(3), Week: r.Int64N(4), Month: r.Int64N(5),
+		On: refDay - catalog.HitDay(r.IntN(40))}
+}
+
+// refHits is d's count that s sorts by, as served on today.
+func refHits(d Doc, s catalog.Sort, today catalog.HitDay) int64 {
+	h := d.Hits.At(today)
+	switch s {
+	case catalog.SortHitsDay:
+		return h.Day
+	case catalog.SortHitsWeek:
+		return h.Week
+	case catalog.SortHitsMonth:
+		return h.Month
+	}
+	return h.Total
+}
+
 func randomQuery(r *rand.Rand) Query {
-	q := Query{Sort: []catalog.Sort{catalog.SortNew, catalog.SortUpdated, catalog.SortUpdated, catalog.SortYear, catalog.SortScore}[r.IntN(5)],
-		Ascending: r.IntN(2) == 0, Offset: r.Int64N(40), Limit: 1 + r.Int64N(30)}
+	sorts := []catalog.Sort{catalog.SortNew, catalog.SortUpdated, catalog.SortUpdated, catalog.SortYear, catalog.SortScore,
+		catalog.SortHits, catalog.SortHitsDay, catalog.SortHitsWeek, catalog.SortHitsMonth}
+	q := Query{Sort: sorts[r.IntN(len(sorts))], Ascending: r.IntN(2) == 0, Offset: r.Int64N(40), Limit: 1 + r.Int64N(30),
+		Today: refDay + catalog.HitDay(r.IntN(3)*r.IntN(20))} // often refDay; later days roll periods over
 	if q.Sort != catalog.SortUpdated {
 		q.Ascending = false
 	}
