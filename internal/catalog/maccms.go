@@ -27,10 +27,11 @@ type VodFilter struct {
 	// Match is value filters (area: ValueCountry, class: ValueGenre),
 	// folded (FoldValue): each must be one of the movie's values.
 	Match []FieldValue
-	// ByScore orders by score, highest first, then id, highest first,
-	// movies without one last (by=score); else last change first.
-	ByScore   bool
-	Ascending bool // first change first (sort_direction=asc); not with ByScore
+	// By is the order of by= other than time: SortScore or a hits sort
+	// (contract 12), highest first, then id, highest first; the zero
+	// value (by=time) is last change first.
+	By        Sort
+	Ascending bool // first change first (sort_direction=asc); only with by=time
 	Paging    Paging
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -69,7 +70,7 @@ func (vq *vodQuery) setBrowse(key, v string) (err error) {
 	case "year":
 		vq.filter.Years, err = catalog.ParseYearRange(v)
 	case "by":
-		vq.filter.ByScore, err = parseBy(v)
+		vq.filter.By, err = parseBy(v)
 	}
 	return err
 }
@@ -110,17 +111,16 @@ func parseF(s string) (map[string]string, error) {
 	return out, nil
 }
 
-// parseBy reads by=, one of vodOrders: time (false) or score (true).
-// The plays' orders are not served yet: the index does not keep the
-// counts.
-func parseBy(v string) (byScore bool, err error) {
-	switch v {
-	case "time", "score":
-		return v == "score", nil
-	case "hits", "hits_day", "hits_week", "hits_month":
-		return false, catalog.Errorf(catalog.EINVALID, "by=%s is not served yet; by must be time or score", v)
+// parseBy reads by=, one of vodOrders: time (catalog.SortNew, the zero
+// VodFilter.By) or the sort of that name.
+func parseBy(v string) (catalog.Sort, error) {
+	if v == "time" {
+		return catalog.SortNew, nil
 	}
-	return false, catalog.Errorf(catalog.EINVALID, "by must be one of %s, got %q", strings.Join(vodOrders, ", "), v)
+	if slices.Contains(vodOrders, v) {
+		return catalog.ParseSort(v)
+	}
+	return 0, catalog.Errorf(catalog.EINVALID, "by must be one of %s, got %q", strings.Join(vodOrders, ", "), v)
 }
 
 // The filters ac=list offers per type (contract 12), in the shape FongMi

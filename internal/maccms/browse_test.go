@@ -95,10 +95,6 @@ func TestVodBrowse(t *testing.T) {
 	if got, page := vodIDs(t, r.Body), movietest.DecodeListPage(t, r.Body); !slices.Equal(got, []int64{1}) || page.Total != 4 || page.PageCount != 2 {
 		t.Errorf("area=TH page 2 of 3: got ids %v, %+v; want [1], total 4, 2 pages", got, page)
 	}
-	// The plays' orders are refused, not answered in another order.
-	for _, by := range []string{"hits", "hits_day", "hits_week", "hits_month"} {
-		movietest.CheckError(t, movietest.Do(t, h, http.MethodGet, movietest.VodPath+"?by="+by), http.StatusBadRequest, "by="+by+" is not served yet")
-	}
 }
 
 // vodFiltersOf decodes the filters of an ac=list answer.

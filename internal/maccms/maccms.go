@@ -222,7 +222,7 @@ func (vq vodQuery) key() string {
 	var b strings.Builder
 	b.WriteString("vod\x00")
 	b.WriteByte('0' + boolDigit(vq.full) + 2*boolDigit(vq.xml))
-	for _, n := range []int64{f.Paging.Page, f.Paging.Limit, f.TypeID, f.PlayKind, int64(boolDigit(f.Ascending)), int64(boolDigit(vq.none)), int64(boolDigit(f.ByScore))} {
+	for _, n := range []int64{f.Paging.Page, f.Paging.Limit, f.TypeID, f.PlayKind, int64(boolDigit(f.Ascending)), int64(boolDigit(vq.none)), int64(f.By)} {
 		b.WriteByte(0)
 		b.WriteString(strconv.FormatInt(n, 10))
 	}

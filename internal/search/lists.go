@@ -53,8 +53,8 @@ func (l *Live) Vods(ctx context.Context, version int64, f catalog.VodFilter) ([]
 	q := Query{Terms: f.Terms, IDs: f.IDs, Type: f.TypeID, Play: f.PlayKind, Since: SinceUnix(f.ChangedSince),
 		Match: f.Match, Years: yearSpan(f.Years), Sort: catalog.SortUpdated, Ascending: f.Ascending,
 		Offset: f.Paging.Offset(), Limit: f.Paging.Limit}
-	if f.ByScore {
-		q.Sort, q.Ascending = catalog.SortScore, false
+	if f.By != catalog.SortNew {
+		q.Sort, q.Ascending = f.By, false
 	}
 	return listPage(ctx, l, version, q, l.src.VodsByID,
 		func(v *catalog.Vod) (int64, string, string, string) { return v.ID, v.Name, v.IDCode, "" })
