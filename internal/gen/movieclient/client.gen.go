@@ -127,15 +127,27 @@ func (e FacetField) Valid() bool {
 
 // Defines values for Sort.
 const (
-	SortNew     Sort = "new"
-	SortScore   Sort = "score"
-	SortUpdated Sort = "updated"
-	SortYear    Sort = "year"
+	SortHits      Sort = "hits"
+	SortHitsDay   Sort = "hits_day"
+	SortHitsMonth Sort = "hits_month"
+	SortHitsWeek  Sort = "hits_week"
+	SortNew       Sort = "new"
+	SortScore     Sort = "score"
+	SortUpdated   Sort = "updated"
+	SortYear      Sort = "year"
 )
 
 // Valid indicates whether the value is a known member of the Sort enum.
 func (e Sort) Valid() bool {
 	switch e {
+	case SortHits:
+		return true
+	case SortHitsDay:
+		return true
+	case SortHitsMonth:
+		return true
+	case SortHitsWeek:
+		return true
 	case SortNew:
 		return true
 	case SortScore:
@@ -151,15 +163,27 @@ func (e Sort) Valid() bool {
 
 // Defines values for ListJavParamsSort.
 const (
-	ListJavParamsSortNew     ListJavParamsSort = "new"
-	ListJavParamsSortScore   ListJavParamsSort = "score"
-	ListJavParamsSortUpdated ListJavParamsSort = "updated"
-	ListJavParamsSortYear    ListJavParamsSort = "year"
+	ListJavParamsSortHits      ListJavParamsSort = "hits"
+	ListJavParamsSortHitsDay   ListJavParamsSort = "hits_day"
+	ListJavParamsSortHitsMonth ListJavParamsSort = "hits_month"
+	ListJavParamsSortHitsWeek  ListJavParamsSort = "hits_week"
+	ListJavParamsSortNew       ListJavParamsSort = "new"
+	ListJavParamsSortScore     ListJavParamsSort = "score"
+	ListJavParamsSortUpdated   ListJavParamsSort = "updated"
+	ListJavParamsSortYear      ListJavParamsSort = "year"
 )
 
 // Valid indicates whether the value is a known member of the ListJavParamsSort enum.
 func (e ListJavParamsSort) Valid() bool {
 	switch e {
+	case ListJavParamsSortHits:
+		return true
+	case ListJavParamsSortHitsDay:
+		return true
+	case ListJavParamsSortHitsMonth:
+		return true
+	case ListJavParamsSortHitsWeek:
+		return true
 	case ListJavParamsSortNew:
 		return true
 	case ListJavParamsSortScore:
@@ -175,15 +199,27 @@ func (e ListJavParamsSort) Valid() bool {
 
 // Defines values for ListMoviesParamsSort.
 const (
-	ListMoviesParamsSortNew     ListMoviesParamsSort = "new"
-	ListMoviesParamsSortScore   ListMoviesParamsSort = "score"
-	ListMoviesParamsSortUpdated ListMoviesParamsSort = "updated"
-	ListMoviesParamsSortYear    ListMoviesParamsSort = "year"
+	ListMoviesParamsSortHits      ListMoviesParamsSort = "hits"
+	ListMoviesParamsSortHitsDay   ListMoviesParamsSort = "hits_day"
+	ListMoviesParamsSortHitsMonth ListMoviesParamsSort = "hits_month"
+	ListMoviesParamsSortHitsWeek  ListMoviesParamsSort = "hits_week"
+	ListMoviesParamsSortNew       ListMoviesParamsSort = "new"
+	ListMoviesParamsSortScore     ListMoviesParamsSort = "score"
+	ListMoviesParamsSortUpdated   ListMoviesParamsSort = "updated"
+	ListMoviesParamsSortYear      ListMoviesParamsSort = "year"
 )
 
 // Valid indicates whether the value is a known member of the ListMoviesParamsSort enum.
 func (e ListMoviesParamsSort) Valid() bool {
 	switch e {
+	case ListMoviesParamsSortHits:
+		return true
+	case ListMoviesParamsSortHitsDay:
+		return true
+	case ListMoviesParamsSortHitsMonth:
+		return true
+	case ListMoviesParamsSortHitsWeek:
+		return true
 	case ListMoviesParamsSortNew:
 		return true
 	case ListMoviesParamsSortScore:
@@ -620,7 +656,7 @@ type ListJavParams struct {
 	// Year Only movies of this year (YYYY) or range of years (YYYY-YYYY).
 	Year *Year `form:"year,omitempty" json:"year,omitempty"`
 
-	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last); each descending, ties by id descending. Another value is a 400.
+	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last), `hits`, `hits_day`, `hits_week`, `hits_month` (the plays counted by POST /api/movies/{id}/hit in all and in the current UTC day, ISO week and month; a period that has ended counts 0; they may lag by up to 10 s); each descending, ties by id descending. Another value is a 400.
 	Sort *ListJavParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
 
@@ -668,7 +704,7 @@ type ListMoviesParams struct {
 	// Year Only movies of this year (YYYY) or range of years (YYYY-YYYY).
 	Year *Year `form:"year,omitempty" json:"year,omitempty"`
 
-	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last); each descending, ties by id descending. Another value is a 400.
+	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last), `hits`, `hits_day`, `hits_week`, `hits_month` (the plays counted by POST /api/movies/{id}/hit in all and in the current UTC day, ISO week and month; a period that has ended counts 0; they may lag by up to 10 s); each descending, ties by id descending. Another value is a 400.
 	Sort *ListMoviesParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
 
