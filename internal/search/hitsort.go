@@ -191,6 +191,16 @@ func (ix *Index) hitsPage(m matchSet, kind hitKind, q Query) Result {
 		return res
 	}
 	// The records at 0, id descending, by rank.
+	if mb == nil {
+		// Every record: o.ids are among them, so the rest below x
+		// counts all's minus o.ids'; no copy of a million ids.
+		n := int64(all.GetCardinality()) - counted
+		for i := skip; i < n && want > 0; i++ {
+			res.IDs = append(res.IDs, int64(selectWithout(all, o.ids, uint64(n-1-i))))
+			want--
+		}
+		return res
+	}
 	rest := roaring.AndNot(all, o.ids)
 	n := int64(rest.GetCardinality())
 	for i := skip; i < n && want > 0; i++ {
@@ -199,6 +209,21 @@ func (ix *Index) hitsPage(m matchSet, kind hitKind, q Query) Result {
 		want--
 	}
 	return res
+}
+
+// selectWithout is the id of rank r (from 0, ascending) in all minus
+// sub, sub within all: the least x with r+1 such ids at or below it.
+func selectWithout(all, sub *roaring.Bitmap, r uint64) uint32 {
+	lo, hi := uint64(0), uint64(all.Maximum())
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		if all.Rank(uint32(mid))-sub.Rank(uint32(mid)) > r {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return uint32(lo)
 }
 
 // newPage is the page of m (nil: every record) in id order, highest first.

@@ -573,8 +573,16 @@ func BenchmarkBrowse1M(b *testing.B) {
 		for range 1 + r.IntN(3) {
 			d.Values = append(d.Values, catalog.FieldValue{Field: catalog.ValueActor, Value: "Actor " + strconv.Itoa(r.IntN(1+r.IntN(50_000)))})
 		}
+		if r.IntN(2) == 0 { // half the movies played, a tenth of them today
+			d.Hits = catalog.Hits{Total: 1 + r.Int64N(5000), Week: r.Int64N(50), Month: r.Int64N(500), On: refDay - catalog.HitDay(r.IntN(10))}
+			if d.Hits.On == refDay {
+				d.Hits.Day = 1 + r.Int64N(20)
+			}
+		}
 		return d, true
 	})
+	_, held := ix.size()
+	b.ReportMetric(float64(held), "index-bytes")
 	cat := catalog.FieldValue{Field: catalog.ValueCategory, Value: catalog.FoldValue("Category 3")}
 	studio := catalog.FieldValue{Field: catalog.ValueStudio, Value: catalog.FoldValue("Studio 7")}
 	actor := catalog.FieldValue{Field: catalog.ValueActor, Value: catalog.FoldValue("Actor 1")}
@@ -593,6 +601,10 @@ func BenchmarkBrowse1M(b *testing.B) {
 		{"category+year/deep", Query{Match: []catalog.FieldValue{cat}, Years: &[2]int{2000, 2009}, Offset: 6000, Limit: 20}, ""},
 		{"sort-year/deep", Query{Sort: catalog.SortYear, Offset: n / 2, Limit: 20}, ""},
 		{"sort-score/category/deep", Query{Sort: catalog.SortScore, Match: []catalog.FieldValue{cat}, Offset: n / 40, Limit: 20}, ""},
+		{"sort-hits/deep", Query{Sort: catalog.SortHits, Today: refDay, Offset: n / 2, Limit: 20}, ""},
+		{"sort-hits-day/deep", Query{Sort: catalog.SortHitsDay, Today: refDay, Offset: n / 2, Limit: 20}, ""},
+		{"sort-hits-week/category/deep", Query{Sort: catalog.SortHitsWeek, Today: refDay, Match: []catalog.FieldValue{cat}, Offset: n / 40, Limit: 20}, ""},
+		{"sort-hits-month/rolled-over/deep", Query{Sort: catalog.SortHitsMonth, Today: refDay + 40, Offset: n / 2, Limit: 20}, ""},
 		{"facet-actor", Query{Limit: 20}, "actor"},
 		{"facet-actor/deep", Query{Offset: 20_000, Limit: 20}, "actor"},
 		{"facet-actor/category", Query{Match: []catalog.FieldValue{cat}, Limit: 20}, "actor"},
