@@ -115,9 +115,10 @@ const (
 	SortHitsDay               // plays in the current UTC day
 	SortHitsWeek              // plays in the current ISO week
 	SortHitsMonth             // plays in the current month
+	SortTitle                 // folded title, ascending
 )
 
-var sortNames = []string{"new", "updated", "year", "score", "hits", "hits_day", "hits_week", "hits_month"}
+var sortNames = []string{"new", "updated", "year", "score", "hits", "hits_day", "hits_week", "hits_month", "title"}
 
 // String is the sort's name in sort=.
 func (s Sort) String() string {

@@ -598,7 +598,11 @@ func decode(data []byte, dirOff int64) (*Index, error) {
 			return nil, fmt.Errorf("section leftout: %w", s.err)
 		}
 	}
-	return ix, ix.checkSpans()
+	if err := ix.checkSpans(); err != nil {
+		return nil, err
+	}
+	ix.settleTitles() // not in the file: sorted again at each open
+	return ix, nil
 }
 
 // readNamed reads a writeNamed section.

@@ -207,6 +207,7 @@ func (ix *Index) freeze() *Index {
 	defer ix.mu.Unlock()
 	ix.thawLocked()
 	ix.facets.settle()
+	ix.settleTitles()
 	ix.frozen = true
 	return &Index{
 		grams:   gramTable{keys: ix.grams.keys, offs: ix.grams.offs, blobs: ix.grams.blobs, lists: ix.grams.lists.freeze()},
@@ -219,6 +220,7 @@ func (ix *Index) freeze() *Index {
 		vocab:   &vocabulary{max: ix.vocab.max, words: ix.vocab.words.freeze()},
 		words:   newWordCache(),
 		facets:  ix.facets.freeze(),
+		titles:  ix.titles.freeze(),
 		values:  ix.values.freeze(),
 		leftOut: maps.Clone(ix.leftOut),
 	}

@@ -61,8 +61,9 @@ type Index struct {
 	words *wordCache
 	dense denseSets // bit copies of term sets (intersect.go)
 
-	facets *facets // movie attributes and the change order (facets.go)
-	values values  // the values lists filter and facet on (values.go)
+	facets *facets    // movie attributes and the change order (facets.go)
+	titles titleOrder // every id by folded title (titleorder.go)
+	values values     // the values lists filter and facet on (values.go)
 
 	// leftOut is the ids out of range (above MaxID, or not positive) of
 	// the records given to the index: none of them is in any list.
@@ -206,6 +207,7 @@ func (ix *Index) Build(next func() (Doc, bool)) {
 	}
 	ix.vocab.settle()
 	ix.facets.settle()
+	ix.settleTitles()
 	ix.values.sets.each(func(_ uint32, b *roaring.Bitmap) { b.RunOptimize() })
 	ix.all.RunOptimize()
 	// An exact-size copy: append left up to a quarter of the arena
@@ -220,6 +222,7 @@ func (ix *Index) Apply(docs []Doc, gone []int64) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	ix.facets.settle()
+	ix.settleTitles()
 	var buf []uint64
 	for _, id := range gone {
 		if id <= 0 || id > MaxID {
@@ -288,6 +291,7 @@ func (ix *Index) record(d Doc) {
 	ix.vocab.add(id, d.Fold)
 	ix.facets.add(id, d)
 	ix.values.add(id, vals)
+	ix.addTitle(id)
 }
 
 // remove takes id out of every list it is in.
@@ -296,6 +300,7 @@ func (ix *Index) remove(id uint32) {
 	if !ok {
 		return
 	}
+	ix.removeTitle(id)
 	ix.dense.forget(ix.title(sp))
 	ix.vocab.remove(id, ix.title(sp))
 	for _, k := range appendGrams(nil, ix.title(sp)) {

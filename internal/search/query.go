@@ -28,7 +28,8 @@ type Query struct {
 	// first; SortUpdated is last change first, then id (contract 6),
 	// and Ascending reverses it; SortYear and SortScore are the movie's
 	// year and score, highest first, then id, highest first, those
-	// without one last.
+	// without one last; SortTitle is the folded title, ascending, then
+	// id, highest first (titleorder.go).
 	// SortHits and its periods are the play counts (hitsort.go), highest
 	// first, then id, highest first; Today is the UTC day whose periods
 	// count (0: the clock's).
@@ -96,6 +97,8 @@ func (ix *Index) selectPage(q Query) Result {
 		return ix.bucketPage(m, facetYear, q)
 	case catalog.SortScore:
 		return ix.bucketPage(m, facetScore, q)
+	case catalog.SortTitle:
+		return ix.titlePage(m, q)
 	}
 	if k, ok := hitKindOf(q.Sort); ok {
 		return ix.hitsPage(m, k, q)

@@ -55,6 +55,8 @@ func refFind(docs map[int64]Doc, q Query) Result {
 			return cmp.Or(cmp.Compare(refScore(b), refScore(a)), cmp.Compare(b.ID, a.ID))
 		case catalog.SortHits, catalog.SortHitsDay, catalog.SortHitsWeek, catalog.SortHitsMonth:
 			return cmp.Or(cmp.Compare(refHits(b, q.Sort, q.Today), refHits(a, q.Sort, q.Today)), cmp.Compare(b.ID, a.ID))
+		case catalog.SortTitle:
+			return cmp.Or(strings.Compare(refTitle(a), refTitle(b)), cmp.Compare(b.ID, a.ID))
 		}
 		return cmp.Compare(b.ID, a.ID)
 	})
@@ -64,6 +66,9 @@ func refFind(docs map[int64]Doc, q Query) Result {
 	}
 	return res
 }
+
+// refTitle is the folded title of d's search text (its first line).
+func refTitle(d Doc) string { return strings.Split(d.Fold, "\n")[0] }
 
 // facetFields are the fields the model checks facets of.
 var facetFields = []string{"category", "actor", "director", FacetYear, FacetPlatform}
@@ -223,7 +228,7 @@ func refHits(d Doc, s catalog.Sort, today catalog.HitDay) int64 {
 
 func randomQuery(r *rand.Rand) Query {
 	sorts := []catalog.Sort{catalog.SortNew, catalog.SortUpdated, catalog.SortUpdated, catalog.SortYear, catalog.SortScore,
-		catalog.SortHits, catalog.SortHitsDay, catalog.SortHitsWeek, catalog.SortHitsMonth}
+		catalog.SortHits, catalog.SortHitsDay, catalog.SortHitsWeek, catalog.SortHitsMonth, catalog.SortTitle}
 	q := Query{Sort: sorts[r.IntN(len(sorts))], Ascending: r.IntN(2) == 0, Offset: r.Int64N(40), Limit: 1 + r.Int64N(30),
 		Today: refDay + catalog.HitDay(r.IntN(3)*r.IntN(20))} // often refDay; later days roll periods over
 	if q.Sort != catalog.SortUpdated {
