@@ -64,6 +64,8 @@ func TestConsoleBrowseMovies(t *testing.T) {
 		{"/admin/movies?country=Thailand&q=al", []string{"Alpha"}},
 		{"/admin/movies?sort=year", []string{"Gamma", "Beta", "Alpha"}},
 		{"/admin/movies?sort=score", []string{"Beta", "Alpha", "Gamma"}},
+		{"/admin/movies?sort=title", []string{"Alpha", "Beta", "Gamma"}},
+		{"/admin/movies?sort=title&category=drama", []string{"Alpha", "Gamma"}},
 		{"/admin/movies?actor=Nobody", nil},
 	} {
 		if got := listed(tc.path); !slices.Equal(got, tc.want) {
@@ -79,6 +81,7 @@ func TestConsoleBrowseMovies(t *testing.T) {
 		`href="/admin/movies?actor=Ann&#43;Lee&amp;sort=score">Studio: S1`,
 		`href="/admin/movies?actor=Ann&#43;Lee&amp;facet=country&amp;sort=score&amp;studio=S1">All countries</a>`,
 		`<option value="score" selected>`,
+		`<option value="title">Title, A to Z</option>`,
 		`<details class="filters" open>`,
 	} {
 		if !strings.Contains(body, want) {

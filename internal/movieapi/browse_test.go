@@ -63,15 +63,21 @@ func TestBrowseFilters(t *testing.T) {
 	for _, tt := range tests {
 		for _, path := range []string{"/api/movies", "/api/jav"} {
 			t.Run(path+"?"+tt.query, func(t *testing.T) {
-				r := get(t, h, path+"?fields=id&"+tt.query, http.StatusOK)
-				if got := listIDs(t, r.body); !slices.Equal(got, tt.want) {
-					t.Errorf("got ids %v, want %v", got, tt.want)
-				}
-				if got := decodeListPage(t, r.body).Total; got != int64(len(tt.want)) {
-					t.Errorf("got total %d, want %d", got, len(tt.want))
-				}
+				checkPage(t, h, path+"?fields=id&"+tt.query, tt.want, int64(len(tt.want)))
 			})
 		}
+	}
+}
+
+// checkPage checks the ids and the total of the list at path.
+func checkPage(t *testing.T, h http.Handler, path string, want []int64, total int64) {
+	t.Helper()
+	r := get(t, h, path, http.StatusOK)
+	if got := listIDs(t, r.body); !slices.Equal(got, want) {
+		t.Errorf("got ids %v, want %v", got, want)
+	}
+	if got := decodeListPage(t, r.body).Total; got != total {
+		t.Errorf("got total %d, want %d", got, total)
 	}
 }
 

@@ -133,6 +133,7 @@ const (
 	SortHitsWeek  Sort = "hits_week"
 	SortNew       Sort = "new"
 	SortScore     Sort = "score"
+	SortTitle     Sort = "title"
 	SortUpdated   Sort = "updated"
 	SortYear      Sort = "year"
 )
@@ -152,6 +153,8 @@ func (e Sort) Valid() bool {
 		return true
 	case SortScore:
 		return true
+	case SortTitle:
+		return true
 	case SortUpdated:
 		return true
 	case SortYear:
@@ -169,6 +172,7 @@ const (
 	ListJavParamsSortHitsWeek  ListJavParamsSort = "hits_week"
 	ListJavParamsSortNew       ListJavParamsSort = "new"
 	ListJavParamsSortScore     ListJavParamsSort = "score"
+	ListJavParamsSortTitle     ListJavParamsSort = "title"
 	ListJavParamsSortUpdated   ListJavParamsSort = "updated"
 	ListJavParamsSortYear      ListJavParamsSort = "year"
 )
@@ -188,6 +192,8 @@ func (e ListJavParamsSort) Valid() bool {
 		return true
 	case ListJavParamsSortScore:
 		return true
+	case ListJavParamsSortTitle:
+		return true
 	case ListJavParamsSortUpdated:
 		return true
 	case ListJavParamsSortYear:
@@ -205,6 +211,7 @@ const (
 	ListMoviesParamsSortHitsWeek  ListMoviesParamsSort = "hits_week"
 	ListMoviesParamsSortNew       ListMoviesParamsSort = "new"
 	ListMoviesParamsSortScore     ListMoviesParamsSort = "score"
+	ListMoviesParamsSortTitle     ListMoviesParamsSort = "title"
 	ListMoviesParamsSortUpdated   ListMoviesParamsSort = "updated"
 	ListMoviesParamsSortYear      ListMoviesParamsSort = "year"
 )
@@ -223,6 +230,8 @@ func (e ListMoviesParamsSort) Valid() bool {
 	case ListMoviesParamsSortNew:
 		return true
 	case ListMoviesParamsSortScore:
+		return true
+	case ListMoviesParamsSortTitle:
 		return true
 	case ListMoviesParamsSortUpdated:
 		return true
@@ -656,7 +665,7 @@ type ListJavParams struct {
 	// Year Only movies of this year (YYYY) or range of years (YYYY-YYYY).
 	Year *Year `form:"year,omitempty" json:"year,omitempty"`
 
-	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last), `hits`, `hits_day`, `hits_week`, `hits_month` (the plays counted by POST /api/movies/{id}/hit in all and in the current UTC day, ISO week and month; a period that has ended counts 0; they may lag by up to 10 s); each descending, ties by id descending. Another value is a 400.
+	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last), `hits`, `hits_day`, `hits_week`, `hits_month` (the plays counted by POST /api/movies/{id}/hit in all and in the current UTC day, ISO week and month; a period that has ended counts 0; they may lag by up to 10 s), `title` (folded title, the fold of search); each descending but `title` (ascending), ties by id descending. Another value is a 400.
 	Sort *ListJavParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
 
@@ -704,7 +713,7 @@ type ListMoviesParams struct {
 	// Year Only movies of this year (YYYY) or range of years (YYYY-YYYY).
 	Year *Year `form:"year,omitempty" json:"year,omitempty"`
 
-	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last), `hits`, `hits_day`, `hits_week`, `hits_month` (the plays counted by POST /api/movies/{id}/hit in all and in the current UTC day, ISO week and month; a period that has ended counts 0; they may lag by up to 10 s); each descending, ties by id descending. Another value is a 400.
+	// Sort The order: `new` (the default, id descending), `updated` (last change), `year` (four-digit year; movies without one last), `score` (movies without one last), `hits`, `hits_day`, `hits_week`, `hits_month` (the plays counted by POST /api/movies/{id}/hit in all and in the current UTC day, ISO week and month; a period that has ended counts 0; they may lag by up to 10 s), `title` (folded title, the fold of search); each descending but `title` (ascending), ties by id descending. Another value is a 400.
 	Sort *ListMoviesParamsSort `form:"sort,omitempty" json:"sort,omitempty"`
 }
 
