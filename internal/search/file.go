@@ -241,6 +241,7 @@ func (ix *Index) writeSections(fw *fileWriter) error {
 		{"state", func() error { fw.u64(uint64(ix.dead)); return nil }},
 		{"facets", func() error { return ix.facets.writeTo(fw) }},
 		{"values", func() error { return ix.values.writeTo(fw) }},
+		{"titles", func() error { return ix.titles.writeTo(fw) }},
 		{"leftout", func() error {
 			ids := slices.Sorted(maps.Keys(ix.leftOut))
 			fw.u64(uint64(len(ids)))
@@ -601,7 +602,15 @@ func decode(data []byte, dirOff int64) (*Index, error) {
 	if err := ix.checkSpans(); err != nil {
 		return nil, err
 	}
-	ix.settleTitles() // not in the file: sorted again at each open
+	// A file written before the title order has no such section: its
+	// order is sorted here, once.
+	if s := sections["titles"]; s != nil {
+		ix.readTitles(s)
+		if s.err != nil {
+			return nil, fmt.Errorf("section titles: %w", s.err)
+		}
+	}
+	ix.settleTitles()
 	return ix, nil
 }
 

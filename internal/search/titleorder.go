@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"sort"
 	"strings"
@@ -175,4 +176,55 @@ func (ix *Index) titlePage(m matchSet, q Query) Result {
 		return seen < end
 	})
 	return res
+}
+
+// writeTo writes the order as an index file section: n u64, then the
+// ids in order, [n]u32.
+func (o *titleOrder) writeTo(fw *fileWriter) error {
+	fw.u64(uint64(o.n))
+	var buf []byte
+	for _, c := range o.blocks {
+		buf = buf[:0]
+		for _, id := range c.vals {
+			buf = binary.LittleEndian.AppendUint32(buf, id)
+		}
+		if _, err := fw.Write(buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readTitles reads a titles section: every id present, once, each
+// after the one before in titleCmp order (strictly ordered, all present
+// and as many as ix.all: exactly ix.all, in order), so that an open
+// costs a compare a record instead of a sort.
+func (ix *Index) readTitles(r *reader) {
+	n := int(r.u64())
+	if r.err != nil {
+		return
+	}
+	if uint64(n) != ix.all.GetCardinality() {
+		r.err = badFile("%d ids in the title order for %d records", n, ix.all.GetCardinality())
+		return
+	}
+	b := r.take(4 * n)
+	if r.err != nil {
+		return
+	}
+	ids := make([]uint32, n)
+	for i := range ids {
+		ids[i] = binary.LittleEndian.Uint32(b[4*i:])
+		if !ix.all.Contains(ids[i]) || i > 0 && ix.titleCmp(ids[i-1], ids[i]) >= 0 {
+			r.err = badFile("title order out of order or of no record")
+			return
+		}
+	}
+	o := &ix.titles
+	o.settled, o.n, o.blocks = true, n, nil
+	for len(ids) > 0 {
+		k := min(len(ids), max(blockMax/2, 1))
+		o.blocks = append(o.blocks, chunk[uint32]{vals: ids[:k:k]})
+		ids = ids[k:]
+	}
 }
