@@ -231,13 +231,17 @@ func liveHeap() uint64 {
 }
 
 // An import's memory is bounded by the input of its batches, whatever
-// its records hold: 40 MB of movies with 200 KB of episodes each, far
+// its records hold: 80 MB of movies with 200 KB of episodes each, far
 // fewer than BatchSize records, are written in batches of about
 // BatchBytes of input, and the live heap stays within a few batches.
-// Before batches were bounded by bytes the whole input was one batch.
+// Before batches were bounded by bytes the whole input was one batch:
+// the heap grew by about 100 MiB here. The bound leaves room for what
+// the decoder allocates while liveHeap's collection marks, which counts
+// as live and grows with the machine's load (20 MiB on a quiet machine,
+// 42 MiB seen once at a load of 6 on 2 cores).
 func TestBatchBytesBoundMemory(t *testing.T) {
 	const batch = 4 << 20
-	const size, n = 200_000, 200 // 40 MB
+	const size, n = 200_000, 400 // 80 MB
 	store := &heapSampler{MovieStore: openStore(t)}
 	base := liveHeap()
 	sum, err := importer.Movies(context.Background(), store, "large.jsonl", &largeMovies{n: n, size: size}, importer.Options{BatchBytes: batch})
@@ -246,7 +250,7 @@ func TestBatchBytesBoundMemory(t *testing.T) {
 	}
 	grew := int64(store.peak) - int64(base)
 	t.Logf("%d MB in batches of %d MiB of input: the live heap grew %d MiB at most", n*size/1_000_000, batch>>20, grew>>20)
-	if grew > 8*batch {
-		t.Fatalf("the live heap grew %d MiB, want at most %d MiB (8 batches of input)", grew>>20, 8*batch>>20)
+	if grew > 12*batch {
+		t.Fatalf("the live heap grew %d MiB, want at most %d MiB (12 batches of input)", grew>>20, 12*batch>>20)
 	}
 }
