@@ -267,24 +267,10 @@ func (s *Service) SetSourceSettings(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = s.store.SetSourceSettings(r.Context(), name, set)
 	}
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
-	}
 	if err == nil {
 		s.log.Info("source settings changed", "source", name, "match", set.Match.String(), "preferred", set.Preferred, "interval", set.Interval, "admin", sess.Username)
-		redirect(w, r, "/admin/sources?set="+url.QueryEscape(name))
-		return
 	}
-	c := s.chrome(r, sess, "sources")
-	fields, message, status, ok := formProblem(c.l, err, "source.not_set")
-	if !ok {
-		s.fail(w, r, sess, err)
-		return
-	}
-	for k, v := range fields {
-		fields[k] = c.l.Problem(v)
-	}
-	s.sourcesPage(w, r, sess, status, sourcesPage{chrome: c, Message: message, Errors: fields, Settings: name})
+	s.sourceFormDone(w, r, sess, name, err, "/admin/sources?set="+url.QueryEscape(name), "source.not_set", func(p *sourcesPage) { p.Settings = name })
 }
 
 // parseSettingsForm reads a source's settings form.
@@ -338,25 +324,12 @@ func (s *Service) BindSourceType(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
-	}
 	if err == nil {
 		s.log.Info("source type bound", "source", name, "type", r.PathValue("id"), "category", r.PostFormValue("category"),
 			"published", res.Published, "moved", res.Moved, "admin", sess.Username)
-		redirect(w, r, "/admin/sources?bound="+url.QueryEscape(name)+"&published="+strconv.Itoa(res.Published)+"&moved="+strconv.Itoa(res.Moved))
-		return
 	}
-	c := s.chrome(r, sess, "sources")
-	fields, message, status, ok := formProblem(c.l, err, "source.not_bound")
-	if !ok {
-		s.fail(w, r, sess, err)
-		return
-	}
-	for k, v := range fields {
-		fields[k] = c.l.Problem(v)
-	}
-	s.sourcesPage(w, r, sess, status, sourcesPage{chrome: c, Message: message, Errors: fields, Bindings: name})
+	s.sourceFormDone(w, r, sess, name, err, "/admin/sources?bound="+url.QueryEscape(name)+"&published="+strconv.Itoa(res.Published)+"&moved="+strconv.Itoa(res.Moved),
+		"source.not_bound", func(p *sourcesPage) { p.Bindings = name })
 }
 
 // SetSourceGone answers POST /admin/sources/{name}/gone: what full runs
@@ -379,16 +352,27 @@ func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = s.store.SetSourceRules(r.Context(), name, gone, src.Synonyms)
 	}
+	if err == nil {
+		s.log.Info("source gone rule changed", "source", name, "gone", gone, "admin", sess.Username)
+	}
+	s.sourceFormDone(w, r, sess, name, err, "/admin/sources?set="+url.QueryEscape(name), "source.not_set", func(p *sourcesPage) { p.Bindings = name })
+}
+
+// sourceFormDone ends the POST of one source's form: after success a
+// redirect to done; a source that is gone is named; a refused form is
+// shown again on the Sources page with its problems (notDone is the
+// message key when no field is to blame), form marking which form.
+func (s *Service) sourceFormDone(w http.ResponseWriter, r *http.Request, sess catalog.Session, name string, err error,
+	done, notDone string, form func(*sourcesPage)) {
+	if err == nil {
+		redirect(w, r, done)
+		return
+	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
 		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
 	}
-	if err == nil {
-		s.log.Info("source gone rule changed", "source", name, "gone", gone, "admin", sess.Username)
-		redirect(w, r, "/admin/sources?set="+url.QueryEscape(name))
-		return
-	}
 	c := s.chrome(r, sess, "sources")
-	fields, message, status, ok := formProblem(c.l, err, "source.not_set")
+	fields, message, status, ok := formProblem(c.l, err, notDone)
 	if !ok {
 		s.fail(w, r, sess, err)
 		return
@@ -396,5 +380,7 @@ func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request) {
 	for k, v := range fields {
 		fields[k] = c.l.Problem(v)
 	}
-	s.sourcesPage(w, r, sess, status, sourcesPage{chrome: c, Message: message, Errors: fields, Bindings: name})
+	p := sourcesPage{chrome: c, Message: message, Errors: fields}
+	form(&p)
+	s.sourcesPage(w, r, sess, status, p)
 }

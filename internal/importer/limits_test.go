@@ -234,11 +234,10 @@ func liveHeap() uint64 {
 // its records hold: 80 MB of movies with 200 KB of episodes each, far
 // fewer than BatchSize records, are written in batches of about
 // BatchBytes of input, and the live heap stays within a few batches.
-// Before batches were bounded by bytes the whole input was one batch:
-// the heap grew by about 100 MiB here. The bound leaves room for what
-// the decoder allocates while liveHeap's collection marks, which counts
-// as live and grows with the machine's load (20 MiB on a quiet machine,
-// 42 MiB seen once at a load of 6 on 2 cores).
+// Unbounded, the whole input is one batch and the heap grows past
+// twice the bound. The bound leaves room for what the decoder allocates
+// while liveHeap's collection marks: that counts as live, and grows
+// with the machine's load.
 func TestBatchBytesBoundMemory(t *testing.T) {
 	const batch = 4 << 20
 	const size, n = 200_000, 400 // 80 MB
