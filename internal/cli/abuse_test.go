@@ -21,11 +21,15 @@ import (
 // written as raw bytes on a TCP connection so that nothing in Go's client
 // cleans them up first. For each one it asserts what the contract asks of a
 // service on the public internet: never a 5xx, the service's error shape
-// for every error, an answer within a second, and both health endpoints
-// still 200 afterwards.
+// for every error, an answer without waiting for a server timeout, and
+// both health endpoints still 200 afterwards.
 
-// abuseDeadline is how long any hostile request may take to be answered.
-const abuseDeadline = time.Second
+// abuseDeadline is how long any hostile request may take to be answered:
+// half the shortest of serve's own timeouts (ReadHeaderTimeout, 10 s), so
+// a request that the server left waiting for a timeout fails, while a
+// loaded CI machine does not. How fast an answer comes is a speed
+// target, and those live in benchmarks (bench/run.sh), not here.
+const abuseDeadline = 5 * time.Second
 
 // hostile is one request of the table.
 type hostile struct {
