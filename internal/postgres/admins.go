@@ -124,19 +124,6 @@ func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (catal
 	return sess, translate(err, "get session")
 }
 
-// SetAdminLanguage saves the administrator's console language;
-// ENOTFOUND when there is none.
-func (s *Store) SetAdminLanguage(ctx context.Context, adminID int64, language string) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE admins SET language = $2 WHERE id = $1`, adminID, language)
-	if err != nil {
-		return translate(err, "set admin language")
-	}
-	if tag.RowsAffected() == 0 {
-		return notFound("administrator")
-	}
-	return nil
-}
-
 // TouchSession records activity; ENOTFOUND when the session is gone.
 func (s *Store) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {
 	tag, err := s.pool.Exec(ctx, `UPDATE sessions SET last_seen = $2 WHERE token_hash = $1`, tokenHash, catalog.StoredTime(at))
@@ -147,13 +134,6 @@ func (s *Store) TouchSession(ctx context.Context, tokenHash string, at time.Time
 		return notFound("session")
 	}
 	return nil
-}
-
-// DeleteSession ends a session; ending one that is already gone is not
-// an error (logging out twice is harmless).
-func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
-	_, err := s.pool.Exec(ctx, `DELETE FROM sessions WHERE token_hash = $1`, tokenHash)
-	return translate(err, "delete session")
 }
 
 // DeleteExpiredSessions removes sessions past their idle or absolute
@@ -252,13 +232,4 @@ func (s *Store) LoginSucceeded(ctx context.Context, username, addr string, at ti
 	_, err := s.pool.Exec(ctx, `DELETE FROM login_successes WHERE (username, addr) IN
 		(SELECT username, addr FROM login_successes WHERE at < $1 FOR UPDATE SKIP LOCKED)`, at.Add(-catalog.LoginKnownAddress))
 	return translate(err, "delete old logins")
-}
-
-// UnlockLogin deletes every failure of username.
-func (s *Store) UnlockLogin(ctx context.Context, username string) (int64, error) {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM login_failures WHERE username = $1`, username)
-	if err != nil {
-		return 0, translate(err, "unlock login")
-	}
-	return tag.RowsAffected(), nil
 }

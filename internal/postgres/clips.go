@@ -100,18 +100,6 @@ func (s *Store) UpdateClip(ctx context.Context, id int64, fn func(*catalog.Clip)
 	return c, nil
 }
 
-// DeleteClip returns ENOTFOUND when no clip has the id.
-func (s *Store) DeleteClip(ctx context.Context, id int64) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM clips WHERE id = $1`, id)
-	if err != nil {
-		return translate(err, "delete clip")
-	}
-	if tag.RowsAffected() == 0 {
-		return notFound("clip")
-	}
-	return nil
-}
-
 // ImportClips writes clips in one transaction: a clip with ID set
 // replaces the clip with that id (or is inserted under it), the others
 // get new ids, written back in order. A zero CreatedAt means now.

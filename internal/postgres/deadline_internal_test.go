@@ -9,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 	"catalog/internal/testenv"
 )
 
@@ -24,7 +25,8 @@ func serverDSN(t *testing.T) string {
 
 // A statement still running at its context's deadline is cancelled on
 // the server and reported as EUNAVAILABLE "request timed out", as on
-// SQLite: one run on a connection of the pool, and a keyed read.
+// SQLite: one run on a connection of the pool, and a read of the
+// shared methods (sqlstore.DB).
 func TestDeadlineCancelsStatement(t *testing.T) {
 	tests := []struct {
 		name string
@@ -34,11 +36,8 @@ func TestDeadlineCancelsStatement(t *testing.T) {
 			_, err := s.pool.Exec(ctx, sql)
 			return err
 		}},
-		{"keyed read", func(ctx context.Context, s *Store, sql string) error {
-			return s.keyedRead(ctx, sql, nil, func(rows pgx.Rows) error {
-				rows.Close()
-				return rows.Err()
-			})
+		{"read", func(ctx context.Context, s *Store, sql string) error {
+			return db{s}.Query(ctx, "sleep", sql, nil, func(sqlstore.Scanner) error { return nil })
 		}},
 	}
 	for _, tt := range tests {

@@ -19,13 +19,13 @@ var vodPageColumns = "m.id, " + catalog.ColumnNames(movieReadColumns, "m.") +
 // VodsByID returns the movies with the given ids with their types, in
 // the order of ids.
 func (s *Store) VodsByID(ctx context.Context, ids []int64) ([]catalog.Vod, error) {
-	var vods []catalog.Vod
-	err := s.keyedRead(ctx, `SELECT `+vodPageColumns+`
+	rows, err := s.pool.Query(ctx, `SELECT `+vodPageColumns+`
 FROM movies m LEFT JOIN movie_types t ON t.name = m.type_name
-WHERE m.id = ANY($1)`, []any{ids}, func(rows pgx.Rows) (err error) {
-		vods, err = collect(rows, int64(len(ids)), scanVod)
-		return err
-	})
+WHERE m.id = ANY($1)`, ids)
+	if err != nil {
+		return nil, translate(err, "list movies")
+	}
+	vods, err := collect(rows, int64(len(ids)), scanVod)
 	if err != nil {
 		return nil, translate(err, "list movies")
 	}
@@ -43,13 +43,3 @@ type extraScan struct {
 }
 
 func (e extraScan) Scan(dest ...any) error { return e.row.Scan(append(dest, e.extra...)...) }
-
-// VodTypes returns every type, by id.
-func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, name FROM movie_types ORDER BY id`)
-	if err != nil {
-		return nil, translate(err, "list types")
-	}
-	types, err := pgx.AppendRows(make([]catalog.VodType, 0, 16), rows, pgx.RowToStructByPos[catalog.VodType])
-	return types, translate(err, "list types")
-}

@@ -59,15 +59,3 @@ func (s *Store) UpdateMovie(ctx context.Context, m *catalog.Movie) error {
 	m.UpdatedAt = m.UpdatedAt.UTC()
 	return translate(err, "update movie")
 }
-
-// DeleteMovie returns ENOTFOUND when no movie has the id.
-func (s *Store) DeleteMovie(ctx context.Context, id int64) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM movies WHERE id = $1`, id)
-	if err != nil {
-		return translate(err, "delete movie")
-	}
-	if tag.RowsAffected() == 0 {
-		return notFound("movie")
-	}
-	return nil
-}

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -30,20 +29,6 @@ RETURNING j.movie_id, j.slot, j.url, j.tries`, now.Unix(), limit, now.Add(lease)
 	return out, translate(err, "claim poster jobs")
 }
 
-// HasPosterImage implements catalog.PosterStore.
-func (s *Store) HasPosterImage(ctx context.Context, key string) (bool, error) {
-	var ok bool
-	err := s.pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM poster_images WHERE key = $1)`, key).Scan(&ok)
-	return ok, translate(err, "find poster")
-}
-
-// SavePosterImage implements catalog.PosterStore.
-func (s *Store) SavePosterImage(ctx context.Context, img catalog.PosterImage) error {
-	_, err := s.pool.Exec(ctx, `INSERT INTO poster_images (key, url, jpeg, created) VALUES ($1, $2, $3, $4)
-ON CONFLICT (key) DO NOTHING`, img.Key, img.URL, img.JPEG, time.Now().Unix())
-	return translate(err, "save poster")
-}
-
 // FinishPosterJobs implements catalog.PosterStore.
 func (s *Store) FinishPosterJobs(ctx context.Context, done []catalog.PosterDone) error {
 	if len(done) == 0 {
@@ -62,28 +47,6 @@ func (s *Store) FinishPosterJobs(ctx context.Context, done []catalog.PosterDone)
 		return tx.SendBatch(ctx, &b).Close()
 	})
 	return translate(err, "finish poster jobs")
-}
-
-// RetryPosterJob implements catalog.PosterStore.
-func (s *Store) RetryPosterJob(ctx context.Context, j catalog.PosterJob, tries int, due time.Time) error {
-	var err error
-	if due.IsZero() {
-		_, err = s.pool.Exec(ctx, `DELETE FROM poster_jobs WHERE movie_id = $1 AND slot = $2 AND url = $3`, j.MovieID, j.Slot, j.URL)
-	} else {
-		_, err = s.pool.Exec(ctx, `UPDATE poster_jobs SET tries = $1, due = $2 WHERE movie_id = $3 AND slot = $4 AND url = $5`,
-			tries, due.Unix(), j.MovieID, j.Slot, j.URL)
-	}
-	return translate(err, "retry poster job")
-}
-
-// PosterImage implements catalog.PosterStore.
-func (s *Store) PosterImage(ctx context.Context, key string) ([]byte, error) {
-	var b []byte
-	err := s.pool.QueryRow(ctx, `SELECT jpeg FROM poster_images WHERE key = $1`, key).Scan(&b)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, catalog.Errorf(catalog.ENOTFOUND, "no such poster")
-	}
-	return b, translate(err, "read poster")
 }
 
 // ResetPosterMirrors implements catalog.PosterStore.

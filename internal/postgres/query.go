@@ -3,11 +3,55 @@ package postgres
 import (
 	"context"
 	"strconv"
+	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 )
+
+// db is the store as the shared methods use it (sqlstore.DB): every
+// statement on the request pool, times as timestamptz.
+type db struct{ s *Store }
+
+func (d db) Query(ctx context.Context, what, query string, args []any, scan func(sqlstore.Scanner) error) error {
+	rows, err := d.s.pool.Query(ctx, query, args...)
+	if err != nil {
+		return translate(err, what)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return translate(err, what)
+		}
+	}
+	return translate(rows.Err(), what)
+}
+
+func (d db) Exec(ctx context.Context, what, query string, args ...any) (int64, error) {
+	tag, err := d.s.pool.Exec(ctx, query, args...)
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	return tag.RowsAffected(), nil
+}
+
+func (db) Time(t time.Time) any { return catalog.StoredTime(t) }
+
+func (db) TimeDest(t *time.Time) any { return utcDest{t} }
+
+// utcDest scans a timestamptz into a time in UTC; NULL is no time.
+type utcDest struct{ t *time.Time }
+
+func (u utcDest) ScanTimestamptz(v pgtype.Timestamptz) error {
+	*u.t = time.Time{}
+	if v.Valid {
+		*u.t = v.Time.UTC()
+	}
+	return nil
+}
 
 // collect scans every row with scan (pgx.CollectRows closes rows). The
 // result is never nil, so an empty page encodes as [].
@@ -45,11 +89,11 @@ func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []in
 		sql = from + ` WHERE ` + col + ` BETWEEN $1 AND $2 ORDER BY ` + col + ` DESC LIMIT ` + strconv.FormatInt(limit, 10)
 		args, size = []any{lo, hi}, hi-lo+1
 	}
-	var page []T
-	err := s.keyedRead(ctx, sql, args, func(rows pgx.Rows) (err error) {
-		page, err = collect(rows, size, scan)
-		return err
-	})
+	rows, err := s.pool.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, translate(err, what)
+	}
+	page, err := collect(rows, size, scan)
 	if err != nil {
 		return nil, translate(err, what)
 	}
@@ -57,14 +101,4 @@ func byID[T any](ctx context.Context, s *Store, what, from, col string, ids []in
 		page = catalog.OnlyAsked(page, ids, id)
 	}
 	return page, nil
-}
-
-// keyedRead runs sql with args on the request pool and hands the rows
-// to scan, which closes them.
-func (s *Store) keyedRead(ctx context.Context, sql string, args []any, scan func(pgx.Rows) error) error {
-	rows, err := s.pool.Query(ctx, sql, args...)
-	if err != nil {
-		return err
-	}
-	return scan(rows)
 }

@@ -89,31 +89,6 @@ func (s *Store) SourceByName(ctx context.Context, name string) (catalog.Source, 
 	return src, translate(err, "get source")
 }
 
-// SetSourceSettings changes the settings of the source name.
-func (s *Store) SetSourceSettings(ctx context.Context, name string, set catalog.SourceSettings) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE sources SET match_fields = $1, preferred = $2, interval_ms = $3 WHERE name = $4`,
-		set.Match.String(), set.Preferred, set.Interval.Milliseconds(), name)
-	if err != nil {
-		return translate(err, "set source")
-	}
-	if tag.RowsAffected() == 0 {
-		return notFound("source")
-	}
-	return nil
-}
-
-// RemoveSource deletes the source; its runs and links stay.
-func (s *Store) RemoveSource(ctx context.Context, name string) error {
-	tag, err := s.pool.Exec(ctx, `DELETE FROM sources WHERE name = $1`, name)
-	if err != nil {
-		return translate(err, "remove source")
-	}
-	if tag.RowsAffected() == 0 {
-		return notFound("source")
-	}
-	return nil
-}
-
 // RecordRun stores one run's result.
 func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
 	_, err := s.pool.Exec(ctx, `INSERT INTO source_runs

@@ -23,6 +23,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/schema"
+	"catalog/internal/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -49,7 +50,8 @@ type Options struct {
 
 // Store is a catalog.Store on PostgreSQL.
 type Store struct {
-	pool *pgxpool.Pool
+	sqlstore.Methods // the methods both engines share, over db
+	pool             *pgxpool.Pool
 	// streams are the connections of whole-table streams and of the
 	// snapshot lock; rowStreams bounds the row streams (see streams.go).
 	streams    *pgxpool.Pool
@@ -126,6 +128,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		return nil, catalog.Reworded(fmt.Sprintf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout)), err)
 	}
 	s := &Store{pool: pool}
+	s.Methods = sqlstore.Methods{DB: db{s}}
 	if err := s.openStreams(ctx, cfg); err != nil {
 		pool.Close()
 		return nil, catalog.Reworded("postgres: "+connectReason(err, cfg.ConnConfig.ConnectTimeout), err)

@@ -122,21 +122,6 @@ func (s *Store) SetAdminPassword(ctx context.Context, username, passwordHash str
 	return ended, err
 }
 
-// SetAdminLanguage saves the administrator's console language;
-// ENOTFOUND when there is none.
-func (s *Store) SetAdminLanguage(ctx context.Context, adminID int64, language string) error {
-	res, err := s.writer.ExecContext(ctx, `UPDATE admins SET language = ? WHERE id = ?`, language, adminID)
-	if err != nil {
-		return translate(err, "set admin language")
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return translate(err, "set admin language")
-	} else if n == 0 {
-		return notFound("administrator")
-	}
-	return nil
-}
-
 // CreateSession stores s (times in whole seconds).
 func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {
 	_, err := s.writer.ExecContext(ctx,
@@ -182,12 +167,6 @@ func (s *Store) TouchSession(ctx context.Context, tokenHash string, at time.Time
 		return notFound("session")
 	}
 	return nil
-}
-
-// DeleteSession is idempotent: logging out twice is not an error.
-func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
-	_, err := s.writer.ExecContext(ctx, `DELETE FROM sessions WHERE token_hash = ?`, tokenHash)
-	return translate(err, "delete session")
 }
 
 // DeleteExpiredSessions removes the sessions catalog.Session.Expired
@@ -264,14 +243,4 @@ ON CONFLICT (username, addr) DO UPDATE SET at = max(at, excluded.at)`, username,
 		_, err := tx.ExecContext(ctx, `DELETE FROM login_successes WHERE at < ?`, at.Add(-catalog.LoginKnownAddress).UnixMicro())
 		return translate(err, "delete old logins")
 	})
-}
-
-// UnlockLogin deletes every failure of username.
-func (s *Store) UnlockLogin(ctx context.Context, username string) (int64, error) {
-	res, err := s.writer.ExecContext(ctx, `DELETE FROM login_failures WHERE username = ?`, username)
-	if err != nil {
-		return 0, translate(err, "unlock login")
-	}
-	n, err := res.RowsAffected()
-	return n, translate(err, "unlock login")
 }

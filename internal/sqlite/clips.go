@@ -125,20 +125,6 @@ func (s *Store) UpdateClip(ctx context.Context, id int64, fn func(*catalog.Clip)
 	return c, nil
 }
 
-// DeleteClip returns ENOTFOUND when no clip has the id.
-func (s *Store) DeleteClip(ctx context.Context, id int64) error {
-	res, err := s.writer.ExecContext(ctx, `DELETE FROM clips WHERE id = ?`, id)
-	if err != nil {
-		return translate(err, "delete clip")
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return translate(err, "delete clip")
-	} else if n == 0 {
-		return notFound("clip")
-	}
-	return nil
-}
-
 // ImportClips inserts clips in one transaction. A clip with ID set
 // replaces the clip with that id (an upsert, so the triggers keep the
 // index and counts right); a zero CreatedAt means now. The assigned ID

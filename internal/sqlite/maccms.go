@@ -44,13 +44,3 @@ func newVodScan() func(scanner, *catalog.Vod) error {
 		return err
 	}
 }
-
-// VodTypes returns every type, by id.
-func (s *Store) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
-	if err := s.takeReader(ctx, "list types"); err != nil {
-		return nil, err
-	}
-	defer s.readSlots.Release(1)
-	return queryAll(ctx, s, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil, 16,
-		func(row scanner, t *catalog.VodType) error { return row.Scan(&t.ID, &t.Name) })
-}

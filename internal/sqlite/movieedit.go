@@ -48,19 +48,3 @@ func (s *Store) UpdateMovie(ctx context.Context, m *catalog.Movie) error {
 		return w.update(ctx, m, id, stored)
 	})
 }
-
-// DeleteMovie returns ENOTFOUND when no movie has the id.
-func (s *Store) DeleteMovie(ctx context.Context, id int64) error {
-	res, err := s.writer.ExecContext(ctx, `DELETE FROM movies WHERE id = ?`, id)
-	if err != nil {
-		return translate(err, "delete movie")
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return translate(err, "delete movie")
-	}
-	if n == 0 {
-		return notFound("movie")
-	}
-	return nil
-}

@@ -3,7 +3,6 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"time"
 
 	"catalog/internal/catalog"
@@ -42,25 +41,6 @@ WHERE due <= ? ORDER BY due, movie_id, slot LIMIT ?`, now.Unix(), limit)
 	return out, err
 }
 
-// HasPosterImage implements catalog.PosterStore.
-func (s *Store) HasPosterImage(ctx context.Context, key string) (bool, error) {
-	const what = "find poster"
-	if err := s.takeReader(ctx, what); err != nil {
-		return false, err
-	}
-	defer s.readSlots.Release(1)
-	var n int
-	err := s.reader.QueryRowContext(ctx, `SELECT count(*) FROM poster_images WHERE key = ?`, key).Scan(&n)
-	return n > 0, translate(err, what)
-}
-
-// SavePosterImage implements catalog.PosterStore.
-func (s *Store) SavePosterImage(ctx context.Context, img catalog.PosterImage) error {
-	_, err := s.writer.ExecContext(ctx, `INSERT INTO poster_images (key, url, jpeg, created) VALUES (?, ?, ?, ?)
-ON CONFLICT (key) DO NOTHING`, img.Key, img.URL, img.JPEG, now().Unix())
-	return translate(err, "save poster")
-}
-
 // FinishPosterJobs implements catalog.PosterStore.
 func (s *Store) FinishPosterJobs(ctx context.Context, done []catalog.PosterDone) error {
 	const what = "finish poster jobs"
@@ -83,33 +63,6 @@ func (s *Store) FinishPosterJobs(ctx context.Context, done []catalog.PosterDone)
 		}
 		return nil
 	})
-}
-
-// RetryPosterJob implements catalog.PosterStore.
-func (s *Store) RetryPosterJob(ctx context.Context, j catalog.PosterJob, tries int, due time.Time) error {
-	var err error
-	if due.IsZero() {
-		_, err = s.writer.ExecContext(ctx, `DELETE FROM poster_jobs WHERE movie_id = ? AND slot = ? AND url = ?`, j.MovieID, j.Slot, j.URL)
-	} else {
-		_, err = s.writer.ExecContext(ctx, `UPDATE poster_jobs SET tries = ?, due = ? WHERE movie_id = ? AND slot = ? AND url = ?`,
-			tries, due.Unix(), j.MovieID, j.Slot, j.URL)
-	}
-	return translate(err, "retry poster job")
-}
-
-// PosterImage implements catalog.PosterStore.
-func (s *Store) PosterImage(ctx context.Context, key string) ([]byte, error) {
-	const what = "read poster"
-	if err := s.takeReader(ctx, what); err != nil {
-		return nil, err
-	}
-	defer s.readSlots.Release(1)
-	var b []byte
-	err := s.reader.QueryRowContext(ctx, `SELECT jpeg FROM poster_images WHERE key = ?`, key).Scan(&b)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, catalog.Errorf(catalog.ENOTFOUND, "no such poster")
-	}
-	return b, translate(err, what)
 }
 
 // ResetPosterMirrors implements catalog.PosterStore.

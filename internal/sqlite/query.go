@@ -1,36 +1,65 @@
 package sqlite
 
 import (
-	"catalog/internal/catalog"
 	"context"
+	"time"
+
+	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 )
 
-// queryAll runs a read with a prepared statement (Store.prepared) and
-// scans every row with scan, in the reader slot its caller holds
-// (takeReader). The result is never nil, so an empty page encodes as
-// [].
-func queryAll[T any](ctx context.Context, s *Store, what, query string, args []any, sizeHint int64,
-	scan func(scanner, *T) error) ([]T, error) {
+// db is the store as the shared methods use it (sqlstore.DB): reads of
+// the reader pool, each in a reader slot (takeReader) with a statement
+// prepared once (Store.prepared; the shared statements are constants);
+// writes on the one writer; times in unix seconds.
+type db struct{ s *Store }
+
+func (d db) Query(ctx context.Context, what, query string, args []any, scan func(sqlstore.Scanner) error) error {
+	s := d.s
+	if err := s.takeReader(ctx, what); err != nil {
+		return err
+	}
+	defer s.readSlots.Release(1)
 	st, err := s.prepared(ctx, query)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
-		return nil, translate(err, what)
+		return translate(err, what)
 	}
 	defer rows.Close()
-	page := make([]T, 0, sizeHint)
-	var zero T
 	for rows.Next() {
-		// Scanned in place: a local passed to scan would escape, one
-		// allocation per row.
-		page = append(page, zero)
-		if err := scan(rows, &page[len(page)-1]); err != nil {
-			return nil, translate(err, what)
+		if err := scan(rows); err != nil {
+			return translate(err, what)
 		}
 	}
-	return page, translate(rows.Err(), what)
+	return translate(rows.Err(), what)
+}
+
+func (d db) Exec(ctx context.Context, what, query string, args ...any) (int64, error) {
+	res, err := d.s.writer.ExecContext(ctx, query, args...)
+	if err != nil {
+		return 0, translate(err, what)
+	}
+	n, err := res.RowsAffected()
+	return n, translate(err, what)
+}
+
+func (db) Time(t time.Time) any { return t.Unix() }
+
+func (db) TimeDest(t *time.Time) any { return unixDest{t} }
+
+// unixDest scans unix seconds into a time; 0 is no time.
+type unixDest struct{ t *time.Time }
+
+func (u unixDest) Scan(src any) error {
+	sec, _ := src.(int64)
+	*u.t = time.Time{}
+	if sec != 0 {
+		*u.t = unixTime(sec)
+	}
+	return nil
 }
 
 // byID reads the rows of ids, highest id first: from is "SELECT ...

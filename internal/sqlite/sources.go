@@ -95,35 +95,6 @@ func (s *Store) SourceByName(ctx context.Context, name string) (catalog.Source, 
 	return src, translate(err, "get source")
 }
 
-// SetSourceSettings changes the settings of the source name.
-func (s *Store) SetSourceSettings(ctx context.Context, name string, set catalog.SourceSettings) error {
-	res, err := s.writer.ExecContext(ctx, `UPDATE sources SET match_fields = ?, preferred = ?, interval_ms = ? WHERE name = ?`,
-		set.Match.String(), set.Preferred, set.Interval.Milliseconds(), name)
-	if err != nil {
-		return translate(err, "set source")
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return translate(err, "set source")
-	} else if n == 0 {
-		return notFound("source")
-	}
-	return nil
-}
-
-// RemoveSource deletes the source; its runs and links stay.
-func (s *Store) RemoveSource(ctx context.Context, name string) error {
-	res, err := s.writer.ExecContext(ctx, `DELETE FROM sources WHERE name = ?`, name)
-	if err != nil {
-		return translate(err, "remove source")
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return translate(err, "remove source")
-	} else if n == 0 {
-		return notFound("source")
-	}
-	return nil
-}
-
 // RecordRun stores one run's result.
 func (s *Store) RecordRun(ctx context.Context, r catalog.SourceRun) error {
 	_, err := s.writer.ExecContext(ctx, `INSERT INTO source_runs

@@ -27,6 +27,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/schema"
+	"catalog/internal/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -40,9 +41,10 @@ type Options struct {
 
 // Store is a catalog.Store on one SQLite file.
 type Store struct {
-	path   string
-	writer *sql.DB
-	reader *sql.DB
+	sqlstore.Methods // the methods both engines share, over db
+	path             string
+	writer           *sql.DB
+	reader           *sql.DB
 	// readSlots hands out reader's connections in the order the callers
 	// came: every read of reader takes one first (see takeReader).
 	readSlots *semaphore.Weighted
@@ -92,6 +94,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	base := "file:" + escapePath(path) + "?" + pragmas
 	s := &Store{path: path}
+	s.Methods = sqlstore.Methods{DB: db{s}}
 	var err error
 	// BEGIN IMMEDIATE takes the write lock up front, so a transaction
 	// never fails half-way when another process holds the lock. Its page

@@ -1,0 +1,80 @@
+package sqlstore
+
+import (
+	"context"
+	"time"
+
+	"catalog/internal/catalog"
+)
+
+// ReportLink implements catalog.LinkStore.
+func (m Methods) ReportLink(ctx context.Context, movieID int64) error {
+	n, err := m.DB.Exec(ctx, "report link", `INSERT INTO link_checks (movie_id, due) SELECT id, -1 FROM movies WHERE id = $1
+ON CONFLICT (movie_id) DO UPDATE SET due = -1`, movieID)
+	if err == nil && n == 0 {
+		return catalog.Errorf(catalog.ENOTFOUND, "movie %d not found", movieID)
+	}
+	return err
+}
+
+// DeadLinks implements catalog.LinkStore.
+func (m Methods) DeadLinks(ctx context.Context, limit int) ([]catalog.LinkServer, error) {
+	return all(ctx, m.DB, "list dead links", `SELECT d.movie_id, m.name, d.server, m.link_health
+FROM dead_links d JOIN movies m ON m.id = d.movie_id ORDER BY d.source, d.movie_id, d.server LIMIT $1`, []any{limit},
+		func(row Scanner, ls *catalog.LinkServer) error {
+			var server, health string
+			err := row.Scan(&ls.MovieID, &ls.MovieName, &server, &health)
+			*ls = catalog.DeadServer(*ls, server, health)
+			return err
+		})
+}
+
+// DeadLinkCounts implements catalog.LinkStore.
+func (m Methods) DeadLinkCounts(ctx context.Context) (map[string]int64, error) {
+	out := map[string]int64{}
+	var source string
+	var n int64
+	err := m.DB.Query(ctx, "count dead links", `SELECT source, count(*) FROM dead_links GROUP BY source`, nil,
+		func(row Scanner) error {
+			err := row.Scan(&source, &n)
+			out[source] = n
+			return err
+		})
+	return out, err
+}
+
+// HasPosterImage implements catalog.PosterStore.
+func (m Methods) HasPosterImage(ctx context.Context, key string) (bool, error) {
+	var ok bool
+	err := m.one(ctx, "find poster", "poster", `SELECT EXISTS (SELECT 1 FROM poster_images WHERE key = $1)`, []any{key}, &ok)
+	return ok, err
+}
+
+// SavePosterImage implements catalog.PosterStore.
+func (m Methods) SavePosterImage(ctx context.Context, img catalog.PosterImage) error {
+	_, err := m.DB.Exec(ctx, "save poster", `INSERT INTO poster_images (key, url, jpeg, created) VALUES ($1, $2, $3, $4)
+ON CONFLICT (key) DO NOTHING`, img.Key, img.URL, img.JPEG, time.Now().Unix())
+	return err
+}
+
+// RetryPosterJob implements catalog.PosterStore.
+func (m Methods) RetryPosterJob(ctx context.Context, j catalog.PosterJob, tries int, due time.Time) error {
+	var err error
+	if due.IsZero() {
+		_, err = m.DB.Exec(ctx, "retry poster job", `DELETE FROM poster_jobs WHERE movie_id = $1 AND slot = $2 AND url = $3`, j.MovieID, j.Slot, j.URL)
+	} else {
+		_, err = m.DB.Exec(ctx, "retry poster job", `UPDATE poster_jobs SET tries = $1, due = $2 WHERE movie_id = $3 AND slot = $4 AND url = $5`,
+			tries, due.Unix(), j.MovieID, j.Slot, j.URL)
+	}
+	return err
+}
+
+// PosterImage implements catalog.PosterStore.
+func (m Methods) PosterImage(ctx context.Context, key string) ([]byte, error) {
+	var b []byte
+	err := m.one(ctx, "read poster", "poster", `SELECT jpeg FROM poster_images WHERE key = $1`, []any{key}, &b)
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		return nil, catalog.Errorf(catalog.ENOTFOUND, "no such poster")
+	}
+	return b, err
+}
