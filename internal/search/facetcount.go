@@ -14,12 +14,13 @@ import (
 // Facets (contract 12) are the values of one field with the number of
 // records of a list that have each, most first, then by value. The
 // counts come from the sets the filters use: without a filter a set's
-// size; under a filter that leaves few records their values are tallied
-// one record at a time (the ids after each title in the arena, the
-// attributes, the group), otherwise each value's set is counted against
-// the result (AndCardinality). The order is one sort of packed integers:
-// a field's values are kept sorted by spelling (valueOrder), so that
-// count first, then that rank, is the contract's order.
+// size, the answer kept until the index changes (facetOrders); under a
+// filter that leaves few records their values are tallied one record at
+// a time (the ids after each title in the arena, the attributes, the
+// group), otherwise each value's set is counted against the result
+// (AndCardinality). The order is one sort of packed integers: a field's
+// values are kept sorted by spelling (valueOrder), so that count first,
+// then that rank, is the contract's order.
 
 // FacetYear and FacetPlatform are Facet's fields besides the
 // catalog.ValueFields' names: a movie's four-digit year, a clip's
@@ -66,6 +67,10 @@ type facetField struct {
 	order func() []uint32 // every key, in spelling order
 }
 
+// facetEntry is one value of a facet's answer: its key and count (a
+// count is at most MaxID).
+type facetEntry struct{ key, count uint32 }
+
 // facet is Facet without the fallback, and the number of records q
 // matched; the read lock is held.
 func (ix *Index) facet(field string, q Query) (FacetPage, int64) {
@@ -80,33 +85,16 @@ func (ix *Index) facet(field string, q Query) (FacetPage, int64) {
 		return p, 0
 	}
 	defer done()
-	type entry struct {
-		key   uint32
-		count int64
-	}
-	var entries []entry
+	var entries []facetEntry
 	matched := int64(ix.all.GetCardinality())
-	if m != nil && (m.len() <= tallyMax || m.len() <= tallyShare*int64(ff.keys)) {
-		// Few records for the values: tally them, then sort the values
-		// they have by count, then spelling.
-		matched = m.len()
-		counts := make([]uint32, ff.keys) // a count is at most MaxID
-		m.each(func(id uint32) { ff.tally(id, func(k uint32) { counts[k]++ }) })
-		// Count descending, then spelling: the rank in the field's order,
-		// packed into one integer each.
-		keys := ff.order()
-		var packed []uint64
-		for i, k := range keys {
-			if n := counts[k]; n > 0 {
-				packed = append(packed, uint64(^n)<<32|uint64(i))
-			}
-		}
-		slices.Sort(packed)
-		entries = make([]entry, len(packed))
-		for i, o := range packed {
-			entries[i] = entry{keys[uint32(o)], int64(^uint32(o >> 32))}
-		}
-	} else {
+	switch {
+	case m == nil:
+		// No filter and no term: the same answer until the index
+		// changes, computed once (facetOrders).
+		entries = ix.facetOrders.get(field, func() []facetEntry { return countSets(ff, nil) })
+	case m.len() <= tallyMax || m.len() <= tallyShare*int64(ff.keys):
+		matched, entries = m.len(), tallyValues(ff, m)
+	default:
 		var mb *roaring.Bitmap
 		switch s := m.(type) {
 		case bitmapSet:
@@ -114,33 +102,99 @@ func (ix *Index) facet(field string, q Query) (FacetPage, int64) {
 		case sliceSet:
 			mb = roaring.BitmapOf(s...)
 		}
-		if mb != nil {
-			matched = int64(mb.GetCardinality())
-		}
-		// The sets are in spelling order: count descending, then that
-		// rank, packed into one integer each.
-		sets := ff.sets()
-		order := make([]uint64, 0, len(sets))
-		for i, c := range sets {
-			n := c.set.GetCardinality()
-			if mb != nil {
-				n = c.set.AndCardinality(mb)
-			}
-			if n > 0 {
-				order = append(order, uint64(^uint32(n))<<32|uint64(i))
-			}
-		}
-		slices.Sort(order)
-		entries = make([]entry, len(order))
-		for i, o := range order {
-			entries[i] = entry{sets[uint32(o)].key, int64(^uint32(o >> 32))}
-		}
+		matched, entries = int64(mb.GetCardinality()), countSets(ff, mb)
 	}
 	p.Total = int64(len(entries))
 	for i := q.Offset; i < min(q.Offset+q.Limit, p.Total); i++ {
-		p.Values = append(p.Values, catalog.FacetValue{Value: ff.spell(entries[i].key), Count: entries[i].count})
+		p.Values = append(p.Values, catalog.FacetValue{Value: ff.spell(entries[i].key), Count: int64(entries[i].count)})
 	}
 	return p, matched
+}
+
+// tallyValues is the facet of m's few records: their values tallied one
+// record at a time, then sorted by count, then spelling.
+func tallyValues(ff facetField, m matchSet) []facetEntry {
+	counts := make([]uint32, ff.keys)
+	m.each(func(id uint32) { ff.tally(id, func(k uint32) { counts[k]++ }) })
+	// Count descending, then spelling: the rank in the field's order,
+	// packed into one integer each.
+	keys := ff.order()
+	var packed []uint64
+	for i, k := range keys {
+		if n := counts[k]; n > 0 {
+			packed = append(packed, uint64(^n)<<32|uint64(i))
+		}
+	}
+	slices.Sort(packed)
+	entries := make([]facetEntry, len(packed))
+	for i, o := range packed {
+		entries[i] = facetEntry{keys[uint32(o)], ^uint32(o >> 32)}
+	}
+	return entries
+}
+
+// countSets is the facet of the records in mb (nil: every record): each
+// value's set counted against it.
+func countSets(ff facetField, mb *roaring.Bitmap) []facetEntry {
+	// The sets are in spelling order: count descending, then that
+	// rank, packed into one integer each.
+	sets := ff.sets()
+	order := make([]uint64, 0, len(sets))
+	for i, c := range sets {
+		n := c.set.GetCardinality()
+		if mb != nil {
+			n = c.set.AndCardinality(mb)
+		}
+		if n > 0 {
+			order = append(order, uint64(^uint32(n))<<32|uint64(i))
+		}
+	}
+	slices.Sort(order)
+	entries := make([]facetEntry, len(order))
+	for i, o := range order {
+		entries[i] = facetEntry{sets[uint32(o)].key, ^uint32(o >> 32)}
+	}
+	return entries
+}
+
+// facetOrders is every field's facet with no filter and no term (an
+// "all actresses" page, each of its pages), kept from its first read
+// until the index next changes: it is the same answer meanwhile, and
+// counting each value's set of a large field costs tens of
+// milliseconds (BENCHMARKS.md). Concurrent first reads of a field share
+// one computation. What must stay true: every change to the index's
+// records (Build, Apply) calls reset under the write lock, so no read
+// sees an order of an earlier version. Memory: 8 bytes per value that
+// some record has, for each field read; a value belongs to one field,
+// so at most 8 bytes per distinct value (plus the years and platforms
+// in use) in all, less than the values table holds.
+type facetOrders struct {
+	mu     sync.Mutex
+	fields map[string]func() []facetEntry // sync.OnceValue: a panic repeats to every caller
+}
+
+// get is field's facet, computed by compute on its first read since the
+// last reset; the read lock is held.
+func (c *facetOrders) get(field string, compute func() []facetEntry) []facetEntry {
+	c.mu.Lock()
+	f, ok := c.fields[field]
+	if !ok {
+		if c.fields == nil {
+			c.fields = map[string]func() []facetEntry{}
+		}
+		f = sync.OnceValue(compute)
+		c.fields[field] = f
+	}
+	c.mu.Unlock()
+	return f()
+}
+
+// reset forgets every field's facet: the index is changing. The write
+// lock is held, so no computation is under way.
+func (c *facetOrders) reset() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	clear(c.fields)
 }
 
 // A facet tallies the values of the records a filter leaves one by one

@@ -66,6 +66,10 @@ func checkFind(t *testing.T, what string, r *rand.Rand, ix *Index, docs map[int6
 		}
 		checkFacet(t, what, ix, docs, facetFields[r.IntN(len(facetFields))], q)
 	}
+	// A field with no filter: the order kept between reads until the
+	// index changes (facetOrders).
+	field := facetFields[r.IntN(len(facetFields))]
+	checkFacet(t, what+", no filter", ix, docs, field, Query{Offset: r.Int64N(4), Limit: 1 + r.Int64N(5)})
 }
 
 // TestFrozenViewWrittenWhileChanging: a frozen view of the index is

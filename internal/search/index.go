@@ -64,6 +64,9 @@ type Index struct {
 	facets *facets    // movie attributes and the change order (facets.go)
 	titles titleOrder // every id by folded title (titleorder.go)
 	values values     // the values lists filter and facet on (values.go)
+	// facetOrders is the unfiltered facets until the next change
+	// (facetcount.go): Build and Apply reset it.
+	facetOrders facetOrders
 
 	// leftOut is the ids out of range (above MaxID, or not positive) of
 	// the records given to the index: none of them is in any list.
@@ -161,6 +164,7 @@ func (ix *Index) Len() int {
 func (ix *Index) Build(next func() (Doc, bool)) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.facetOrders.reset()
 	fault("build")
 	// Ids arrive ascending, so each list gets its ids in order: they
 	// are gathered per gram and added in runs (AddMany), and a gram seen
@@ -221,6 +225,7 @@ func (ix *Index) Build(next func() (Doc, bool)) {
 func (ix *Index) Apply(docs []Doc, gone []int64) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
+	ix.facetOrders.reset()
 	ix.facets.settle()
 	ix.settleTitles()
 	var buf []uint64

@@ -292,6 +292,10 @@ func TestFindMatchesReference(t *testing.T) {
 			}
 			checkFacet(t, fmt.Sprint("round ", round), ix, docs, facetFields[r.IntN(len(facetFields))], q)
 		}
+		// No filter: the order kept until the next change (facetOrders).
+		for _, field := range facetFields {
+			checkFacet(t, fmt.Sprint("round ", round, ", no filter"), ix, docs, field, Query{Offset: r.Int64N(4), Limit: 1 + r.Int64N(5)})
+		}
 	}
 	check(0)
 	for round := 1; round <= 20; round++ {
@@ -618,11 +622,20 @@ func BenchmarkBrowse1M(b *testing.B) {
 		{"facet-actor/category", Query{Match: []catalog.FieldValue{cat}, Limit: 20}, "actor"},
 		{"facet-studio/actor", Query{Match: []catalog.FieldValue{actor}, Limit: 20}, "studio"},
 		{"facet-year/category", Query{Match: []catalog.FieldValue{cat}, Limit: 20}, FacetYear},
+		// Last: each read follows an edit of one movie's actor, so no
+		// answer of an earlier version of the index serves it.
+		{"facet-actor/changed", Query{Limit: 20}, "actor"},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			var total int64
 			start := cpuTime()
+			edits := 0
 			for b.Loop() {
+				if strings.HasSuffix(c.name, "/changed") {
+					edits++
+					ix.Apply([]Doc{{ID: 1, Fold: "movie 1", Changed: 1_700_000_000, Values: []catalog.FieldValue{
+						{Field: catalog.ValueActor, Value: "Actor " + strconv.Itoa(edits%2)}}}}, nil)
+				}
 				if c.facet != "" {
 					total = ix.Facet(c.facet, c.q).Total
 				} else {
