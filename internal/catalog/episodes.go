@@ -147,13 +147,13 @@ func (m *Movie) normalizeEpisodes(fe FieldErrors) {
 		return
 	}
 	if len(m.Episodes) > MaxServers {
-		fe.Add("episodes", "must have at most "+itoa(MaxServers)+" servers")
+		fe.Add("episodes", "must have at most "+strconv.Itoa(MaxServers)+" servers")
 		return
 	}
 	names := make(map[string]bool, len(m.Episodes))
 	for i := range m.Episodes {
 		s := &m.Episodes[i]
-		at := "episodes[" + itoa(i) + "]"
+		at := "episodes[" + strconv.Itoa(i) + "]"
 		s.Name = CleanText(s.Name)
 		switch msg := checkText(s.Name, MaxServerNameRunes, false); {
 		case s.Name == "":
@@ -168,7 +168,7 @@ func (m *Movie) normalizeEpisodes(fe FieldErrors) {
 	}
 	if len(fe) == 0 {
 		if n := len(AppendEpisodesJSON(nil, m.Episodes)); n > MaxEpisodesBytes {
-			fe.Add("episodes", "must be at most "+itoa(MaxEpisodesBytes)+" bytes as JSON, is "+itoa(n))
+			fe.Add("episodes", "must be at most "+strconv.Itoa(MaxEpisodesBytes)+" bytes as JSON, is "+strconv.Itoa(n))
 		}
 	}
 }
@@ -176,13 +176,13 @@ func (m *Movie) normalizeEpisodes(fe FieldErrors) {
 // normalizeServer checks the episodes of one server.
 func normalizeServer(s *Server, at string, fe FieldErrors) {
 	if len(s.Episodes) == 0 || len(s.Episodes) > MaxServerEpisodes {
-		fe.Add(at+".server_data", "must have 1 to "+itoa(MaxServerEpisodes)+" episodes")
+		fe.Add(at+".server_data", "must have 1 to "+strconv.Itoa(MaxServerEpisodes)+" episodes")
 		return
 	}
 	slugs := make(map[string]bool, len(s.Episodes))
 	for j := range s.Episodes {
 		e := &s.Episodes[j]
-		eat := at + ".server_data[" + itoa(j) + "]"
+		eat := at + ".server_data[" + strconv.Itoa(j) + "]"
 		e.Name = CleanText(e.Name)
 		if e.Name == "" {
 			fe.Add(eat+".name", "is required")

@@ -75,6 +75,19 @@ func (f FieldErrors) Add(field, msg string) {
 	}
 }
 
+// AddError records the field errors of a validation error err, or its
+// message under field when it names no field; nil adds nothing.
+func (f FieldErrors) AddError(field string, err error) {
+	var e *Error
+	if errors.As(err, &e) && len(e.Fields) > 0 {
+		for k, v := range e.Fields {
+			f.Add(k, v)
+		}
+	} else if err != nil {
+		f.Add(field, ErrorMessage(err))
+	}
+}
+
 // Err returns nil when nothing failed, else an EINVALID *Error whose
 // message names every failing field in a stable order.
 func (f FieldErrors) Err() error {

@@ -125,7 +125,7 @@ func ParseYearRange(s string) (YearRange, error) {
 	if !isRange {
 		to = from
 	}
-	if !isYear(from) || !isYear(to) {
+	if len(from) != 4 || len(to) != 4 || !allDigits(from+to) {
 		return YearRange{}, Errorf(EINVALID, "year must be YYYY or YYYY-YYYY, got %q", s)
 	}
 	if from > to {
@@ -137,18 +137,6 @@ func ParseYearRange(s string) (YearRange, error) {
 // atoiYear is the number of four digits.
 func atoiYear(s string) int {
 	return int(s[0]-'0')*1000 + int(s[1]-'0')*100 + int(s[2]-'0')*10 + int(s[3]-'0')
-}
-
-func isYear(s string) bool {
-	if len(s) != 4 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
 }
 
 // VodTimeLayout is how vod_time and <last> give the change time (UTC).

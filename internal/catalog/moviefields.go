@@ -376,13 +376,7 @@ func (m *Movie) normalizeFields(fe FieldErrors) {
 // posters' mirrors, which only the mirror writes, and the hits, which
 // only AddHits writes.
 func MovieReadColumns() []MovieColumn {
-	var cols []MovieColumn
-	for _, c := range movieColumns {
-		if c.Dest != nil {
-			cols = append(cols, c)
-		}
-	}
-	return slices.Concat(cols, []MovieColumn{healthColumn}, posterMirrorColumns[:], hitColumns[:])
+	return slices.Concat(ReadColumns(movieColumns), []MovieColumn{healthColumn}, posterMirrorColumns[:], hitColumns[:])
 }
 
 // FieldSpec is a field of the table as the packages that derive their

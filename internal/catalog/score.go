@@ -70,20 +70,6 @@ func NormalizeDoubanID(s string) (string, string) {
 	return s, ""
 }
 
-// ScoreTenths is a stored score in tenths (75 for "7.5"), -1 for none,
-// so that scores order as numbers.
-func ScoreTenths(score string) int {
-	whole, frac, ok := strings.Cut(score, ".")
-	if !ok || len(frac) != 1 {
-		return -1
-	}
-	n, err := strconv.Atoi(whole + frac)
-	if err != nil {
-		return -1
-	}
-	return n
-}
-
 // DoubanNumber is a stored Douban id as a number, 0 for none (MacCMS's
 // vod_douban_id).
 func DoubanNumber(doubanID string) int64 {

@@ -86,11 +86,6 @@ func TestMovieNormalizeScore(t *testing.T) {
 }
 
 func TestScoreNumbers(t *testing.T) {
-	for score, want := range map[string]int{"": -1, "0.0": 0, "7.5": 75, "10.0": 100, "x": -1} {
-		if got := catalog.ScoreTenths(score); got != want {
-			t.Errorf("ScoreTenths(%q) = %d, want %d", score, got, want)
-		}
-	}
 	for id, want := range map[string]int64{"": 0, "1292052": 1292052} {
 		if got := catalog.DoubanNumber(id); got != want {
 			t.Errorf("DoubanNumber(%q) = %d, want %d", id, got, want)

@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -27,7 +28,7 @@ func checkText(v string, maxRunes int, multiline bool) string {
 		return "must be valid UTF-8"
 	}
 	if n := utf8.RuneCountInString(v); n > maxRunes {
-		return "must be at most " + itoa(maxRunes) + " characters"
+		return "must be at most " + strconv.Itoa(maxRunes) + " characters"
 	}
 	for _, r := range v {
 		if r == '\t' || (multiline && r == '\n') {
@@ -53,7 +54,7 @@ func IsBidiControl(r rune) bool {
 // when u is acceptable, else the problem.
 func CheckURL(v string) string {
 	if len(v) > MaxURLBytes {
-		return "must be at most " + itoa(MaxURLBytes) + " bytes"
+		return "must be at most " + strconv.Itoa(MaxURLBytes) + " bytes"
 	}
 	for _, r := range v {
 		if unicode.IsControl(r) || unicode.IsSpace(r) || strings.ContainsRune(urlUnsafe, r) {
@@ -103,17 +104,4 @@ func RedactURL(raw string) string {
 	}
 	u.Fragment, u.RawFragment = "", ""
 	return u.Redacted()
-}
-
-func itoa(n int) string {
-	var b [20]byte
-	i := len(b)
-	for {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-		if n == 0 {
-			return string(b[i:])
-		}
-	}
 }

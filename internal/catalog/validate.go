@@ -120,7 +120,7 @@ func MovieProblems(m *Movie) FieldErrors {
 	}
 	for i, srv := range m.Episodes {
 		for j, e := range srv.Episodes {
-			at := "episodes[" + itoa(i) + "].server_data[" + itoa(j) + "]."
+			at := "episodes[" + strconv.Itoa(i) + "].server_data[" + strconv.Itoa(j) + "]."
 			links[at+"link_embed"], links[at+"link_m3u8"] = e.LinkEmbed, e.LinkM3U8
 		}
 	}

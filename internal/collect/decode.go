@@ -14,14 +14,39 @@ import (
 )
 
 // vod is one record as a source sent it, in MacCMS terms (contract 6):
-// the fields a collection maps, as text.
+// the fields a collection maps, as text, under their JSON keys and XML
+// elements. The XML form has no slug, release date, second poster,
+// class, score or Douban id, and its play groups are <dd flag="CODE"
+// note="SERVER"> elements (DL), which decodeXML joins into the play
+// fields as the JSON form carries them.
 type vod struct {
-	ID                                   string
-	Name, En, Sub, Year, Pubdate         string
-	Pic, PicSlide, Actor, Director, Area string
-	Class, TypeID, TypeName, Content     string
-	PlayFrom, PlayNote, PlayURL          string
-	Score, DoubanScore, DoubanID         string
+	ID       text `json:"vod_id" xml:"id"`
+	Name     text `json:"vod_name" xml:"name"`
+	En       text `json:"vod_en" xml:"-"`
+	Sub      text `json:"vod_sub" xml:"subname"`
+	Year     text `json:"vod_year" xml:"year"`
+	Pubdate  text `json:"vod_pubdate" xml:"-"`
+	Pic      text `json:"vod_pic" xml:"pic"`
+	PicSlide text `json:"vod_pic_slide" xml:"-"`
+	Actor    text `json:"vod_actor" xml:"actor"`
+	Director text `json:"vod_director" xml:"director"`
+	Area     text `json:"vod_area" xml:"area"`
+	Class    text `json:"vod_class" xml:"-"`
+	TypeID   text `json:"type_id" xml:"tid"`
+	TypeName text `json:"type_name" xml:"type"`
+	Content  text `json:"vod_content" xml:"des"`
+	PlayFrom text `json:"vod_play_from" xml:"-"`
+	PlayNote text `json:"vod_play_note" xml:"-"`
+	PlayURL  text `json:"vod_play_url" xml:"-"`
+	// The score and the Douban id (contract 12).
+	Score       text `json:"vod_score" xml:"-"`
+	DoubanScore text `json:"vod_douban_score" xml:"-"`
+	DoubanID    text `json:"vod_douban_id" xml:"-"`
+	DL          []struct {
+		Flag string `xml:"flag,attr"`
+		Note string `xml:"note,attr"`
+		URL  string `xml:",chardata"`
+	} `json:"-" xml:"dl>dd"`
 }
 
 // sourcePage is one decoded answer.
@@ -56,40 +81,14 @@ func (t *text) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// jsonVod is a record's members that a collection reads.
-type jsonVod struct {
-	ID       text `json:"vod_id"`
-	Name     text `json:"vod_name"`
-	En       text `json:"vod_en"`
-	Sub      text `json:"vod_sub"`
-	Year     text `json:"vod_year"`
-	Pubdate  text `json:"vod_pubdate"`
-	Pic      text `json:"vod_pic"`
-	PicSlide text `json:"vod_pic_slide"`
-	Actor    text `json:"vod_actor"`
-	Director text `json:"vod_director"`
-	Area     text `json:"vod_area"`
-	Class    text `json:"vod_class"`
-	TypeID   text `json:"type_id"`
-	TypeName text `json:"type_name"`
-	Content  text `json:"vod_content"`
-	PlayFrom text `json:"vod_play_from"`
-	PlayNote text `json:"vod_play_note"`
-	PlayURL  text `json:"vod_play_url"`
-	// The score and the Douban id (contract 12); the XML form has none.
-	Score       text `json:"vod_score"`
-	DoubanScore text `json:"vod_douban_score"`
-	DoubanID    text `json:"vod_douban_id"`
-}
-
 // decodeJSON reads the list envelope of a JSON answer.
 func decodeJSON(body []byte) (sourcePage, error) {
 	var env struct {
-		Code      *text    `json:"code"`
-		Page      text     `json:"page"`
-		PageCount text     `json:"pagecount"`
-		Total     text     `json:"total"`
-		List      jsonList `json:"list"`
+		Code      *text `json:"code"`
+		Page      text  `json:"page"`
+		PageCount text  `json:"pagecount"`
+		Total     text  `json:"total"`
+		List      vods  `json:"list"`
 	}
 	if err := json.Unmarshal(body, &env); errors.Is(err, errTooManyRecords) {
 		return sourcePage{}, err
@@ -107,19 +106,10 @@ func decodeJSON(body []byte) (sourcePage, error) {
 		}
 		return sourcePage{}, errors.New("answered a code that is not 1")
 	}
-	p := sourcePage{Records: make([]vod, len(env.List))}
+	p := sourcePage{Records: env.List}
 	var err error
-	if p.Page, p.PageCount, p.Total, err = pageNumbers(string(env.Page), string(env.PageCount), string(env.Total)); err != nil {
-		return p, err
-	}
-	for i, v := range env.List {
-		p.Records[i] = vod{ID: string(v.ID), Name: string(v.Name), En: string(v.En), Sub: string(v.Sub),
-			Year: string(v.Year), Pubdate: string(v.Pubdate), Pic: string(v.Pic), PicSlide: string(v.PicSlide),
-			Actor: string(v.Actor), Director: string(v.Director), Area: string(v.Area), Class: string(v.Class),
-			TypeID: string(v.TypeID), TypeName: string(v.TypeName), Content: string(v.Content), PlayFrom: string(v.PlayFrom), PlayNote: string(v.PlayNote), PlayURL: string(v.PlayURL),
-			Score: string(v.Score), DoubanScore: string(v.DoubanScore), DoubanID: string(v.DoubanID)}
-	}
-	return p, nil
+	p.Page, p.PageCount, p.Total, err = pageNumbers(string(env.Page), string(env.PageCount), string(env.Total))
+	return p, err
 }
 
 func jsonProblem(err error) string {
@@ -134,26 +124,6 @@ func jsonProblem(err error) string {
 	return strings.TrimPrefix(err.Error(), "json: ")
 }
 
-// xmlVideo is one <video> of MacCMS's XML form.
-type xmlVideo struct {
-	ID       string `xml:"id"`
-	Name     string `xml:"name"`
-	TypeID   string `xml:"tid"`
-	Type     string `xml:"type"`
-	Sub      string `xml:"subname"`
-	Pic      string `xml:"pic"`
-	Area     string `xml:"area"`
-	Year     string `xml:"year"`
-	Actor    string `xml:"actor"`
-	Director string `xml:"director"`
-	Des      string `xml:"des"`
-	DL       []struct {
-		Flag string `xml:"flag,attr"`
-		Note string `xml:"note,attr"`
-		URL  string `xml:",chardata"`
-	} `xml:"dl>dd"`
-}
-
 // decodeXML reads <rss><list page pagecount>...<video>...</list></rss>.
 // The XML form has no code; the records carry no slug, release date or
 // second poster, and a play group is a <dd flag="CODE" note="SERVER">.
@@ -161,10 +131,10 @@ func decodeXML(body []byte) (sourcePage, error) {
 	var doc struct {
 		XMLName xml.Name
 		List    *struct {
-			Page      string    `xml:"page,attr"`
-			PageCount string    `xml:"pagecount,attr"`
-			Total     string    `xml:"recordcount,attr"`
-			Videos    xmlVideos `xml:"video"`
+			Page      string `xml:"page,attr"`
+			PageCount string `xml:"pagecount,attr"`
+			Total     string `xml:"recordcount,attr"`
+			Videos    vods   `xml:"video"`
 		} `xml:"list"`
 	}
 	dec := xml.NewDecoder(bytes.NewReader(body))
@@ -177,26 +147,22 @@ func decodeXML(body []byte) (sourcePage, error) {
 	if doc.XMLName.Local != "rss" || doc.List == nil {
 		return sourcePage{}, fmt.Errorf("answer is not <rss><list> of a provide API%s", looksLike(body))
 	}
-	p := sourcePage{Records: make([]vod, len(doc.List.Videos))}
-	var err error
-	if p.Page, p.PageCount, p.Total, err = pageNumbers(doc.List.Page, doc.List.PageCount, doc.List.Total); err != nil {
-		return p, err
-	}
-	for i, v := range doc.List.Videos {
-		r := vod{ID: v.ID, Name: v.Name, TypeID: v.TypeID, TypeName: v.Type, Sub: v.Sub, Pic: v.Pic, Area: v.Area, Year: v.Year,
-			Actor: v.Actor, Director: v.Director, Content: v.Des}
+	p := sourcePage{Records: doc.List.Videos}
+	for i := range p.Records {
+		r := &p.Records[i]
 		var froms, notes, urls []string
-		for _, dd := range v.DL {
+		for _, dd := range r.DL {
 			froms = append(froms, dd.Flag)
 			notes = append(notes, dd.Note)
 			urls = append(urls, dd.URL)
 		}
-		r.PlayFrom = strings.Join(froms, catalog.PlaySeparator)
-		r.PlayNote = strings.Join(notes, catalog.PlaySeparator)
-		r.PlayURL = strings.Join(urls, catalog.PlaySeparator)
-		p.Records[i] = r
+		r.PlayFrom = text(strings.Join(froms, catalog.PlaySeparator))
+		r.PlayNote = text(strings.Join(notes, catalog.PlaySeparator))
+		r.PlayURL = text(strings.Join(urls, catalog.PlaySeparator))
 	}
-	return p, nil
+	var err error
+	p.Page, p.PageCount, p.Total, err = pageNumbers(doc.List.Page, doc.List.PageCount, doc.List.Total)
+	return p, err
 }
 
 // MaxPageRecords is the most records a page may hold, whatever its
@@ -206,11 +172,12 @@ const MaxPageRecords = 1000
 
 var errTooManyRecords = fmt.Errorf("page holds more than %d records", MaxPageRecords)
 
-// jsonList is the list member, read record by record so that a page of
-// more than MaxPageRecords records stops before it takes their memory.
-type jsonList []jsonVod
+// vods is a page's records, read one by one so that a page of more
+// than MaxPageRecords records stops before it takes their memory: the
+// JSON list member, or the XML <video> elements of a list.
+type vods []vod
 
-func (l *jsonList) UnmarshalJSON(b []byte) error {
+func (l *vods) UnmarshalJSON(b []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	tok, err := dec.Token()
 	if err != nil {
@@ -227,7 +194,7 @@ func (l *jsonList) UnmarshalJSON(b []byte) error {
 		if len(*l) == MaxPageRecords {
 			return errTooManyRecords
 		}
-		var v jsonVod
+		var v vod
 		if err := dec.Decode(&v); err != nil {
 			return err
 		}
@@ -236,16 +203,11 @@ func (l *jsonList) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// xmlVideos is the <video> elements of a list, read one by one so that
-// a page of more than MaxPageRecords records stops before it takes their
-// memory.
-type xmlVideos []xmlVideo
-
-func (l *xmlVideos) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
+func (l *vods) UnmarshalXML(d *xml.Decoder, start xml.StartElement) error {
 	if len(*l) == MaxPageRecords {
 		return errTooManyRecords
 	}
-	var v xmlVideo
+	var v vod
 	if err := d.DecodeElement(&v, &start); err != nil {
 		return err
 	}

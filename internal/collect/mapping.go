@@ -20,44 +20,36 @@ import (
 // The field errors are the record's rejection.
 func toMovie(v *vod) (catalog.CollectedMovie, catalog.FieldErrors) {
 	fe := catalog.FieldErrors{}
-	id, err := strconv.ParseInt(strings.TrimSpace(v.ID), 10, 64)
+	id, err := strconv.ParseInt(strings.TrimSpace(string(v.ID)), 10, 64)
 	if err != nil || id <= 0 {
-		fe.Add("vod_id", "must be a positive integer, got "+strconv.Quote(clip(v.ID)))
+		fe.Add("vod_id", "must be a positive integer, got "+strconv.Quote(clip(string(v.ID))))
 	}
 	m := catalog.Movie{
-		Name:       v.Name,
-		Slug:       v.En,
-		IDCode:     v.Sub,
-		Year:       year(v.Year),
-		Release:    releaseDate(v.Pubdate),
-		Poster1URL: picURL(v.PicSlide),
-		Poster2URL: portrait(picURL(v.Pic), picURL(v.PicSlide)),
-		Synopsis:   plainText(v.Content),
-		Episodes:   servers(v.PlayFrom, v.PlayNote, v.PlayURL),
-		Score:      score(v.Score, v.DoubanScore),
-		DoubanID:   doubanID(v.DoubanID),
+		Name:       string(v.Name),
+		Slug:       string(v.En),
+		IDCode:     string(v.Sub),
+		Year:       year(string(v.Year)),
+		Release:    releaseDate(string(v.Pubdate)),
+		Poster1URL: picURL(string(v.PicSlide)),
+		Poster2URL: portrait(picURL(string(v.Pic)), picURL(string(v.PicSlide))),
+		Synopsis:   plainText(string(v.Content)),
+		Episodes:   servers(string(v.PlayFrom), string(v.PlayNote), string(v.PlayURL)),
+		Score:      score(string(v.Score), string(v.DoubanScore)),
+		DoubanID:   doubanID(string(v.DoubanID)),
 	}
 	lists := map[string][]string{
-		"categories": {v.TypeName},
-		"actor":      splitList(v.Actor, ","),
-		"director":   splitList(v.Director, ","),
-		"country":    splitList(v.Area, ","),
+		"categories": {string(v.TypeName)},
+		"actor":      splitList(string(v.Actor), ","),
+		"director":   splitList(string(v.Director), ","),
+		"country":    splitList(string(v.Area), ","),
 		"studio":     nil,
-		"genre":      splitList(v.Class, ",/"),
+		"genre":      splitList(string(v.Class), ",/"),
 	}
 	for name, items := range lists {
 		*catalog.MovieList(&m, name) = catalog.NewList(items)
 	}
-	if err := m.Normalize(); err != nil {
-		if e, ok := err.(*catalog.Error); ok && len(e.Fields) > 0 {
-			for k, msg := range e.Fields {
-				fe.Add(k, msg)
-			}
-		} else {
-			fe.Add("record", catalog.ErrorMessage(err))
-		}
-	}
-	typeID, _ := strconv.ParseInt(strings.TrimSpace(v.TypeID), 10, 64) // not a number: no type
+	fe.AddError("record", m.Normalize())
+	typeID, _ := strconv.ParseInt(strings.TrimSpace(string(v.TypeID)), 10, 64) // not a number: no type
 	return catalog.CollectedMovie{VodID: id, TypeID: max(typeID, 0), Movie: m}, fe
 }
 

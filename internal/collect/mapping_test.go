@@ -278,7 +278,7 @@ func TestPortraitPoster(t *testing.T) {
 		{"mac://i.example/l.jpg", "https://i.example/l.jpg", "https://i.example/l.jpg", ""},
 		{"", "", "", ""},
 	} {
-		got, fe := toMovie(&vod{ID: "1", Name: "x", Pic: tt.pic, PicSlide: tt.slide})
+		got, fe := toMovie(&vod{ID: "1", Name: "x", Pic: text(tt.pic), PicSlide: text(tt.slide)})
 		if len(fe) > 0 {
 			t.Fatalf("rejected: %s", fe.Describe(": "))
 		}

@@ -359,11 +359,11 @@ func (wr *writer) writePage(ctx context.Context, records []vod, seen int, sum *i
 			wr.seen[cm.VodID] = true // listed, valid or not
 		}
 		if len(fe) > 0 {
-			sum.Reject(seen+i+1, vodLabel(records[i].ID)+fe.Describe(": "))
+			sum.Reject(seen+i+1, vodLabel(string(records[i].ID))+fe.Describe(": "))
 			continue
 		}
 		cm.Hash = contentHash(&cm.Movie, cm.TypeID)
-		names[cm.TypeID] = records[i].TypeName
+		names[cm.TypeID] = string(records[i].TypeName)
 		valid = append(valid, cm)
 		lines[cm.VodID] = seen + i + 1
 	}

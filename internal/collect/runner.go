@@ -268,24 +268,28 @@ func (r *Runner) start(ctx context.Context, wg *sync.WaitGroup, src catalog.Sour
 	r.running[src.Name] = &running{cur: Current{Source: src.Name, Started: time.Now()}, cancel: cancel}
 	r.mu.Unlock()
 	wg.Go(func() {
-		defer func() {
-			cancel(nil)
-			r.mu.Lock()
-			delete(r.running, src.Name)
-			r.poke() // a slot is free
-			r.mu.Unlock()
-		}()
-		r.runOne(runCtx, src)
+		run, ran := r.runOne(runCtx, src)
+		cancel(nil)
+		r.mu.Lock()
+		delete(r.running, src.Name)
+		r.poke() // a slot is free
+		r.mu.Unlock()
+		// Heard once the source may run again, so that whoever hears it
+		// can ask for the next run.
+		if ran && r.cfg.Observe != nil {
+			r.cfg.Observe(run)
+		}
 	})
 }
 
-// runOne runs src under its lock and deadline, publishing its progress.
-func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
+// runOne runs src under its lock and deadline, publishing its progress;
+// ran is false when another instance held the lock.
+func (r *Runner) runOne(ctx context.Context, src catalog.Source) (run catalog.SourceRun, ran bool) {
 	if r.cfg.Lock != nil {
 		unlock, ok, err := r.cfg.Lock(ctx, src.Name)
 		if err != nil || !ok {
 			r.cfg.Logger.Info("collect: another instance is collecting this source; skipped", "source", src.Name, "err", err)
-			return
+			return run, false
 		}
 		defer unlock()
 	}
@@ -293,18 +297,16 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) {
 		fmt.Errorf("the run passed its deadline of %s (--collect-deadline)", r.cfg.RunDeadline))
 	defer cancel()
 	run, sum, err := Run(ctx, r.cfg.Store, r.options(src))
-	if r.cfg.Observe != nil {
-		r.cfg.Observe(run)
-	}
 	log := r.cfg.Logger.With("source", src.Name, "pages", run.Pages, "read", run.Read, "written", run.Written, "unchanged", run.Unchanged, "rejected", run.Rejected, "unbound", run.Unbound)
 	if sum.Noted > 0 {
 		log = log.With("written_with_a_change", sum.Noted, "first_change", sum.Notes[0].Message)
 	}
 	if err != nil {
 		log.Warn("collect: run stopped", "err", err)
-		return
+	} else {
+		log.Info("collect: run finished")
 	}
-	log.Info("collect: run finished")
+	return run, true
 }
 
 // options are the Options of a run of src: its own interval when it

@@ -23,7 +23,6 @@ import (
 	"bufio"
 	"context"
 	"encoding/csv"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -258,8 +257,9 @@ func ListCell(l catalog.List) string {
 	if l.JSON == "" || l.JSON == "[]" {
 		return ""
 	}
-	items, ok := splitList(l.JSON)
-	if !ok {
+	var items []string
+	catalog.ListItems(l.JSON, func(it string) { items = append(items, it) })
+	if len(items) == 0 {
 		// Stored lists are always arrays of strings; keep the stored
 		// form rather than lose the value.
 		return l.JSON
@@ -272,16 +272,4 @@ func ListCell(l catalog.List) string {
 		cell += "|"
 	}
 	return cell
-}
-
-// splitList returns the items of a stored JSON array of strings. Without
-// a backslash no item holds a quote, so the items are what lies between
-// `","`; that saves the JSON decoder on almost every list.
-func splitList(js string) ([]string, bool) {
-	if !strings.Contains(js, `\`) && len(js) >= 4 && strings.HasPrefix(js, `["`) && strings.HasSuffix(js, `"]`) {
-		return strings.Split(js[2:len(js)-2], `","`), true
-	}
-	var items []string
-	err := json.Unmarshal([]byte(js), &items)
-	return items, err == nil && len(items) > 0
 }

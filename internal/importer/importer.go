@@ -8,7 +8,6 @@ package importer
 
 import (
 	"context"
-	"errors"
 	"io"
 	"path/filepath"
 	"slices"
@@ -81,11 +80,6 @@ type Summary struct {
 	LastLine int
 }
 
-// Reject counts one rejected record and keeps its report while fewer
-// than MaxReported are kept: records that reach a store another way
-// than through a file (a collection) are reported the same.
-func (s *Summary) Reject(line int, msg string) { s.reject(line, msg) }
-
 // Note counts one record written with a change and keeps its report
 // while fewer than MaxReported are kept.
 func (s *Summary) Note(line int, msg string) {
@@ -95,7 +89,10 @@ func (s *Summary) Note(line int, msg string) {
 	}
 }
 
-func (s *Summary) reject(line int, msg string) {
+// Reject counts one rejected record and keeps its report while fewer
+// than MaxReported are kept: records that reach a store another way
+// than through a file (a collection) are reported the same.
+func (s *Summary) Reject(line int, msg string) {
 	s.Rejected++
 	if len(s.Rejects) < MaxReported {
 		s.Rejects = append(s.Rejects, Reject{Line: line, Message: msg})
@@ -173,17 +170,17 @@ func run[T any](ctx context.Context, name string, r io.Reader, opts Options, col
 			opts.Progress()
 		}
 		if rec.err != "" {
-			sum.reject(rec.line, rec.err)
+			sum.Reject(rec.line, rec.err)
 			return nil
 		}
 		v, fe := build(rec)
 		if len(fe) > 0 {
-			sum.reject(rec.line, fe.Describe(": "))
+			sum.Reject(rec.line, fe.Describe(": "))
 			return nil
 		}
 		stopped = b.add(ctx, rec.line, v)
 		return stopped
-	}, sum.reject)
+	}, sum.Reject)
 	if stopped == nil {
 		// The input ended, or broke off (a cut upload): every record
 		// read whole is written, so that the report's last line is
@@ -275,7 +272,7 @@ func (b *batcher[T]) wait() error {
 	b.pending = nil
 	b.sum.Imported += res.imported
 	for _, r := range res.rejects {
-		b.sum.reject(r.Line, r.Message)
+		b.sum.Reject(r.Line, r.Message)
 	}
 	return res.err
 }
@@ -316,21 +313,6 @@ func isRecordError(err error) bool {
 		return true
 	}
 	return false
-}
-
-// mergeErr adds the field errors of a validation error to fe.
-func mergeErr(fe catalog.FieldErrors, err error) {
-	if err == nil {
-		return
-	}
-	var e *catalog.Error
-	if errors.As(err, &e) && len(e.Fields) > 0 {
-		for k, v := range e.Fields {
-			fe.Add(k, v)
-		}
-		return
-	}
-	fe.Add("record", catalog.ErrorMessage(err))
 }
 
 // format is an input format, chosen by file extension.

@@ -118,27 +118,19 @@ func applyMovie(mv *catalog.Movie, rec record) catalog.FieldErrors {
 	if shorthand {
 		mv.Episodes = catalog.ShorthandEpisodes(links[0], links[1])
 	}
-	err := mv.Normalize()
+	fe.AddError("record", mv.Normalize())
 	if shorthand {
-		err = shorthandErrors(err)
+		// A shorthand link's problems are named by the member the record
+		// gave (link_embed) rather than by where it went
+		// (episodes[0].server_data[0].link_embed).
+		for k, v := range fe {
+			if name, ok := strings.CutPrefix(k, "episodes[0].server_data[0]."); ok {
+				delete(fe, k)
+				fe.Add(name, v)
+			}
+		}
 	}
-	mergeErr(fe, err)
 	return fe
-}
-
-// shorthandErrors names the problems of a shorthand link by the member
-// the record gave (link_embed) rather than by where it went
-// (episodes[0].server_data[0].link_embed).
-func shorthandErrors(err error) error {
-	var e *catalog.Error
-	if !errors.As(err, &e) || e.Fields == nil {
-		return err
-	}
-	fe := catalog.FieldErrors{}
-	for k, v := range e.Fields {
-		fe.Add(strings.TrimPrefix(k, "episodes[0].server_data[0]."), v)
-	}
-	return fe.Err()
 }
 
 // clipFromRecord builds a clip with the rules of POST /api/clips.
@@ -176,7 +168,7 @@ func clipFromRecord(rec record, platforms *catalog.Platforms) (catalog.Clip, cat
 			in.Set(m.name, m.text)
 		}
 	}
-	mergeErr(fe, in.Apply(&c, platforms, true))
+	fe.AddError("record", in.Apply(&c, platforms, true))
 	return c, fe
 }
 
