@@ -18,7 +18,7 @@ func payload(s string) func(context.Context) (*httpx.Payload, error) {
 	return func(context.Context) (*httpx.Payload, error) { return httpx.NewPayload([]byte(s)), nil }
 }
 
-func get(t *testing.T, c *cache.Responses, version int64, key, body string) string {
+func get(t *testing.T, c *cache.Reads, version int64, key, body string) string {
 	t.Helper()
 	p, err := c.Get(context.Background(), version, key, payload(body))
 	if err != nil {

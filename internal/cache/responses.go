@@ -6,9 +6,9 @@ package cache
 
 import (
 	"context"
+	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"golang.org/x/sync/singleflight"
@@ -18,7 +18,7 @@ import (
 )
 
 // DefaultMaxBytes bounds the encoded bytes (plain and gzip) one
-// Responses keeps. The hot answers (first pages, details, popular
+// Reads keeps. The hot answers (first pages, details, popular
 // searches) must fit many times over; deep pages and rare searches
 // only churn it, so a larger cap buys heap and no hits.
 const DefaultMaxBytes = 16 << 20
@@ -33,12 +33,21 @@ const entryOverhead = 160
 // cannot fill the cache with keys.
 const MaxKeyBytes = 1 << 10
 
-// Responses keeps encoded responses (with their gzip form) per
-// normalised query for one data version. Every entry belongs to the
-// newest version seen; a newer version empties the cache, so a caller
-// that passes the version it just read never gets bytes older than that
-// version. Concurrent misses on one key and version run one fill.
-type Responses struct {
+// Versions reads the data version of one kind of record (every
+// catalog.Store has it).
+type Versions interface {
+	KindVersion(ctx context.Context, kind catalog.SearchKind) (int64, error)
+}
+
+// Reads answers one service's reads. The data version of its kind is
+// read for every request, never skipped, and encoded responses (with
+// their gzip form) are kept per normalised query for the newest version
+// seen: a newer version empties the cache, so no answer is older than
+// the version its request read. Concurrent misses on one key and
+// version run one fill.
+type Reads struct {
+	versions Versions
+	kind     catalog.SearchKind
 	maxBytes int64
 
 	mu      sync.Mutex
@@ -50,38 +59,69 @@ type Responses struct {
 	stats *Stats // nil: not counted
 }
 
-// NewResponses returns a cache of at most maxBytes (0: DefaultMaxBytes).
-func NewResponses(maxBytes int64) *Responses {
-	if maxBytes <= 0 {
-		maxBytes = DefaultMaxBytes
-	}
-	return &Responses{maxBytes: maxBytes, entries: map[string]*httpx.Payload{}}
+// ForStore returns the Reads of one service over store: keyed on kind's
+// own version (a write to the other kind leaves the cached answers
+// alone), caching at most DefaultMaxBytes.
+func ForStore(store Versions, kind catalog.SearchKind) *Reads {
+	return &Reads{versions: store, kind: kind, maxBytes: DefaultMaxBytes, entries: map[string]*httpx.Payload{}}
 }
 
-// Get returns the response for key at version, calling fill on a miss.
-// fill must read the store after version was read (so its data is at
-// least that new) and is not cached when it fails. Concurrent misses of
-// one key and version wait for one fill, which its caller's read
-// deadline bounds; when that fill fails (perhaps only because its
-// caller went away), each waiter fills on its own.
-func (c *Responses) Get(ctx context.Context, version int64, key string, fill func(context.Context) (*httpx.Payload, error)) (*httpx.Payload, error) {
-	c.mu.Lock()
-	if version == c.version {
-		if p, ok := c.entries[key]; ok {
-			c.mu.Unlock()
-			c.stats.hit()
+// Serve answers a read from the cache under key, or from an encoding
+// of its own when key is "" (an answer that depends on more than the
+// query and the data, such as the clock), and writes it with status 200
+// and contentType ("": JSON). encode gets the data version read for the
+// request (the store's data at that version or newer). An error is
+// returned for the service's error writer, nothing written.
+func (r *Reads) Serve(w http.ResponseWriter, req *http.Request, key, contentType string, encode func(ctx context.Context, version int64) ([]byte, error)) error {
+	ctx := req.Context()
+	version, err := r.versions.KindVersion(ctx, r.kind)
+	var p *httpx.Payload
+	if err == nil {
+		p, err = r.payload(ctx, version, key, contentType, encode)
+	}
+	if err != nil {
+		if catalog.ErrorCode(err) == catalog.EUNAVAILABLE {
+			// The index building, records moving, a read past its
+			// deadline: all pass within moments.
+			w.Header().Set("Retry-After", "1")
+		}
+		return err
+	}
+	httpx.WritePayload(w, req, http.StatusOK, p)
+	return nil
+}
+
+// payload is key's answer at version: kept, or encoded now. encode must
+// read the store after version was read (so its data is at least that
+// new); a failed encoding is not kept. Concurrent misses of one key and
+// version wait for one encoding, which its caller's read deadline
+// bounds; when it fails (perhaps only because its caller went away),
+// each waiter encodes on its own.
+func (r *Reads) payload(ctx context.Context, version int64, key, contentType string, encode func(ctx context.Context, version int64) ([]byte, error)) (*httpx.Payload, error) {
+	if key == "" {
+		body, err := encode(ctx, version)
+		if err != nil {
+			return nil, err
+		}
+		return httpx.NewPayloadAs(body, contentType), nil
+	}
+	r.mu.Lock()
+	if version == r.version {
+		if p, ok := r.entries[key]; ok {
+			r.mu.Unlock()
+			r.stats.hit()
 			return p, nil
 		}
 	}
-	c.mu.Unlock()
+	r.mu.Unlock()
 	led := false
-	v, err, _ := c.fills.Do(strconv.FormatInt(version, 10)+" "+key, func() (any, error) {
+	v, err, _ := r.fills.Do(strconv.FormatInt(version, 10)+" "+key, func() (any, error) {
 		led = true
-		p, err := c.fill(ctx, fill)
+		p, err := r.fill(ctx, version, contentType, encode)
 		if err == nil {
-			c.mu.Lock()
-			c.store(version, key, p)
-			c.mu.Unlock()
+			r.mu.Lock()
+			r.store(version, key, p)
+			r.mu.Unlock()
 		}
 		return p, err
 	})
@@ -92,68 +132,67 @@ func (c *Responses) Get(ctx context.Context, version int64, key string, fill fun
 		}
 		return v.(*httpx.Payload), nil
 	case err != nil:
-		return c.fill(ctx, fill)
+		return r.fill(ctx, version, contentType, encode)
 	}
-	c.stats.hit()
+	r.stats.hit()
 	return v.(*httpx.Payload), nil
 }
 
-// fill runs f and makes the gzip form now, outside any lock, so that
-// hits never compress.
-func (c *Responses) fill(ctx context.Context, f func(context.Context) (*httpx.Payload, error)) (*httpx.Payload, error) {
-	c.stats.miss()
-	p, err := f(ctx)
+// fill encodes an answer to keep and makes its gzip form now, outside
+// any lock, so that hits never compress.
+func (r *Reads) fill(ctx context.Context, version int64, contentType string, encode func(ctx context.Context, version int64) ([]byte, error)) (*httpx.Payload, error) {
+	r.stats.miss()
+	body, err := encode(ctx, version)
 	if err != nil {
 		return nil, err
 	}
-	if cap(p.Plain) > len(p.Plain)+len(p.Plain)/8 {
+	if cap(body) > len(body)+len(body)/8 {
 		// Encoders over-allocate; a kept body should not keep the slack.
-		trimmed := httpx.NewPayload(slices.Clone(p.Plain))
-		trimmed.ContentType = p.ContentType
-		p = trimmed
+		body = slices.Clone(body)
 	}
+	p := httpx.NewPayloadAs(body, contentType)
 	if len(p.Plain) > httpx.GzipMinSize {
 		p.Gzipped()
 	}
 	return p, nil
 }
 
-// store adds p under key; c.mu is held. An older version is not kept
+// store adds p under key; r.mu is held. An older version is not kept
 // (newer entries already replaced it); a newer one empties the cache.
-func (c *Responses) store(version int64, key string, p *httpx.Payload) {
-	bytes, entries := c.bytes, len(c.entries)
-	defer func() { c.stats.kept(c.bytes-bytes, len(c.entries)-entries) }()
-	if version < c.version {
+func (r *Reads) store(version int64, key string, p *httpx.Payload) {
+	bytes, entries := r.bytes, len(r.entries)
+	defer func() { r.stats.kept(r.bytes-bytes, len(r.entries)-entries) }()
+	if version < r.version {
 		return
 	}
-	if version > c.version {
-		clear(c.entries)
-		c.bytes = 0
-		c.version = version
+	if version > r.version {
+		clear(r.entries)
+		r.bytes = 0
+		r.version = version
 	}
 	if len(key) > MaxKeyBytes {
 		return
 	}
 	size := entrySize(key, p)
-	if size > c.maxBytes/16 {
+	if size > r.maxBytes/16 {
 		return // one huge response must not flush everything else
 	}
-	if old, ok := c.entries[key]; ok {
-		c.bytes -= entrySize(key, old)
+	if old, ok := r.entries[key]; ok {
+		r.bytes -= entrySize(key, old)
 	}
-	c.entries[key] = p
-	c.bytes += size
+	r.entries[key] = p
+	r.bytes += size
 	// Evict in map order, which Go randomises: random eviction needs no
 	// bookkeeping on the hit path, and a uniform load keeps what fits.
-	for k, old := range c.entries {
-		if c.bytes <= c.maxBytes {
+	for k, old := range r.entries {
+		if r.bytes <= r.maxBytes {
 			break
 		}
 		if k == key {
 			continue
 		}
-		delete(c.entries, k)
-		c.bytes -= entrySize(k, old)
+		delete(r.entries, k)
+		r.bytes -= entrySize(k, old)
 	}
 }
 
@@ -165,70 +204,4 @@ func entrySize(key string, p *httpx.Payload) int64 {
 		n += int64(cap(p.Gzipped()))
 	}
 	return n
-}
-
-// Len reports the number of cached responses and their bytes.
-func (c *Responses) Len() (entries int, bytes int64) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.entries), c.bytes
-}
-
-// Reads combines the per-request version read with a Responses: what
-// each service's read handlers share.
-type Reads struct {
-	version   func(context.Context) (int64, error)
-	responses *Responses
-}
-
-// NewReads returns Reads over a store's DataVersion, caching at most
-// maxBytes (0: DefaultMaxBytes).
-func NewReads(dataVersion func(context.Context) (int64, error), maxBytes int64) *Reads {
-	return &Reads{version: dataVersion, responses: NewResponses(maxBytes)}
-}
-
-// Get reads the data version, then answers key from the cache or from
-// fill, which gets that version (see Responses.Get).
-func (r *Reads) Get(ctx context.Context, key string, fill func(ctx context.Context, version int64) (*httpx.Payload, error)) (*httpx.Payload, error) {
-	version, err := r.version(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return r.responses.Get(ctx, version, key, func(ctx context.Context) (*httpx.Payload, error) {
-		return fill(ctx, version)
-	})
-}
-
-// Uncached reads the data version and calls fill, for answers that
-// depend on more than the query (the clock).
-func (r *Reads) Uncached(ctx context.Context, fill func(ctx context.Context, version int64) (*httpx.Payload, error)) (*httpx.Payload, error) {
-	version, err := r.version(ctx)
-	if err != nil {
-		return nil, err
-	}
-	return fill(ctx, version)
-}
-
-// AppendTerms writes search terms into a cache key, length-prefixed: a
-// term may contain any byte, and ["a b"] must not meet ["a", "b"].
-func AppendTerms(b *strings.Builder, terms []string) {
-	for _, t := range terms {
-		b.WriteString("\x00t")
-		b.WriteString(strconv.Itoa(len(t)))
-		b.WriteByte(':')
-		b.WriteString(t)
-	}
-}
-
-// AppendMatch writes value filters (catalog.ParseValueFilters) into a cache
-// key, each value length-prefixed as terms are.
-func AppendMatch(b *strings.Builder, match []catalog.FieldValue) {
-	for _, m := range match {
-		b.WriteString("\x00v")
-		b.WriteString(m.Field.String())
-		b.WriteByte('=')
-		b.WriteString(strconv.Itoa(len(m.Value)))
-		b.WriteByte(':')
-		b.WriteString(m.Value)
-	}
 }

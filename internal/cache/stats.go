@@ -13,7 +13,7 @@ type Stats struct {
 
 // SetStats makes r count into st (nil: stop counting). Call it before
 // serving.
-func (r *Reads) SetStats(st *Stats) { r.responses.stats = st }
+func (r *Reads) SetStats(st *Stats) { r.stats = st }
 
 func (st *Stats) hit() {
 	if st != nil {

@@ -31,17 +31,17 @@
 //     its layers, outermost first (metrics, trusted proxies, logging and
 //     recovery, the --read-timeout deadline, headers), around the route
 //     table of movieapi (internal/movieapi/routes.go), which routes
-//     "GET /api/movies" to listMovies; serve gave it the store and the
+//     "GET /api/movies" to the handler API.list makes; serve gave it the store and the
 //     index it started (internal/cli/serve.go, search.go).
-//  2. serveList (internal/movieapi/movies.go) parses the query with
+//  2. that handler (internal/movieapi/movies.go) parses the query with
 //     ParseFields, ParsePaging and ParseSearch from this package; bad
 //     input is an *Error with code EINVALID, which writeError
 //     (internal/movieapi/errors.go) answers 400 through httpx's one status
 //     map (internal/httpx/errors.go).
-//  3. cache.Reads.Serve (internal/cache/service.go) reads the movies'
-//     data version and answers from the response cache, or calls
-//     encodeList (movies.go) on a miss.
-//  4. encodeList asks Live.Movies (internal/search/lists.go) for the
+//  3. cache.Reads.Serve (internal/cache/responses.go) reads the movies'
+//     data version and answers from the response cache, or calls the
+//     handler's encoder (movies.go) on a miss.
+//  4. The encoder asks Live.Movies (internal/search/lists.go) for the
 //     page. It turns the filter into a Query, and Page
 //     (internal/search/live.go) brings the index up to that version from
 //     the search log and has it answer the ids of the page and the total
@@ -53,7 +53,7 @@
 //     internal/sqlite/searchlog.go (on connections of its own that call
 //     SQLite's C API, keyed.go) or internal/postgres/searchlog.go,
 //     both held to the same behaviour by internal/storetest.
-//  6. encodeList writes the list envelope of contract 4.2, each movie
+//  6. The encoder writes the list envelope of contract 4.2, each movie
 //     encoding itself (Movie.AppendJSON in movie.go), and
 //     httpx.WritePayload (internal/httpx/payload.go) sends it with a
 //     strong ETag and gzip.

@@ -11,6 +11,7 @@ import (
 
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/httpx"
 	"catalog/internal/search"
 )
 
@@ -29,20 +30,6 @@ type detailQuery struct {
 	fields catalog.FieldSet
 }
 
-func (s *API) listMovies(w http.ResponseWriter, r *http.Request) error {
-	return s.serveList(w, r, false)
-}
-func (s *API) listJav(w http.ResponseWriter, r *http.Request) error {
-	return s.serveList(w, r, true)
-}
-
-func (s *API) movieDetail(w http.ResponseWriter, r *http.Request) error {
-	return s.serveDetail(w, r, false)
-}
-func (s *API) javDetail(w http.ResponseWriter, r *http.Request) error {
-	return s.serveDetail(w, r, true)
-}
-
 func (s *API) serveSnapshot(w http.ResponseWriter, r *http.Request) error {
 	if s.snapshots == nil {
 		return catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready")
@@ -50,28 +37,62 @@ func (s *API) serveSnapshot(w http.ResponseWriter, r *http.Request) error {
 	return s.snapshots.Serve(w, r)
 }
 
-func (s *API) serveList(w http.ResponseWriter, r *http.Request, legacy bool) error {
-	lq, err := parseListQuery(r.URL.Query(), legacy, s.now())
-	if err != nil {
-		return err
+// list is the handler of /api/movies, or of /api/jav when legacy: it
+// parses the query, then answers from the response cache or runs the
+// query on the index and encodes the list envelope (contract 4.2) by
+// hand, keys in the contract's order.
+func (s *API) list(legacy bool) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		lq, err := parseListQuery(r.URL.Query(), legacy, s.now())
+		if err != nil {
+			return err
+		}
+		key := "" // "h" counts back from the clock: not cached
+		if lq.filter.ChangedSince.IsZero() {
+			key = cache.DayKey(lq.key(), s.now())
+		}
+		return s.reads.Serve(w, r, key, "", func(ctx context.Context, version int64) ([]byte, error) {
+			movies, total, err := s.search.Movies(ctx, version, lq.filter, lq.fields)
+			if err != nil {
+				return nil, err
+			}
+			b := lq.filter.Paging.AppendListHead(make([]byte, 0, 128+len(movies)*1024), total, true)
+			for i := range movies {
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = movies[i].AppendJSON(b, lq.fields, lq.legacy)
+				if len(b) > catalog.MaxPageBytes {
+					return nil, catalog.PageTooLarge("limit")
+				}
+			}
+			return append(b, "]}"...), nil
+		})
 	}
-	key := ""
-	if lq.cacheable() {
-		key = s.dayKey(lq.key())
-	}
-	return s.reads.Serve(w, r, key, "", func(ctx context.Context, version int64) ([]byte, error) {
-		return s.encodeList(ctx, version, lq)
-	})
 }
 
-func (s *API) serveDetail(w http.ResponseWriter, r *http.Request, legacy bool) error {
-	dq, err := parseDetailQuery(r.PathValue("id"), r.URL.Query(), legacy)
-	if err != nil {
-		return err
+// detail is the handler of /api/movies/{id}, or of /api/jav/{id} when
+// legacy: one movie in the detail envelope.
+func (s *API) detail(legacy bool) httpx.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) error {
+		dq, err := parseDetailQuery(r.PathValue("id"), r.URL.Query(), legacy)
+		if err != nil {
+			return err
+		}
+		return s.reads.Serve(w, r, cache.DayKey(dq.key(), s.now()), "", func(ctx context.Context, _ int64) ([]byte, error) {
+			movies, err := s.store.MoviesByID(ctx, []int64{dq.id}, dq.fields)
+			if err != nil {
+				return nil, err
+			}
+			if len(movies) == 0 {
+				return nil, errMovieNotFound()
+			}
+			b := make([]byte, 0, 2048)
+			b = append(b, `{"code":1,"msg":"data detail","data":`...)
+			b = movies[0].AppendJSON(b, dq.fields, dq.legacy)
+			return append(b, '}'), nil
+		})
 	}
-	return s.reads.Serve(w, r, s.dayKey(dq.key()), "", func(ctx context.Context, _ int64) ([]byte, error) {
-		return s.encodeDetail(ctx, dq)
-	})
 }
 
 // movieValueFields are the value filters of the movie lists (contract
@@ -206,39 +227,4 @@ func parseDetailQuery(id string, q url.Values, legacy bool) (detailQuery, error)
 	}
 	dq.fields, err = catalog.ParseFields(q.Get("fields"), legacy)
 	return dq, err
-}
-
-// encodeList runs the query and encodes the list envelope (contract 4.2)
-// by hand, keys in the contract's order.
-func (s *API) encodeList(ctx context.Context, version int64, lq listQuery) ([]byte, error) {
-	movies, total, err := s.search.Movies(ctx, version, lq.filter, lq.fields)
-	if err != nil {
-		return nil, err
-	}
-	b := lq.filter.Paging.AppendListHead(make([]byte, 0, 128+len(movies)*1024), total, true)
-	for i := range movies {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = movies[i].AppendJSON(b, lq.fields, lq.legacy)
-		if len(b) > catalog.MaxPageBytes {
-			return nil, catalog.PageTooLarge("limit")
-		}
-	}
-	return append(b, "]}"...), nil
-}
-
-// encodeDetail loads one movie and encodes the detail envelope.
-func (s *API) encodeDetail(ctx context.Context, dq detailQuery) ([]byte, error) {
-	movies, err := s.store.MoviesByID(ctx, []int64{dq.id}, dq.fields)
-	if err != nil {
-		return nil, err
-	}
-	if len(movies) == 0 {
-		return nil, errMovieNotFound()
-	}
-	b := make([]byte, 0, 2048)
-	b = append(b, `{"code":1,"msg":"data detail","data":`...)
-	b = movies[0].AppendJSON(b, dq.fields, dq.legacy)
-	return append(b, '}'), nil
 }

@@ -8,10 +8,6 @@ import (
 	"catalog/internal/catalog"
 )
 
-// cacheable reports whether a list's answer depends only on the query
-// and the data: "h" counts back from the clock.
-func (lq listQuery) cacheable() bool { return lq.filter.ChangedSince.IsZero() }
-
 // key is the normalised form of a list request: two URLs that parse to
 // the same query share one cache entry.
 func (lq listQuery) key() string {
@@ -57,7 +53,3 @@ func (dq detailQuery) key() string {
 	}
 	return prefix + strconv.FormatUint(uint64(dq.fields), 16) + "\x00" + strconv.FormatInt(dq.id, 10)
 }
-
-// dayKey is the cache key of an answer that may carry hits
-// (cache.DayKey).
-func (s *API) dayKey(key string) string { return cache.DayKey(key, s.now()) }

@@ -55,7 +55,7 @@ func TestForStoreKeysOnKind(t *testing.T) {
 // writes nothing (the service's error writer answers).
 func TestReadsServe(t *testing.T) {
 	t.Parallel()
-	r := cache.NewReads(func(context.Context) (int64, error) { return 1, nil }, 0)
+	r := cache.ForStore(fixedVersion(1), catalog.SearchMovies)
 	fills := 0
 	fill := func(context.Context, int64) ([]byte, error) {
 		fills++
@@ -95,4 +95,11 @@ func TestReadsServe(t *testing.T) {
 	if catalog.ErrorCode(err) != catalog.ENOTFOUND || w.Body.Len() != 0 {
 		t.Errorf("failed fill: got %v and %q written, want the error and nothing", err, w.Body)
 	}
+}
+
+// fixedVersion is a store whose data never changes.
+type fixedVersion int64
+
+func (v fixedVersion) KindVersion(context.Context, catalog.SearchKind) (int64, error) {
+	return int64(v), nil
 }
