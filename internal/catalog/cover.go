@@ -3,6 +3,7 @@ package catalog
 import (
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -91,7 +92,7 @@ func matchRule(iframeURL string) (*coverRule, string) {
 	}
 	for i := range coverRules {
 		r := &coverRules[i]
-		if !hasString(r.hosts, host) {
+		if !slices.Contains(r.hosts, host) {
 			continue
 		}
 		if id := r.id(u); r.valid.MatchString(id) {
@@ -99,13 +100,4 @@ func matchRule(iframeURL string) (*coverRule, string) {
 		}
 	}
 	return nil, ""
-}
-
-func hasString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/go-json-experiment/json"
 )
@@ -101,6 +102,12 @@ func jsonProblem(err error) string {
 // AppendEpisodesJSON appends the stored (and exported) form of
 // servers: `[]` when there are none.
 func AppendEpisodesJSON(b []byte, servers []Server) []byte {
+	return appendServers(b, servers, nil, false)
+}
+
+// appendServers appends servers as a JSON array, each server with its
+// "status" and "checked_at" from health when served (contract 13).
+func appendServers(b []byte, servers []Server, health []ServerHealth, served bool) []byte {
 	b = append(b, '[')
 	for i, s := range servers {
 		if i > 0 {
@@ -108,29 +115,32 @@ func AppendEpisodesJSON(b []byte, servers []Server) []byte {
 		}
 		b = append(b, `{"server_name":`...)
 		b = AppendJSONString(b, s.Name)
-		b = append(b, `,"server_data":`...)
-		b = appendServerData(b, s.Episodes)
-		b = append(b, '}')
-	}
-	return append(b, ']')
-}
-
-// appendServerData appends a server's episodes as a JSON array.
-func appendServerData(b []byte, episodes []Episode) []byte {
-	b = append(b, '[')
-	for j, e := range episodes {
-		if j > 0 {
-			b = append(b, ',')
+		if served {
+			h := HealthOf(health, s.Name)
+			b = append(b, `,"status":"`...)
+			b = append(b, h.State()...)
+			b = append(b, `","checked_at":"`...)
+			if h != nil && h.CheckedAt != 0 {
+				b = UnixTime(h.CheckedAt).AppendFormat(b, time.RFC3339)
+			}
+			b = append(b, '"')
 		}
-		b = append(b, `{"name":`...)
-		b = AppendJSONString(b, e.Name)
-		b = append(b, `,"slug":`...)
-		b = AppendJSONString(b, e.Slug)
-		b = append(b, `,"link_embed":`...)
-		b = AppendJSONString(b, e.LinkEmbed)
-		b = append(b, `,"link_m3u8":`...)
-		b = AppendJSONString(b, e.LinkM3U8)
-		b = append(b, '}')
+		b = append(b, `,"server_data":[`...)
+		for j, e := range s.Episodes {
+			if j > 0 {
+				b = append(b, ',')
+			}
+			b = append(b, `{"name":`...)
+			b = AppendJSONString(b, e.Name)
+			b = append(b, `,"slug":`...)
+			b = AppendJSONString(b, e.Slug)
+			b = append(b, `,"link_embed":`...)
+			b = AppendJSONString(b, e.LinkEmbed)
+			b = append(b, `,"link_m3u8":`...)
+			b = AppendJSONString(b, e.LinkM3U8)
+			b = append(b, '}')
+		}
+		b = append(b, "]}"...)
 	}
 	return append(b, ']')
 }
@@ -387,14 +397,11 @@ func JoinPlayGroups(groups []PlayGroup) VodPlay {
 // ListPlayFrom is vod_play_from of a list-mode record: the codes of
 // groups joined with ListPlaySeparator.
 func ListPlayFrom(groups []PlayGroup) string {
-	var b strings.Builder
+	froms := make([]string, len(groups))
 	for i, g := range groups {
-		if i > 0 {
-			b.WriteString(ListPlaySeparator)
-		}
-		b.WriteString(g.From)
+		froms[i] = g.From
 	}
-	return b.String()
+	return strings.Join(froms, ListPlaySeparator)
 }
 
 // VodSerial is the most episodes any one server has: vod_serial.

@@ -131,25 +131,7 @@ func ServedServers(servers []Server, health []ServerHealth) []Server {
 // episodes (contract 13): ServedServers' order, each server with its
 // "status" and "checked_at".
 func AppendServedEpisodesJSON(b []byte, servers []Server, health []ServerHealth) []byte {
-	b = append(b, '[')
-	for i, s := range ServedServers(servers, health) {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		h := HealthOf(health, s.Name)
-		b = append(b, `{"server_name":`...)
-		b = AppendJSONString(b, s.Name)
-		b = append(b, `,"status":"`...)
-		b = append(b, h.State()...)
-		b = append(b, `","checked_at":"`...)
-		if h != nil && h.CheckedAt != 0 {
-			b = UnixTime(h.CheckedAt).AppendFormat(b, time.RFC3339)
-		}
-		b = append(b, `","server_data":`...)
-		b = appendServerData(b, s.Episodes)
-		b = append(b, '}')
-	}
-	return append(b, ']')
+	return appendServers(b, ServedServers(servers, health), health, true)
 }
 
 // LinkCheck is one movie the prober checks: its servers and what it

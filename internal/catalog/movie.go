@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"math/bits"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -42,7 +43,7 @@ const (
 )
 
 // Name is the field's JSON key.
-func (f MovieField) Name() string { return movieFieldNames[f] }
+func (f MovieField) Name() string { return movieSpecs[f].json }
 
 // FieldSet is a set of movie fields.
 type FieldSet uint32
@@ -54,7 +55,7 @@ func (s FieldSet) Has(f MovieField) bool { return s&(1<<f) != 0 }
 func AllFields(legacy bool) FieldSet {
 	all := FieldSet(1<<numMovieFields - 1)
 	if !legacy {
-		all &^= 1 << FieldURLPlayer
+		all &^= legacyFields
 	}
 	return all
 }
@@ -76,7 +77,7 @@ func ParseFields(s string, legacy bool) (FieldSet, error) {
 		}
 		found := false
 		for f := MovieField(0); f < numMovieFields; f++ {
-			if movieFieldNames[f] == name && all.Has(f) {
+			if movieSpecs[f].json == name && all.Has(f) {
 				set |= 1 << f
 				found = true
 				break
@@ -109,7 +110,7 @@ func NewList(items []string) List {
 	var clean []string
 	for _, it := range items {
 		it = CleanText(it)
-		if it != "" && !hasString(clean, it) {
+		if it != "" && !slices.Contains(clean, it) {
 			clean = append(clean, it)
 		}
 	}

@@ -111,12 +111,6 @@ var movieSpecs = [numMovieFields]movieSpec{
 
 // Derived from the table at init.
 var (
-	movieFieldNames = func() (names [numMovieFields]string) {
-		for f, s := range movieSpecs {
-			names[f] = s.json
-		}
-		return names
-	}()
 	// movieKeys are the fields' JSON keys as AppendJSON writes them,
 	// each after a comma.
 	movieKeys = func() (keys [numMovieFields]string) {

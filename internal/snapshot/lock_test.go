@@ -108,7 +108,7 @@ func TestLockOneBuildAtATime(t *testing.T) {
 		t.Fatalf("catalog walks while one instance holds the lock: got %d, want 1", got)
 	}
 	for i, s := range services {
-		if s.Ready() {
+		if s.Status().Ready {
 			t.Fatalf("instance %d: ready before any build finished", i)
 		}
 	}
@@ -152,7 +152,7 @@ func TestLockError(t *testing.T) {
 	if err := s.refresh(context.Background()); catalog.ErrorCode(err) != catalog.EUNAVAILABLE {
 		t.Errorf("refresh: got %v, want code %s", err, catalog.EUNAVAILABLE)
 	}
-	if s.Ready() {
+	if s.Status().Ready {
 		t.Errorf("ready after a build that could not take the lock")
 	}
 }

@@ -17,12 +17,12 @@ type Build struct {
 
 // report tells Config.Observe about a build that ran.
 func (s *Service) report(start time.Time, err error) {
-	if s.observe == nil || errors.Is(err, errLockTaken) {
+	if s.cfg.Observe == nil || errors.Is(err, errLockTaken) {
 		return
 	}
 	b := Build{Duration: time.Since(start), Err: err}
 	if cur := s.current.Load(); cur != nil {
 		b.GeneratedAt, b.GzipBytes, b.PlainBytes = cur.generatedAt, cur.gzipSize, cur.plainSize
 	}
-	s.observe(b)
+	s.cfg.Observe(b)
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -73,21 +74,18 @@ var errLockTaken = errors.New("snapshot: another instance is building")
 // Service builds the snapshot in the background and serves it. Only the
 // file's metadata is kept in memory; the bytes stay on disk.
 type Service struct {
-	store catalog.MovieStore
-	dir   string
-	every time.Duration
-	log   *slog.Logger
-
-	lock      func(ctx context.Context) (unlock func(), ok bool, err error)
-	lockRetry time.Duration
-	observe   func(Build)
+	cfg Config // with the defaults filled in
 
 	current atomic.Pointer[built]
 	// nextRefresh (Unix nanoseconds) drives the served max-age.
 	nextRefresh atomic.Int64
 
 	rebuildNow chan struct{} // Rebuild's request to the build loop
-	builds     buildLog      // for Status
+	// builds is the part of Status that the build loop writes.
+	builds struct {
+		sync.Mutex
+		last Status
+	}
 
 	// flushEvery is the decompressed length between the full-flush
 	// points written; flushEvery unless a test or benchmark writes
@@ -112,34 +110,32 @@ type built struct {
 
 // New returns a Service; call Run to start building.
 func New(cfg Config) *Service {
-	s := &Service{store: cfg.Store, dir: cfg.Dir, every: cfg.Every, log: cfg.Logger, lock: cfg.Lock, lockRetry: cfg.LockRetry,
-		rebuildNow: make(chan struct{}, 1), flushEvery: flushEvery, observe: cfg.Observe}
-	if s.dir == "" {
-		s.dir = filepath.Join(os.TempDir(), "catalog-snapshot")
+	if cfg.Dir == "" {
+		cfg.Dir = filepath.Join(os.TempDir(), "catalog-snapshot")
 	}
-	if s.every <= 0 {
-		s.every = DefaultEvery
+	if cfg.Every <= 0 {
+		cfg.Every = DefaultEvery
 	}
-	if s.log == nil {
-		s.log = slog.New(slog.DiscardHandler)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	if s.lockRetry <= 0 {
-		s.lockRetry = DefaultLockRetry
+	if cfg.LockRetry <= 0 {
+		cfg.LockRetry = DefaultLockRetry
 	}
-	s.lockRetry = min(s.lockRetry, s.every)
-	return s
+	cfg.LockRetry = min(cfg.LockRetry, cfg.Every)
+	return &Service{cfg: cfg, rebuildNow: make(chan struct{}, 1), flushEvery: flushEvery}
 }
 
 // Run builds a snapshot now and then every Every until ctx is done. A
 // failed build is logged, the previous snapshot stays served, and the
 // build is retried sooner.
 func (s *Service) Run(ctx context.Context) {
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
-		s.log.Error("snapshot directory unusable", "err", err)
+	if err := os.MkdirAll(s.cfg.Dir, 0o755); err != nil {
+		s.cfg.Logger.Error("snapshot directory unusable", "err", err)
 	}
 	s.removeStaleTemps()
 	for {
-		next := time.Now().Add(s.every)
+		next := time.Now().Add(s.cfg.Every)
 		s.nextRefresh.Store(next.UnixNano())
 		start := time.Now()
 		err := s.refresh(ctx)
@@ -149,12 +145,12 @@ func (s *Service) Run(ctx context.Context) {
 		s.report(start, err)
 		switch {
 		case errors.Is(err, errLockTaken):
-			s.log.Info("snapshot build deferred: another instance is building", "retry_in", s.lockRetry.String())
-			next = time.Now().Add(s.lockRetry)
+			s.cfg.Logger.Info("snapshot build deferred: another instance is building", "retry_in", s.cfg.LockRetry.String())
+			next = time.Now().Add(s.cfg.LockRetry)
 			s.nextRefresh.Store(next.UnixNano())
 		case err != nil:
-			s.log.Error("snapshot build failed", "err", err)
-			next = time.Now().Add(min(retryAfterFailure, s.every))
+			s.cfg.Logger.Error("snapshot build failed", "err", err)
+			next = time.Now().Add(min(retryAfterFailure, s.cfg.Every))
 			s.nextRefresh.Store(next.UnixNano())
 		}
 		timer := time.NewTimer(time.Until(next))
@@ -175,10 +171,10 @@ func (s *Service) Run(ctx context.Context) {
 func (s *Service) refresh(ctx context.Context) (err error) {
 	s.started()
 	start := time.Now()
-	counted := &countingStore{MovieStore: s.store}
+	counted := &countingStore{MovieStore: s.cfg.Store}
 	defer func() { s.finished(err, time.Since(start), counted.n) }()
-	if s.lock != nil {
-		unlock, ok, err := s.lock(ctx)
+	if s.cfg.Lock != nil {
+		unlock, ok, err := s.cfg.Lock(ctx)
 		if err != nil {
 			return fmt.Errorf("snapshot lock: %w", err)
 		}
@@ -192,13 +188,10 @@ func (s *Service) refresh(ctx context.Context) (err error) {
 		return err
 	}
 	s.current.Store(b)
-	s.log.Info("snapshot built", "movies_bytes", b.plainSize, "gzip_bytes", b.gzipSize,
+	s.cfg.Logger.Info("snapshot built", "movies_bytes", b.plainSize, "gzip_bytes", b.gzipSize,
 		"duration", time.Since(start))
 	return nil
 }
-
-// Ready reports whether a snapshot is being served.
-func (s *Service) Ready() bool { return s.current.Load() != nil }
 
 // build writes a new gzip snapshot and installs it over the current file,
 // hashing both representations on the way for their ETags.
@@ -207,10 +200,10 @@ func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.
 	var plain, zipped hashCounter
 	var index []flushPoint
 	// Made again each time: an operator may have removed it.
-	if err := os.MkdirAll(s.dir, 0o755); err != nil {
+	if err := os.MkdirAll(s.cfg.Dir, 0o755); err != nil {
 		return nil, fmt.Errorf("snapshot directory: %w", err)
 	}
-	info, err := writeAtomic(s.dir, FileName, func(f io.Writer) error {
+	info, err := writeAtomic(s.cfg.Dir, FileName, func(f io.Writer) error {
 		plain.reset()
 		zipped.reset()
 		zw, err := newIndexedGzipWriter(io.MultiWriter(f, &zipped), s.flushEvery)
@@ -228,7 +221,7 @@ func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.
 	}
 	plainTag := plain.tag("")
 	return &built{
-		path:        filepath.Join(s.dir, FileName),
+		path:        filepath.Join(s.cfg.Dir, FileName),
 		info:        info,
 		generatedAt: generatedAt,
 		plainTag:    plainTag,
@@ -241,7 +234,7 @@ func (s *Service) build(ctx context.Context, store catalog.MovieStore, now time.
 
 // removeStaleTemps deletes temporary files left by builds that died.
 func (s *Service) removeStaleTemps() {
-	entries, err := os.ReadDir(s.dir)
+	entries, err := os.ReadDir(s.cfg.Dir)
 	if err != nil {
 		return
 	}
@@ -250,7 +243,7 @@ func (s *Service) removeStaleTemps() {
 			continue
 		}
 		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTempAge {
-			os.Remove(filepath.Join(s.dir, e.Name()))
+			os.Remove(filepath.Join(s.cfg.Dir, e.Name()))
 		}
 	}
 }
@@ -293,7 +286,7 @@ func (s *Service) Serve(w http.ResponseWriter, r *http.Request) error {
 	// The file is gone or is not the one built here: the directory was
 	// cleaned out, or another process wrote over it. Build it again and
 	// answer as before the first snapshot, never with a 500.
-	s.log.Warn("snapshot file missing or replaced; rebuilding", "path", filepath.Join(s.dir, FileName))
+	s.cfg.Logger.Warn("snapshot file missing or replaced; rebuilding", "path", filepath.Join(s.cfg.Dir, FileName))
 	s.Rebuild()
 	w.Header().Set("Retry-After", notReadyRetryAfter)
 	return catalog.Errorf(catalog.EUNAVAILABLE, "snapshot not ready")

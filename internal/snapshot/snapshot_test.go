@@ -450,7 +450,7 @@ func TestServeCacheControl(t *testing.T) {
 // never fills.
 func watch(s *Service) <-chan Build {
 	builds := make(chan Build, 16)
-	s.observe = func(b Build) { builds <- b }
+	s.cfg.Observe = func(b Build) { builds <- b }
 	return builds
 }
 
@@ -478,7 +478,7 @@ func TestRunStopsWithContext(t *testing.T) {
 	waitBuilt(t, builds)
 	cancel()
 	<-done
-	if _, err := os.Stat(filepath.Join(s.dir, FileName)); err != nil {
+	if _, err := os.Stat(filepath.Join(s.cfg.Dir, FileName)); err != nil {
 		t.Errorf("snapshot file: %v", err)
 	}
 }
@@ -492,7 +492,7 @@ func TestAtomicSwap(t *testing.T) {
 	old := serve(t, s, http.MethodGet).body
 
 	// A reader that opened the old file, as a slow download does.
-	f, err := os.Open(filepath.Join(s.dir, FileName))
+	f, err := os.Open(filepath.Join(s.cfg.Dir, FileName))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -516,7 +516,7 @@ func TestAtomicSwap(t *testing.T) {
 	if err := json.Unmarshal(serve(t, s, http.MethodGet).body, &doc); err != nil || doc.Total != 80 {
 		t.Errorf("after the rebuild: got total %d (%v), want 80", doc.Total, err)
 	}
-	entries, _ := os.ReadDir(s.dir)
+	entries, _ := os.ReadDir(s.cfg.Dir)
 	if len(entries) != 1 {
 		t.Errorf("got %d files in the snapshot dir, want 1", len(entries))
 	}
@@ -525,9 +525,9 @@ func TestAtomicSwap(t *testing.T) {
 func TestRemoveStaleTemps(t *testing.T) {
 	t.Parallel()
 	s := newTestService(t, newTestStore(t))
-	stale := filepath.Join(s.dir, tempPrefix+"1")
-	fresh := filepath.Join(s.dir, tempPrefix+"2")
-	other := filepath.Join(s.dir, "keep.txt")
+	stale := filepath.Join(s.cfg.Dir, tempPrefix+"1")
+	fresh := filepath.Join(s.cfg.Dir, tempPrefix+"2")
+	other := filepath.Join(s.cfg.Dir, "keep.txt")
 	for _, p := range []string{stale, fresh, other} {
 		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
@@ -638,7 +638,7 @@ func TestServeFileLost(t *testing.T) {
 			go func() { s.Run(ctx); close(done) }()
 			defer func() { cancel(); <-done }()
 			waitBuilt(t, builds)
-			lose.do(t, s.dir)
+			lose.do(t, s.cfg.Dir)
 
 			r := serve(t, s, http.MethodGet)
 			if code := catalog.ErrorCode(r.err); code != catalog.EUNAVAILABLE {

@@ -3,7 +3,6 @@ package snapshot
 import (
 	"context"
 	"errors"
-	"sync"
 	"time"
 
 	"catalog/internal/catalog"
@@ -27,28 +26,16 @@ type Status struct {
 	Deferred    bool // the last attempt found another instance building
 }
 
-// buildLog is the part of Status that the build loop writes.
-type buildLog struct {
-	mu          sync.Mutex
-	building    bool
-	duration    time.Duration
-	movies      int64
-	lastError   string
-	lastErrorAt time.Time
-	deferred    bool
-}
-
 // Status reports the snapshot's state; it is cheap and safe to call from
 // any goroutine.
 func (s *Service) Status() Status {
-	st := Status{NextBuild: time.Unix(0, s.nextRefresh.Load()).UTC()}
+	s.builds.Lock()
+	st := s.builds.last
+	s.builds.Unlock()
+	st.NextBuild = time.Unix(0, s.nextRefresh.Load()).UTC()
 	if b := s.current.Load(); b != nil {
 		st.Ready, st.GeneratedAt, st.GzipBytes, st.PlainBytes = true, b.generatedAt, b.gzipSize, b.plainSize
 	}
-	s.builds.mu.Lock()
-	defer s.builds.mu.Unlock()
-	st.Building, st.Duration, st.Movies = s.builds.building, s.builds.duration, s.builds.movies
-	st.LastError, st.LastErrorAt, st.Deferred = s.builds.lastError, s.builds.lastErrorAt, s.builds.deferred
 	return st
 }
 
@@ -65,21 +52,22 @@ func (s *Service) Rebuild() {
 
 // started, finished record one attempt for Status.
 func (s *Service) started() {
-	s.builds.mu.Lock()
-	s.builds.building = true
-	s.builds.mu.Unlock()
+	s.builds.Lock()
+	s.builds.last.Building = true
+	s.builds.Unlock()
 }
 
 func (s *Service) finished(err error, duration time.Duration, movies int64) {
-	s.builds.mu.Lock()
-	defer s.builds.mu.Unlock()
-	s.builds.building = false
-	s.builds.deferred = errors.Is(err, errLockTaken)
+	s.builds.Lock()
+	defer s.builds.Unlock()
+	last := &s.builds.last
+	last.Building = false
+	last.Deferred = errors.Is(err, errLockTaken)
 	switch {
 	case err == nil:
-		s.builds.duration, s.builds.movies, s.builds.lastError = duration, movies, ""
-	case !s.builds.deferred:
-		s.builds.lastError, s.builds.lastErrorAt = err.Error(), time.Now().UTC()
+		last.Duration, last.Movies, last.LastError = duration, movies, ""
+	case !last.Deferred:
+		last.LastError, last.LastErrorAt = err.Error(), time.Now().UTC()
 	}
 }
 
