@@ -204,14 +204,7 @@ func (m *merger) movies(ctx context.Context, ids []int64) error {
 
 // idsBy is read.MovieIDsBy of the distinct values that are not "".
 func (m *merger) idsBy(ctx context.Context, key MovieKey, values []string) (map[string][]int64, error) {
-	seen := make(map[string]bool, len(values))
-	distinct := values[:0:0]
-	for _, v := range values {
-		if v != "" && !seen[v] {
-			seen[v] = true
-			distinct = append(distinct, v)
-		}
-	}
+	distinct := slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(values))), func(v string) bool { return v == "" })
 	if len(distinct) == 0 {
 		return map[string][]int64{}, nil
 	}

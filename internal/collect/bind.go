@@ -125,13 +125,18 @@ func (b *binder) forgetKept(ctx context.Context, st Store, published []catalog.C
 	if !b.kept || len(published) == 0 {
 		return nil
 	}
-	ids := make([]int64, 0, len(published))
-	for _, r := range published {
+	return st.DropKept(ctx, b.source, written(published))
+}
+
+// written is the vod_ids of the records of page that were written.
+func written(page []catalog.CollectedMovie) []int64 {
+	var ids []int64
+	for _, r := range page {
 		if r.Err == "" {
 			ids = append(ids, r.VodID)
 		}
 	}
-	return st.DropKept(ctx, b.source, ids)
+	return ids
 }
 
 // BindResult is what a binding changed.
@@ -195,12 +200,7 @@ func Bind(ctx context.Context, st Store, source string, typeID int64, category s
 		if err := st.CollectMovies(ctx, source, page); err != nil {
 			return res, fmt.Errorf("publishing the records kept for type %d: %w", typeID, err)
 		}
-		var done []int64
-		for _, r := range page {
-			if r.Err == "" {
-				done = append(done, r.VodID)
-			}
-		}
+		done := written(page)
 		if err := st.DropKept(ctx, source, done); err != nil {
 			return res, err
 		}

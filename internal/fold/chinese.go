@@ -257,7 +257,3 @@ func InitialsKey(s string) string {
 	}
 	return string(b)
 }
-
-// keyAlphabet reports whether r is a letter of FullKey's or
-// InitialsKey's alphabet, which String never outputs.
-func keyAlphabet(r rune) bool { return 'A' <= r && r <= 'Z' || 0x410 <= r && r <= 0x429 }

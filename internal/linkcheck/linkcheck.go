@@ -408,9 +408,7 @@ func failed(err error) outcome {
 	)
 	o := outcome{problem: fetchguard.Describe(err), result: "error"}
 	switch {
-	case errors.As(err, &refused):
-		o.result = "refused"
-	case errors.As(err, &redirect):
+	case errors.As(err, &refused), errors.As(err, &redirect):
 		o.result = "refused"
 	case errors.As(err, &status):
 		o.result = "status"

@@ -132,28 +132,40 @@ func (m *Mirror) Round(ctx context.Context) (int, error) {
 	if err != nil || len(jobs) == 0 {
 		return 0, err
 	}
+	// The jobs of one URL (movies sharing a poster) fetch it once.
+	byKey := map[string][]catalog.PosterJob{}
+	var keys []string
+	for _, j := range jobs {
+		key := catalog.PosterKey(j.URL)
+		if byKey[key] == nil {
+			keys = append(keys, key)
+		}
+		byKey[key] = append(byKey[key], j)
+	}
 	var (
 		mu   sync.Mutex
 		done []catalog.PosterDone
 		wg   sync.WaitGroup
 		sem  = make(chan struct{}, workers)
-		keys keyLocks
 	)
-	for _, j := range jobs {
+	for _, key := range keys {
 		sem <- struct{}{}
 		wg.Go(func() {
 			defer func() { <-sem }()
-			err := m.copyOnce(ctx, &keys, j)
+			same := byKey[key]
+			err := m.copyOnce(ctx, key, same[0].URL)
 			if ctx.Err() != nil {
 				return
 			}
-			if err != nil {
-				m.retry(ctx, j, err)
-				return
+			for _, j := range same {
+				if err != nil {
+					m.retry(ctx, j, err)
+					continue
+				}
+				mu.Lock()
+				done = append(done, catalog.PosterDone{Job: j, Mirror: m.opts.PublicURL + catalog.PosterPath(j.MovieID, j.Slot, j.URL)})
+				mu.Unlock()
 			}
-			mu.Lock()
-			done = append(done, catalog.PosterDone{Job: j, Mirror: m.opts.PublicURL + catalog.PosterPath(j.MovieID, j.Slot, j.URL)})
-			mu.Unlock()
 		})
 	}
 	wg.Wait()
@@ -173,20 +185,16 @@ func (m *Mirror) Round(ctx context.Context) (int, error) {
 	return len(jobs), nil
 }
 
-// copyOnce stores the copy of j's URL unless it is stored already; two
-// jobs of one URL in a round fetch it once.
-func (m *Mirror) copyOnce(ctx context.Context, keys *keyLocks, j catalog.PosterJob) error {
-	key := catalog.PosterKey(j.URL)
-	unlock := keys.lock(key)
-	defer unlock()
+// copyOnce stores the copy of url under key unless it is stored already.
+func (m *Mirror) copyOnce(ctx context.Context, key, url string) error {
 	if ok, err := m.st.HasPosterImage(ctx, key); err != nil || ok {
 		return err
 	}
-	img, err := m.Fetch(ctx, j.URL)
+	img, err := m.Fetch(ctx, url)
 	if err != nil {
 		return err
 	}
-	return m.st.SavePosterImage(ctx, catalog.PosterImage{Key: key, URL: j.URL, JPEG: img})
+	return m.st.SavePosterImage(ctx, catalog.PosterImage{Key: key, URL: url, JPEG: img})
 }
 
 // retry counts a failed fetch: due again after 1, 4, 16 and 64 minutes,
@@ -326,25 +334,4 @@ func bytesPerPixel(m color.Model) int {
 		return 1
 	}
 	return 8
-}
-
-// keyLocks serialises the work on one key.
-type keyLocks struct {
-	mu   sync.Mutex
-	held map[string]*sync.Mutex
-}
-
-func (k *keyLocks) lock(key string) func() {
-	k.mu.Lock()
-	if k.held == nil {
-		k.held = map[string]*sync.Mutex{}
-	}
-	l, ok := k.held[key]
-	if !ok {
-		l = &sync.Mutex{}
-		k.held[key] = l
-	}
-	k.mu.Unlock()
-	l.Lock()
-	return l.Unlock
 }
