@@ -20,11 +20,12 @@ import (
 	"catalog/internal/testdb"
 )
 
-// heldStore is a real store whose first write waits until release is
-// closed, so that the reader gets ahead of the writer; it keeps the
-// number of records of every write.
+// heldStore is a real store whose first write closes started and then
+// waits until release is closed, so that the reader gets ahead of the
+// writer; it keeps the number of records of every write.
 type heldStore struct {
 	catalog.Store
+	started chan struct{}
 	release chan struct{}
 	mu      sync.Mutex
 	writes  []int
@@ -36,6 +37,7 @@ func (h *heldStore) CollectMovies(ctx context.Context, source string, page []cat
 	h.writes = append(h.writes, len(page))
 	h.mu.Unlock()
 	if first {
+		close(h.started)
 		<-h.release
 	}
 	return h.Store.CollectMovies(ctx, source, page)
@@ -44,12 +46,16 @@ func (h *heldStore) CollectMovies(ctx context.Context, source string, page []cat
 // aheadSource serves pages of 100 records, record n named "Movie n"
 // (record bad with an empty name, which validation rejects), and lets
 // the store's first write go once the reader asks for page 5: pages 2
-// to 4 then wait for the writer.
+// to 4 then wait for the writer. Page 2 is answered once the first
+// write started, so that the first write holds page 1 alone.
 func aheadSource(t *testing.T, st *heldStore, pages, bad int) *httptest.Server {
 	var once sync.Once
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		pg, _ := strconv.Atoi(r.URL.Query().Get("pg"))
-		if pg == 5 {
+		switch pg {
+		case 2:
+			<-st.started
+		case 5:
 			once.Do(func() { close(st.release) })
 		}
 		body := vodPage(pg, pages, (pg-1)*100+1, 100)
@@ -64,7 +70,7 @@ func aheadSource(t *testing.T, st *heldStore, pages, bad int) *httptest.Server {
 // record that fails validation in such a batch is reported by its
 // number in the run and the others are written.
 func TestPagesReadAheadAreWrittenTogether(t *testing.T) {
-	st := &heldStore{Store: testdb.Open(t), release: make(chan struct{})}
+	st := &heldStore{Store: testdb.Open(t), started: make(chan struct{}), release: make(chan struct{})}
 	srv := aheadSource(t, st, 8, 250)
 	run, sum, err := collect.Run(context.Background(), st, collect.Options{Source: "ahead", URL: srv.URL + "/vod", Limits: shortLimits, Fetch: local})
 	if err != nil {
@@ -91,7 +97,7 @@ func TestPagesReadAheadAreWrittenTogether(t *testing.T) {
 // and the run stops with that page's number.
 func TestFailedBatchKeepsTheEarlierPages(t *testing.T) {
 	db := testdb.New(t)
-	st := &heldStore{Store: db.Open(t), release: make(chan struct{})}
+	st := &heldStore{Store: db.Open(t), started: make(chan struct{}), release: make(chan struct{})}
 	refuse(t, db, "Movie 350") // on page 4
 	srv := aheadSource(t, st, 8, 0)
 	run, _, err := collect.Run(context.Background(), st, collect.Options{Source: "ahead", URL: srv.URL + "/vod", Limits: shortLimits, Fetch: local})
