@@ -236,9 +236,6 @@ func (wr *writer) writeBatch(ctx context.Context, batch []fetched, run *catalog.
 
 // recordsOf is the records of the pages of batch, in order.
 func recordsOf(batch []fetched) []vod {
-	if len(batch) == 1 {
-		return batch[0].page.Records
-	}
 	var all []vod
 	for _, f := range batch {
 		all = append(all, f.page.Records...)
