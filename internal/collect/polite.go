@@ -7,8 +7,6 @@ import (
 	"net/http"
 	"sync"
 	"time"
-
-	"catalog/internal/fetchguard"
 )
 
 // Politeness (contract 10, issue 40): resource sites ban collectors
@@ -98,16 +96,12 @@ type passing struct{ error }
 func (e passing) Unwrap() error { return e.error }
 
 // mayPass reports whether a failed request may succeed if asked again:
-// a timeout or a cut connection, or an answer 5xx or 429; never a
-// refused address, an answer too large, or what the answer said.
+// a timeout or a cut connection, or an answer 5xx or 429, which fetch
+// and failed mark passing; never a refused address, an answer too
+// large, or what the answer said, which they do not.
 func mayPass(err error) bool {
 	var p passing
-	if !errors.As(err, &p) {
-		return false
-	}
-	var refused *fetchguard.RefusedError
-	var large *fetchguard.TooLargeError
-	return !errors.As(err, &refused) && !errors.As(err, &large)
+	return errors.As(err, &p)
 }
 
 // passingStatus reports whether an answer's status may pass.
