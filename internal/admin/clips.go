@@ -25,28 +25,21 @@ type clipListPage struct {
 // Dashboard answers GET /admin: the clips, newest first, with the same
 // search, platform filter and paging parameters as GET /api/clips.
 // Anonymous visitors are sent to the login form.
-func (s *Service) Dashboard(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
-	c := s.chrome(r, sess, "clips")
-	s.dashboard(w, r, sess, http.StatusOK, s.addPage(c, nil, nil, ""))
+func (s *Service) Dashboard(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
+	return s.dashboard(w, r, http.StatusOK, s.clipFormPage(s.chrome(r, sess, "clips"), 0, nil, nil, ""))
 }
 
 // dashboard shows the clip list with the add form as given (empty, or
 // with the values and errors of a rejected post).
-func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog.Session, status int, add clipFormPage) {
+func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, status int, add clipFormPage) error {
 	q := r.URL.Query()
 	f, err := html.ParseFilter(q, s.platforms)
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	clips, total, err := s.clips.Clips(r.Context(), 0, f.ClipFilter())
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	s.render(w, r, status, "clips", clipListPage{
 		chrome:    add.chrome,
@@ -57,6 +50,7 @@ func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, sess catalog
 		Pager:     html.NewPager(f, "/admin", total, len(clips)),
 		Add:       add,
 	})
+	return nil
 }
 
 // doneNotice confirms the change to a record of kind ("clip", "movie")
@@ -102,12 +96,12 @@ type clipFormPage struct {
 }
 
 // clipForm builds the form for values (field name -> text), marking the
-// fields of fieldErrors, in l's language.
+// fields of fieldErrors (in l's language, as formProblem gives them).
 func (s *Service) clipForm(l *locale.Localizer, values, fieldErrors map[string]string) []formField {
 	var fields []formField
 	for _, spec := range catalog.ClipFieldSpecs() {
 		f := formField{Name: spec.Name, Label: l.T("clip.field." + spec.Name), Type: "text", Required: spec.Required, Max: spec.MaxRunes,
-			Value: values[spec.Name], Error: l.Problem(fieldErrors[spec.Name])}
+			Value: values[spec.Name], Error: fieldErrors[spec.Name]}
 		if spec.Hint != "" {
 			f.Hint = l.T("clip.hint." + spec.Name)
 		}
@@ -139,10 +133,12 @@ func coverPreview(l *locale.Localizer, values map[string]string) (src, note stri
 	return "", l.T("cover.underivable")
 }
 
-func (s *Service) addPage(c chrome, values, fieldErrors map[string]string, message string) clipFormPage {
+// clipFormPage is the add form (id 0) or the edit form of clip id.
+func (s *Service) clipFormPage(c chrome, id int64, values, fieldErrors map[string]string, message string) clipFormPage {
 	src, note := coverPreview(c.l, values)
-	return clipFormPage{
+	p := clipFormPage{
 		chrome:       c,
+		ID:           id,
 		Heading:      c.l.T("clip.add"),
 		Action:       "/admin/clips",
 		API:          "/api/clips",
@@ -155,26 +151,12 @@ func (s *Service) addPage(c chrome, values, fieldErrors map[string]string, messa
 		CoverPreview: src,
 		CoverNote:    note,
 	}
-}
-
-func (s *Service) editPage(c chrome, id int64, values, fieldErrors map[string]string, message string) clipFormPage {
-	src, note := coverPreview(c.l, values)
-	path := "/admin/clips/" + strconv.FormatInt(id, 10)
-	return clipFormPage{
-		chrome:       c,
-		ID:           id,
-		Heading:      c.l.T("clip.edit", "ID", strconv.FormatInt(id, 10)),
-		Action:       path,
-		API:          "/api/clips/" + strconv.FormatInt(id, 10),
-		Method:       http.MethodPatch,
-		Done:         "/admin?saved={id}",
-		Failed:       c.l.T("form.fix_fields", "Lead", c.l.T("clip.not_saved")),
-		Submit:       c.l.T("form.save"),
-		Message:      message,
-		Fields:       s.clipForm(c.l, values, fieldErrors),
-		CoverPreview: src,
-		CoverNote:    note,
+	if id != 0 {
+		n := strconv.FormatInt(id, 10)
+		p.Heading, p.Action, p.API, p.Method = c.l.T("clip.edit", "ID", n), "/admin/clips/"+n, "/api/clips/"+n, http.MethodPatch
+		p.Done, p.Failed, p.Submit = "/admin?saved={id}", c.l.T("form.fix_fields", "Lead", c.l.T("clip.not_saved")), c.l.T("form.save")
 	}
+	return p
 }
 
 // clipValues are the form values of a stored clip. A cover that equals
@@ -212,29 +194,9 @@ func readClipForm(w http.ResponseWriter, r *http.Request) (catalog.ClipInput, ma
 	return in, values, nil
 }
 
-// formProblem splits a failed save into field errors (in English, as
-// the domain wrote them: the form translates them) and a message for the
-// top of the form in l's language, led by the message lead ("The clip
-// was not added"); ok is false for internal errors.
-func formProblem(l *locale.Localizer, err error, lead string) (fields map[string]string, message string, status int, ok bool) {
-	var e *catalog.Error
-	status = httpx.ErrorStatus(err)
-	switch {
-	case errors.As(err, &e) && len(e.Fields) > 0:
-		return e.Fields, l.T("form.fix_fields", "Lead", l.T(lead)), http.StatusUnprocessableEntity, true
-	case status < 500:
-		return nil, l.T("form.failed", "Lead", l.T(lead), "Problem", l.Problem(catalog.ErrorMessage(err))), status, true
-	}
-	return nil, "", status, false
-}
-
 // AddClip answers POST /admin/clips, the add form without JavaScript. It
 // applies the same rules as POST /api/clips.
-func (s *Service) AddClip(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) AddClip(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	in, values, err := readClipForm(w, r)
 	var c catalog.Clip
 	if err == nil {
@@ -244,17 +206,14 @@ func (s *Service) AddClip(w http.ResponseWriter, r *http.Request) {
 		err = s.store.CreateClip(r.Context(), &c)
 	}
 	if err != nil {
-		c := s.chrome(r, sess, "clips")
-		fields, message, status, ok := formProblem(c.l, err, "clip.not_added")
-		if !ok {
-			s.fail(w, r, sess, err)
-			return
+		ch := s.chrome(r, sess, "clips")
+		fields, message, status, err := formProblem(ch.l, err, "clip.not_added")
+		if err != nil {
+			return err
 		}
-		s.dashboard(w, r, sess, status, s.addPage(c, values, fields, message))
-		return
+		return s.dashboard(w, r, status, s.clipFormPage(ch, 0, values, fields, message))
 	}
-	s.log.Info("clip added", "id", c.ID, "admin", sess.Username)
-	redirect(w, r, "/admin?added="+strconv.FormatInt(c.ID, 10))
+	return s.done(w, r, sess, "/admin?added="+strconv.FormatInt(c.ID, 10), "clip added", "id", c.ID)
 }
 
 // pathClip loads the clip named by the {id} path value.
@@ -264,38 +223,26 @@ func (s *Service) pathClip(r *http.Request) (catalog.Clip, error) {
 		return catalog.Clip{}, err
 	}
 	c, err := s.store.GetClip(r.Context(), id)
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		return c, catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted.", id) // problem.no_clip
-	}
-	return c, err
+	return c, notFound(err, "There is no clip #%d. It may have been deleted.", id) // problem.no_clip
 }
 
 // EditClip answers GET /admin/clips/{id}/edit.
-func (s *Service) EditClip(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) EditClip(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	c, err := s.pathClip(r)
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
-	s.render(w, r, http.StatusOK, "edit", s.editPage(s.chrome(r, sess, "clips"), c.ID, clipValues(c), nil, ""))
+	s.render(w, r, http.StatusOK, "edit", s.clipFormPage(s.chrome(r, sess, "clips"), c.ID, clipValues(c), nil, ""))
+	return nil
 }
 
 // UpdateClip answers POST /admin/clips/{id}, the edit form without
 // JavaScript (with it, the form sends PATCH /api/clips/{id}). Same rules
 // as the PATCH: only the posted fields change, an empty cover re-derives.
-func (s *Service) UpdateClip(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) UpdateClip(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	in, values, err := readClipForm(w, r)
 	if err == nil {
@@ -304,21 +251,18 @@ func (s *Service) UpdateClip(w http.ResponseWriter, r *http.Request) {
 		})
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		s.fail(w, r, sess, catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted.", id)) // problem.no_clip
-		return
+		return notFound(err, "There is no clip #%d. It may have been deleted.", id) // problem.no_clip
 	}
 	if err != nil {
 		c := s.chrome(r, sess, "clips")
-		fields, message, status, ok := formProblem(c.l, err, "clip.not_saved")
-		if !ok {
-			s.fail(w, r, sess, err)
-			return
+		fields, message, status, err := formProblem(c.l, err, "clip.not_saved")
+		if err != nil {
+			return err
 		}
-		s.render(w, r, status, "edit", s.editPage(c, id, values, fields, message))
-		return
+		s.render(w, r, status, "edit", s.clipFormPage(c, id, values, fields, message))
+		return nil
 	}
-	s.log.Info("clip changed", "id", id, "admin", sess.Username)
-	redirect(w, r, "/admin?saved="+strconv.FormatInt(id, 10))
+	return s.done(w, r, sess, "/admin?saved="+strconv.FormatInt(id, 10), "clip changed", "id", id)
 }
 
 type deletePage struct {
@@ -329,38 +273,25 @@ type deletePage struct {
 // ConfirmDelete answers GET /admin/clips/{id}/delete: the question
 // before the deletion, a page of its own so that it works without
 // JavaScript.
-func (s *Service) ConfirmDelete(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) ConfirmDelete(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	c, err := s.pathClip(r)
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	s.render(w, r, http.StatusOK, "delete", deletePage{chrome: s.chrome(r, sess, "clips"), Clip: c})
+	return nil
 }
 
 // DeleteClip answers POST /admin/clips/{id}/delete, the confirmed form.
-func (s *Service) DeleteClip(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) DeleteClip(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err == nil {
 		err = s.store.DeleteClip(r.Context(), id)
 	}
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no clip #%d. It may have been deleted already.", id) // problem.no_clip_already
-	}
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return notFound(err, "There is no clip #%d. It may have been deleted already.", id) // problem.no_clip_already
 	}
-	s.log.Info("clip deleted", "id", id, "admin", sess.Username)
-	redirect(w, r, "/admin?deleted="+strconv.FormatInt(id, 10))
+	return s.done(w, r, sess, "/admin?deleted="+strconv.FormatInt(id, 10), "clip deleted", "id", id)
 }
 
 // Cover answers GET /admin/cover?iframe_url=...: {"cover_url": "..."},

@@ -126,10 +126,10 @@ func episodesForm(l *locale.Localizer, values, fieldErrors map[string]string) []
 		blocks = append(blocks, serverBlock{
 			Number: i + 1,
 			Name: formField{Name: serverNameField + k, Label: l.T("episodes.server_name", "N", n), Type: "text", Max: catalog.MaxServerNameRunes,
-				Hint: l.T("episodes.server_name_hint"), Value: values[serverNameField+k], Error: l.Problem(fieldErrors[serverNameField+k])},
+				Hint: l.T("episodes.server_name_hint"), Value: values[serverNameField+k], Error: fieldErrors[serverNameField+k]},
 			Episodes: formField{Name: serverDataField + k, Label: l.T("episodes.server_data", "N", n), Type: "textarea", Max: catalog.MaxEpisodesBytes,
 				Hint:  l.T("episodes.server_data_hint"),
-				Value: data, Error: l.Problem(fieldErrors[serverDataField+k])},
+				Value: data, Error: fieldErrors[serverDataField+k]},
 			Lines: editorLines(data),
 		})
 	}

@@ -27,16 +27,13 @@ type importReport struct {
 }
 
 // ImportPage answers GET /admin/import: the upload form.
-func (s *Service) ImportPage(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) ImportPage(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	kind := r.URL.Query().Get("kind")
 	if kind != "clips" {
 		kind = "movies"
 	}
 	s.render(w, r, http.StatusOK, "import", importPage{chrome: s.chrome(r, sess, "import"), Kind: kind})
+	return nil
 }
 
 // errUploadTooLarge stops an upload past importer.MaxUpload.
@@ -68,20 +65,16 @@ func (l *limitedPart) Read(p []byte) (int, error) {
 // "file"). The file part is streamed through the importer as it
 // arrives, never held whole, and the answer is the CLI's report: the
 // summary and every rejected line as LINE: field: problem (contract 8).
-func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) Import(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	page := importPage{chrome: s.chrome(r, sess, "import"), Kind: "movies"}
 	l := page.l
-	failed := func(status int, msg string) {
+	failed := func(status int, msg string) error {
 		page.Message = msg
 		s.render(w, r, status, "import", page)
+		return nil
 	}
 	if err := s.imports.Acquire(); err != nil {
-		failed(http.StatusConflict, l.Problem(catalog.ErrorMessage(err)))
-		return
+		return failed(http.StatusConflict, l.Problem(catalog.ErrorMessage(err)))
 	}
 	defer s.imports.Release()
 
@@ -91,50 +84,44 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request) {
 	r.Body = upload
 	mr, err := r.MultipartReader()
 	if err != nil {
-		failed(http.StatusBadRequest, l.T("import.not_multipart"))
-		return
+		return failed(http.StatusBadRequest, l.T("import.not_multipart"))
 	}
 	for {
 		part, err := mr.NextPart()
 		if err == io.EOF {
-			failed(http.StatusBadRequest, l.T("import.choose_file"))
-			return
+			return failed(http.StatusBadRequest, l.T("import.choose_file"))
 		}
 		if err != nil {
-			failed(http.StatusBadRequest, l.T("import.unreadable"))
-			return
+			return failed(http.StatusBadRequest, l.T("import.unreadable"))
 		}
 		switch part.FormName() {
 		case "kind":
 			b, _ := io.ReadAll(io.LimitReader(part, 16))
 			page.Kind = strings.TrimSpace(string(b))
 			if page.Kind != "movies" && page.Kind != "clips" {
-				failed(http.StatusBadRequest, l.T("import.choose_kind"))
-				return
+				return failed(http.StatusBadRequest, l.T("import.choose_kind"))
 			}
 		case "file":
-			s.importFile(w, r, sess, &page, part)
-			return
+			return s.importFile(w, r, sess, &page, part)
 		}
 	}
 }
 
 // importFile streams the file part of an upload through the importer
 // and answers with the report, also when the upload stopped early.
-func (s *Service) importFile(w http.ResponseWriter, r *http.Request, sess catalog.Session, page *importPage, part *multipart.Part) {
+func (s *Service) importFile(w http.ResponseWriter, r *http.Request, sess catalog.Session, page *importPage, part *multipart.Part) error {
 	l := page.l
-	failed := func(status int, msg string) {
+	failed := func(status int, msg string) error {
 		page.Message = msg
 		s.render(w, r, status, "import", *page)
+		return nil
 	}
 	name := part.FileName()
 	if name == "" {
-		failed(http.StatusBadRequest, l.T("import.choose_file"))
-		return
+		return failed(http.StatusBadRequest, l.T("import.choose_file"))
 	}
 	if err := importer.CheckName(name); err != nil {
-		failed(http.StatusUnsupportedMediaType, l.Problem(catalog.ErrorMessage(err)))
-		return
+		return failed(http.StatusUnsupportedMediaType, l.Problem(catalog.ErrorMessage(err)))
 	}
 	body := &limitedPart{r: part, n: importer.MaxUpload}
 	// As on the API: a cut upload stops reading, the batch in flight
@@ -151,14 +138,14 @@ func (s *Service) importFile(w http.ResponseWriter, r *http.Request, sess catalo
 	page.Report = &importReport{Kind: page.Kind, File: name, Summary: sum, Unreported: sum.Rejected - len(sum.Rejects)}
 	switch {
 	case errors.Is(err, errUploadTooLarge):
-		failed(http.StatusRequestEntityTooLarge, l.T("import.too_large"))
+		return failed(http.StatusRequestEntityTooLarge, l.T("import.too_large"))
 	case err != nil && catalog.ErrorCode(err) != catalog.EINTERNAL:
-		failed(httpx.ErrorStatus(err), l.Problem(catalog.ErrorMessage(err)))
+		return failed(httpx.ErrorStatus(err), l.Problem(catalog.ErrorMessage(err)))
 	case err != nil:
-		s.fail(w, r, sess, err)
-	default:
-		s.log.Info("import uploaded", "kind", page.Kind, "file", name, "read", sum.Read, "imported", sum.Imported,
-			"rejected", sum.Rejected, "admin", sess.Username)
-		s.render(w, r, http.StatusOK, "import", *page)
+		return err
 	}
+	s.log.Info("import uploaded", "kind", page.Kind, "file", name, "read", sum.Read, "imported", sum.Imported,
+		"rejected", sum.Rejected, "admin", sess.Username)
+	s.render(w, r, http.StatusOK, "import", *page)
+	return nil
 }

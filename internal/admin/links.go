@@ -30,11 +30,7 @@ type deadLink struct {
 
 // DeadLinks answers GET /admin/links: the servers the link prober found
 // dead, by source, each with a button to check it again now.
-func (s *Service) DeadLinks(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) DeadLinks(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	p := linksPage{chrome: s.chrome(r, sess, "links")}
 	if id := r.URL.Query().Get("rechecked"); id != "" {
 		if n, err := strconv.ParseInt(id, 10, 64); err == nil {
@@ -43,8 +39,7 @@ func (s *Service) DeadLinks(w http.ResponseWriter, r *http.Request) {
 	}
 	list, err := s.store.DeadLinks(r.Context(), maxDeadLinks)
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	for _, ls := range list {
 		d := deadLink{Source: catalog.SourceOfServer(ls.Health.Server), MovieID: ls.MovieID, MovieName: ls.MovieName,
@@ -55,29 +50,21 @@ func (s *Service) DeadLinks(w http.ResponseWriter, r *http.Request) {
 		p.Links = append(p.Links, d)
 	}
 	s.render(w, r, http.StatusOK, "links", p)
+	return nil
 }
 
 // Recheck answers POST /admin/links/{id}/recheck: the movie goes to the
 // front of the link prober's queue, as a player's report puts it.
-func (s *Service) Recheck(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) Recheck(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err == nil {
 		err = s.store.ReportLink(r.Context(), id)
 	}
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
-	}
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return notFound(err, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
 	}
 	if s.recheck != nil {
 		s.recheck()
 	}
-	s.log.Info("link check requested", "movie", id, "admin", sess.Username)
-	redirect(w, r, "/admin/links?rechecked="+strconv.FormatInt(id, 10))
+	return s.done(w, r, sess, "/admin/links?rechecked="+strconv.FormatInt(id, 10), "link check requested", "movie", id)
 }

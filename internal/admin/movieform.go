@@ -63,7 +63,7 @@ func movieForm(l *locale.Localizer, values, fieldErrors map[string]string) movie
 			continue
 		}
 		f := formField{Name: spec.Member, Label: l.T("movie.field." + spec.Member), Type: "text", Max: spec.MaxRunes,
-			Required: spec.Field == catalog.FieldTitle, Value: values[spec.Member], Error: l.Problem(fieldErrors[spec.Member])}
+			Required: spec.Field == catalog.FieldTitle, Value: values[spec.Member], Error: fieldErrors[spec.Member]}
 		if spec.Hint != "" {
 			f.Hint = l.T("movie.hint." + spec.Member)
 		}
@@ -195,22 +195,15 @@ func (s *Service) movieFormPage(c chrome, id int64, values, fieldErrors map[stri
 }
 
 // NewMovie answers GET /admin/movies/new: the empty add form.
-func (s *Service) NewMovie(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) NewMovie(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	s.render(w, r, http.StatusOK, "movieform", s.movieFormPage(s.chrome(r, sess, "movies"), 0, nil, nil, ""))
+	return nil
 }
 
 // AddMovie answers POST /admin/movies. A movie whose code (or, without
 // a code, slug) is already taken is refused: an import would replace
 // that movie, and an "add" must never overwrite.
-func (s *Service) AddMovie(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) AddMovie(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	m, values, err := readMovieForm(w, r, nil)
 	if err == nil {
 		var taken int64
@@ -227,11 +220,9 @@ func (s *Service) AddMovie(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		s.movieFormFailed(w, r, sess, 0, values, err, "movie.not_added")
-		return
+		return s.movieFormFailed(w, r, sess, 0, values, err, "movie.not_added")
 	}
-	s.log.Info("movie added", "id", m.ID, "admin", sess.Username)
-	redirect(w, r, "/admin/movies?added="+strconv.FormatInt(m.ID, 10))
+	return s.done(w, r, sess, "/admin/movies?added="+strconv.FormatInt(m.ID, 10), "movie added", "id", m.ID)
 }
 
 // saveMovie writes one movie the way an import does.
@@ -244,14 +235,14 @@ func (s *Service) saveMovie(r *http.Request, m *catalog.Movie) error {
 	return nil
 }
 
-func (s *Service) movieFormFailed(w http.ResponseWriter, r *http.Request, sess catalog.Session, id int64, values map[string]string, err error, lead string) {
+func (s *Service) movieFormFailed(w http.ResponseWriter, r *http.Request, sess catalog.Session, id int64, values map[string]string, err error, lead string) error {
 	c := s.chrome(r, sess, "movies")
-	fields, message, status, ok := formProblem(c.l, err, lead)
-	if !ok || values == nil {
-		s.fail(w, r, sess, err)
-		return
+	fields, message, status, ferr := formProblem(c.l, err, lead)
+	if ferr != nil || values == nil {
+		return err
 	}
 	s.render(w, r, status, "movieform", s.movieFormPage(c, id, values, fields, message))
+	return nil
 }
 
 // pathMovie loads the movie named by the {id} path value.
@@ -261,27 +252,20 @@ func (s *Service) pathMovie(r *http.Request) (catalog.Movie, error) {
 		return catalog.Movie{}, err
 	}
 	m, err := s.store.GetMovie(r.Context(), id)
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		return m, catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
-	}
-	return m, err
+	return m, notFound(err, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
 }
 
 // EditMovie answers GET /admin/movies/{id}/edit.
-func (s *Service) EditMovie(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) EditMovie(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	m, err := s.pathMovie(r)
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	c := s.chrome(r, sess, "movies")
 	p := s.movieFormPage(c, m.ID, movieValues(m), nil, "")
 	p.Links = movieLinks(c.l, m)
 	s.render(w, r, http.StatusOK, "movieform", p)
+	return nil
 }
 
 // UpdateMovie answers POST /admin/movies/{id}: every field is replaced
@@ -289,15 +273,10 @@ func (s *Service) EditMovie(w http.ResponseWriter, r *http.Request) {
 // show: an episode keeps its stored slug. The save is an update of the stored row, never an
 // upsert: a movie deleted since the form was loaded gives the form's
 // 404 rather than coming back under its old id.
-func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	stored, err := s.pathMovie(r)
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	id := stored.ID
 	m, values, err := readMovieForm(w, r, stored.Episodes)
@@ -306,15 +285,12 @@ func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request) {
 		err = s.store.UpdateMovie(r.Context(), &m)
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		s.fail(w, r, sess, catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted.", id)) // problem.no_movie
-		return
+		return notFound(err, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
 	}
 	if err != nil {
-		s.movieFormFailed(w, r, sess, id, values, err, "movie.not_saved")
-		return
+		return s.movieFormFailed(w, r, sess, id, values, err, "movie.not_saved")
 	}
-	s.log.Info("movie changed", "id", m.ID, "admin", sess.Username)
-	redirect(w, r, "/admin/movies?saved="+strconv.FormatInt(m.ID, 10))
+	return s.done(w, r, sess, "/admin/movies?saved="+strconv.FormatInt(m.ID, 10), "movie changed", "id", m.ID)
 }
 
 type movieDeletePage struct {
@@ -325,36 +301,23 @@ type movieDeletePage struct {
 // ConfirmDeleteMovie answers GET /admin/movies/{id}/delete: the question
 // before the deletion, a page of its own so that it works without
 // JavaScript.
-func (s *Service) ConfirmDeleteMovie(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) ConfirmDeleteMovie(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	m, err := s.pathMovie(r)
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	s.render(w, r, http.StatusOK, "moviedelete", movieDeletePage{chrome: s.chrome(r, sess, "movies"), Movie: m})
+	return nil
 }
 
 // DeleteMovie answers POST /admin/movies/{id}/delete, the confirmed form.
-func (s *Service) DeleteMovie(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) DeleteMovie(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err == nil {
 		err = s.store.DeleteMovie(r.Context(), id)
 	}
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no movie #%d. It may have been deleted already.", id) // problem.no_movie_already
-	}
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return notFound(err, "There is no movie #%d. It may have been deleted already.", id) // problem.no_movie_already
 	}
-	s.log.Info("movie deleted", "id", id, "admin", sess.Username)
-	redirect(w, r, "/admin/movies?deleted="+strconv.FormatInt(id, 10))
+	return s.done(w, r, sess, "/admin/movies?deleted="+strconv.FormatInt(id, 10), "movie deleted", "id", id)
 }

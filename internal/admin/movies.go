@@ -79,11 +79,7 @@ func newMovieBrowse(l *locale.Localizer, f html.Filter) movieBrowse {
 // filters, orders and paging (the parameters of GET /api/movies) and
 // links to add, edit and delete movies; with facet=F, the values of F
 // under the other filters with their counts (GET /api/movies/facets).
-func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) Movies(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	q := r.URL.Query()
 	f, err := html.ParseMovieFilter(q)
 	if err == nil && q.Get("facet") != "" {
@@ -92,17 +88,14 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	if f.Facet != "" {
-		s.movieFacet(w, r, sess, f)
-		return
+		return s.movieFacet(w, r, sess, f)
 	}
 	movies, total, err := s.movies.Movies(r.Context(), 0, f.MovieFilter(), listedFields)
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	c := s.chrome(r, sess, "movies")
 	rows := make([]movieRow, len(movies))
@@ -120,6 +113,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request) {
 		Movies:      rows,
 		Pager:       html.NewPager(f, moviesBase, total, len(movies)),
 	})
+	return nil
 }
 
 type movieFacetPage struct {
@@ -135,11 +129,10 @@ type movieFacetPage struct {
 // movieFacet shows the values of f.Facet over the movies f's other
 // filters select, most used first, each linking to the list filtered
 // on it.
-func (s *Service) movieFacet(w http.ResponseWriter, r *http.Request, sess catalog.Session, f html.Filter) {
+func (s *Service) movieFacet(w http.ResponseWriter, r *http.Request, sess catalog.Session, f html.Filter) error {
 	p, err := s.movies.MovieFacet(r.Context(), 0, f.Facet, f.MovieFilter())
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	c := s.chrome(r, sess, "movies")
 	s.render(w, r, http.StatusOK, "moviefacet", movieFacetPage{
@@ -151,6 +144,7 @@ func (s *Service) movieFacet(w http.ResponseWriter, r *http.Request, sess catalo
 		Rows:        html.FacetRows(f, moviesBase, p.Values),
 		Pager:       html.NewPager(f, moviesBase, p.Total, len(p.Values)),
 	})
+	return nil
 }
 
 // listedFields are the fields a movieRow shows.

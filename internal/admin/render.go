@@ -1,6 +1,7 @@
 package admin
 
 import (
+	"errors"
 	"net/http"
 
 	"catalog/internal/catalog"
@@ -60,19 +61,38 @@ func (s *Service) fail(w http.ResponseWriter, r *http.Request, sess catalog.Sess
 	s.render(w, r, page.Status, "error", page)
 }
 
-// pageSession authenticates a page request; anonymous visitors are
-// redirected to the login form and false is returned.
-func (s *Service) pageSession(w http.ResponseWriter, r *http.Request) (catalog.Session, bool) {
-	sess, err := s.sessions.Authenticate(r)
-	switch {
-	case err == nil:
-		return sess, true
-	case catalog.ErrorCode(err) == catalog.EUNAUTHORIZED:
-		redirect(w, r, "/admin/login")
-	default:
-		s.fail(w, r, sess, err)
+// handler is a console page or form post of a signed-in administrator.
+// An error it returns is shown as the error page (fail).
+type handler func(w http.ResponseWriter, r *http.Request, sess catalog.Session) error
+
+// signedIn serves h to signed-in administrators; anonymous visitors are
+// redirected to the login form.
+func (s *Service) signedIn(h handler) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		sess, err := s.sessions.Authenticate(r)
+		switch {
+		case catalog.ErrorCode(err) == catalog.EUNAUTHORIZED:
+			redirect(w, r, "/admin/login")
+			return
+		case err == nil:
+			err = h(w, r, sess)
+		}
+		if err != nil {
+			s.fail(w, r, sess, err)
+		}
 	}
-	return sess, false
+}
+
+// posted is signedIn for a form post whose fields, at most maxFormBytes
+// of them, are read before h runs.
+func (s *Service) posted(h handler) http.HandlerFunc {
+	return s.signedIn(func(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
+		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
+		if err := r.ParseForm(); err != nil {
+			return catalog.Errorf(catalog.EINVALID, "the form could not be read")
+		}
+		return h(w, r, sess)
+	})
 }
 
 // redirect answers 303 to a page. The short body http.Redirect writes is
@@ -83,18 +103,39 @@ func redirect(w http.ResponseWriter, r *http.Request, to string) {
 	http.Redirect(w, r, to, http.StatusSeeOther)
 }
 
-// postedForm checks the session of a console form post and reads its
-// fields, at most maxFormBytes of them; when either fails it has answered
-// the request and returns false.
-func (s *Service) postedForm(w http.ResponseWriter, r *http.Request) (catalog.Session, bool) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return sess, false
+// done logs what an administrator changed and redirects to the page
+// that confirms it.
+func (s *Service) done(w http.ResponseWriter, r *http.Request, sess catalog.Session, to, msg string, args ...any) error {
+	s.log.Info(msg, append(args, "admin", sess.Username)...)
+	redirect(w, r, to)
+	return nil
+}
+
+// notFound gives an ENOTFOUND err the page's own message (a problem.*
+// message of the locale files); other errors pass unchanged.
+func notFound(err error, format string, args ...any) error {
+	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
+		return catalog.Errorf(catalog.ENOTFOUND, format, args...)
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, sess, catalog.Errorf(catalog.EINVALID, "the form could not be read"))
-		return sess, false
+	return err
+}
+
+// formProblem splits a refused save into field errors and a message for
+// the top of the form, both in l's language, led by the message lead
+// ("The clip was not added"); an internal error is returned as it is,
+// for the error page.
+func formProblem(l *locale.Localizer, err error, lead string) (fields map[string]string, message string, status int, _ error) {
+	var e *catalog.Error
+	status = httpx.ErrorStatus(err)
+	switch {
+	case errors.As(err, &e) && len(e.Fields) > 0:
+		fields = map[string]string{}
+		for k, v := range e.Fields {
+			fields[k] = l.Problem(v)
+		}
+		return fields, l.T("form.fix_fields", "Lead", l.T(lead)), http.StatusUnprocessableEntity, nil
+	case status < 500:
+		return nil, l.T("form.failed", "Lead", l.T(lead), "Problem", l.Problem(catalog.ErrorMessage(err))), status, nil
 	}
-	return sess, true
+	return nil, "", status, err
 }

@@ -3,6 +3,7 @@ package admin
 import (
 	"net/http"
 
+	"catalog/internal/catalog"
 	"catalog/internal/snapshot"
 )
 
@@ -16,11 +17,7 @@ type snapshotPanelPage struct {
 // SnapshotPanel answers GET /admin/snapshot: the last build (time, size,
 // movies, duration), the next one, the last error, and a button to
 // rebuild now (contract 8).
-func (s *Service) SnapshotPanel(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) SnapshotPanel(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	p := snapshotPanelPage{chrome: s.chrome(r, sess, "snapshot"), Available: s.snapshots != nil}
 	if p.Available {
 		p.Status = s.snapshots.Status()
@@ -29,19 +26,17 @@ func (s *Service) SnapshotPanel(w http.ResponseWriter, r *http.Request) {
 		p.Notice = p.l.T("notice.rebuild_requested")
 	}
 	s.render(w, r, http.StatusOK, "snapshot", p)
+	return nil
 }
 
 // RebuildSnapshot answers POST /admin/snapshot/rebuild: it asks the
 // build loop to build now and returns to the panel at once; the build
 // runs in the background like the hourly one.
-func (s *Service) RebuildSnapshot(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) RebuildSnapshot(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	if s.snapshots != nil {
 		s.snapshots.Rebuild()
 		s.log.Info("snapshot rebuild requested", "admin", sess.Username)
 	}
 	redirect(w, r, "/admin/snapshot?rebuild=requested")
+	return nil
 }

@@ -48,36 +48,23 @@ type sourceForm struct{ Name, URL, Every, Hours string }
 
 // Sources answers GET /admin/sources: every source with its last run,
 // the run in progress, and the forms to add, remove and collect now.
-func (s *Service) Sources(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) Sources(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	var notice string
 	q := r.URL.Query()
 	c := s.chrome(r, sess, "sources")
-	switch {
-	case q.Get("added") != "":
-		notice = c.l.T("notice.source_added", "Name", q.Get("added"))
-	case q.Get("removed") != "":
-		notice = c.l.T("notice.source_removed", "Name", q.Get("removed"))
-	case q.Get("collecting") != "":
-		notice = c.l.T("notice.source_collecting", "Name", q.Get("collecting"))
-	case q.Get("cancelled") != "":
-		notice = c.l.T("notice.source_cancelled", "Name", q.Get("cancelled"))
-	case q.Get("set") != "":
-		notice = c.l.T("notice.source_set", "Name", q.Get("set"))
-	case q.Get("bound") != "":
-		notice = c.l.T("notice.source_bound", "Name", q.Get("bound"), "Published", q.Get("published"), "Moved", q.Get("moved"))
+	for _, done := range []string{"added", "removed", "collecting", "cancelled", "set", "bound"} {
+		if name := q.Get(done); name != "" {
+			notice = c.l.T("notice.source_"+done, "Name", name, "Published", q.Get("published"), "Moved", q.Get("moved"))
+			break
+		}
 	}
-	s.sourcesPage(w, r, sess, http.StatusOK, sourcesPage{chrome: c, Notice: notice})
+	return s.sourcesPage(w, r, http.StatusOK, sourcesPage{chrome: c, Notice: notice})
 }
 
-func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catalog.Session, status int, p sourcesPage) {
+func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, status int, p sourcesPage) error {
 	list, err := s.store.ListSources(r.Context())
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	for i := range list {
 		list[i].URL = catalog.RedactURL(list[i].URL) // a key in the query stays ours
@@ -87,8 +74,7 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catal
 	for _, src := range list {
 		types, err := s.store.SourceTypes(r.Context(), src.Name)
 		if err != nil {
-			s.fail(w, r, sess, err)
-			return
+			return err
 		}
 		st := sourceTypes{List: types}
 		for _, t := range types {
@@ -106,14 +92,11 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, sess catal
 		p.Running, p.Waiting = s.collector.Running(), s.collector.Waiting()
 	}
 	s.render(w, r, status, "sources", p)
+	return nil
 }
 
 // AddSource answers POST /admin/sources.
-func (s *Service) AddSource(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.postedForm(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) AddSource(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	form := sourceForm{Name: r.PostFormValue("name"), URL: r.PostFormValue("url"),
 		Every: strings.TrimSpace(r.PostFormValue("every")), Hours: strings.TrimSpace(r.PostFormValue("hours"))}
 	src, err := parseSourceForm(form)
@@ -124,20 +107,14 @@ func (s *Service) AddSource(w http.ResponseWriter, r *http.Request) {
 		err = s.store.AddSource(r.Context(), &src)
 	}
 	if err == nil {
-		s.log.Info("source added", "source", src.Name, "admin", sess.Username)
-		redirect(w, r, "/admin/sources?added="+url.QueryEscape(src.Name))
-		return
+		return s.done(w, r, sess, "/admin/sources?added="+url.QueryEscape(src.Name), "source added", "source", src.Name)
 	}
 	c := s.chrome(r, sess, "sources")
-	fields, message, status, ok := formProblem(c.l, err, "source.not_added")
-	if !ok {
-		s.fail(w, r, sess, err)
-		return
+	fields, message, status, err := formProblem(c.l, err, "source.not_added")
+	if err != nil {
+		return err
 	}
-	for k, v := range fields {
-		fields[k] = c.l.Problem(v)
-	}
-	s.sourcesPage(w, r, sess, status, sourcesPage{chrome: c, Message: message, Errors: fields, Form: form})
+	return s.sourcesPage(w, r, status, sourcesPage{chrome: c, Message: message, Errors: fields, Form: form})
 }
 
 // parseSourceForm reads the add form: every as a duration ("1h", empty
@@ -187,81 +164,48 @@ func checkFetchable(rawURL string, allowPrivate bool) error {
 }
 
 // RemoveSource answers POST /admin/sources/{name}/remove.
-func (s *Service) RemoveSource(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) RemoveSource(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
-	err := s.store.RemoveSource(r.Context(), name)
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
+	if err := s.store.RemoveSource(r.Context(), name); err != nil {
+		return notFound(err, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
 	}
-	if err != nil {
-		s.fail(w, r, sess, err)
-		return
-	}
-	s.log.Info("source removed", "source", name, "admin", sess.Username)
-	redirect(w, r, "/admin/sources?removed="+url.QueryEscape(name))
+	return s.done(w, r, sess, "/admin/sources?removed="+url.QueryEscape(name), "source removed", "source", name)
 }
 
 // CollectSource answers POST /admin/sources/{name}/collect: it asks the
 // background collector for a run and returns to the page at once.
-func (s *Service) CollectSource(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) CollectSource(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
 	_, err := s.store.SourceByName(r.Context(), name)
 	switch {
-	case catalog.ErrorCode(err) == catalog.ENOTFOUND:
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q.", name) // problem.no_source
-	case err == nil && s.collector == nil:
-		err = catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.") // problem.no_collections
-	case err == nil && !s.collector.Request(name):
-		err = catalog.Errorf(catalog.ECONFLICT, "A run of %s is already waiting or running.", name) // problem.run_waiting
+	case err != nil:
+		return notFound(err, "There is no source named %q.", name) // problem.no_source
+	case s.collector == nil:
+		return catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.") // problem.no_collections
+	case !s.collector.Request(name):
+		return catalog.Errorf(catalog.ECONFLICT, "A run of %s is already waiting or running.", name) // problem.run_waiting
 	}
-	if err != nil {
-		s.fail(w, r, sess, err)
-		return
-	}
-	s.log.Info("collection requested", "source", name, "admin", sess.Username)
-	redirect(w, r, "/admin/sources?collecting="+url.QueryEscape(name))
+	return s.done(w, r, sess, "/admin/sources?collecting="+url.QueryEscape(name), "collection requested", "source", name)
 }
 
 // CancelSource answers POST /admin/sources/{name}/cancel: the run of
 // that source in progress stops at its page (what it wrote stays, and
 // the run is recorded as cancelled), or its run waiting is dropped.
-func (s *Service) CancelSource(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) CancelSource(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
-	var err error
 	switch {
 	case s.collector == nil:
-		err = catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.") // problem.no_collections
+		return catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.") // problem.no_collections
 	case !s.collector.Cancel(name):
-		err = catalog.Errorf(catalog.ENOTFOUND, "No run of %q is in progress or waiting. It may have ended already.", name) // problem.no_run
+		return catalog.Errorf(catalog.ENOTFOUND, "No run of %q is in progress or waiting. It may have ended already.", name) // problem.no_run
 	}
-	if err != nil {
-		s.fail(w, r, sess, err)
-		return
-	}
-	s.log.Info("collection cancelled", "source", name, "admin", sess.Username)
-	redirect(w, r, "/admin/sources?cancelled="+url.QueryEscape(name))
+	return s.done(w, r, sess, "/admin/sources?cancelled="+url.QueryEscape(name), "collection cancelled", "source", name)
 }
 
 // SetSourceSettings answers POST /admin/sources/{name}/settings: the
 // match fields checked, preferred, and the interval ("" for 0, the
 // instance's).
-func (s *Service) SetSourceSettings(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.postedForm(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) SetSourceSettings(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
 	set, err := parseSettingsForm(r)
 	if err == nil {
@@ -270,7 +214,7 @@ func (s *Service) SetSourceSettings(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		s.log.Info("source settings changed", "source", name, "match", set.Match.String(), "preferred", set.Preferred, "interval", set.Interval, "admin", sess.Username)
 	}
-	s.sourceFormDone(w, r, sess, name, err, "/admin/sources?set="+url.QueryEscape(name), "source.not_set", func(p *sourcesPage) { p.Settings = name })
+	return s.sourceFormDone(w, r, sess, name, err, "/admin/sources?set="+url.QueryEscape(name), "source.not_set", func(p *sourcesPage) { p.Settings = name })
 }
 
 // parseSettingsForm reads a source's settings form.
@@ -303,11 +247,7 @@ func parseSettingsForm(r *http.Request) (catalog.SourceSettings, error) {
 // BindSourceType answers POST /admin/sources/{name}/types/{id}: the
 // type bound by hand to the local category given, or to skip (contract
 // 10); its kept records are published and its movies moved.
-func (s *Service) BindSourceType(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.postedForm(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) BindSourceType(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
 	_, err := s.store.SourceByName(r.Context(), name)
 	var res collect.BindResult
@@ -328,17 +268,13 @@ func (s *Service) BindSourceType(w http.ResponseWriter, r *http.Request) {
 		s.log.Info("source type bound", "source", name, "type", r.PathValue("id"), "category", r.PostFormValue("category"),
 			"published", res.Published, "moved", res.Moved, "admin", sess.Username)
 	}
-	s.sourceFormDone(w, r, sess, name, err, "/admin/sources?bound="+url.QueryEscape(name)+"&published="+strconv.Itoa(res.Published)+"&moved="+strconv.Itoa(res.Moved),
+	return s.sourceFormDone(w, r, sess, name, err, "/admin/sources?bound="+url.QueryEscape(name)+"&published="+strconv.Itoa(res.Published)+"&moved="+strconv.Itoa(res.Moved),
 		"source.not_bound", func(p *sourcesPage) { p.Bindings = name })
 }
 
 // SetSourceGone answers POST /admin/sources/{name}/gone: what full runs
 // do with the records the source no longer lists.
-func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.postedForm(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
 	src, err := s.store.SourceByName(r.Context(), name)
 	var gone catalog.Gone
@@ -355,7 +291,7 @@ func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		s.log.Info("source gone rule changed", "source", name, "gone", gone, "admin", sess.Username)
 	}
-	s.sourceFormDone(w, r, sess, name, err, "/admin/sources?set="+url.QueryEscape(name), "source.not_set", func(p *sourcesPage) { p.Bindings = name })
+	return s.sourceFormDone(w, r, sess, name, err, "/admin/sources?set="+url.QueryEscape(name), "source.not_set", func(p *sourcesPage) { p.Bindings = name })
 }
 
 // sourceFormDone ends the POST of one source's form: after success a
@@ -363,24 +299,18 @@ func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request) {
 // shown again on the Sources page with its problems (notDone is the
 // message key when no field is to blame), form marking which form.
 func (s *Service) sourceFormDone(w http.ResponseWriter, r *http.Request, sess catalog.Session, name string, err error,
-	done, notDone string, form func(*sourcesPage)) {
+	done, notDone string, form func(*sourcesPage)) error {
 	if err == nil {
 		redirect(w, r, done)
-		return
+		return nil
 	}
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
-	}
+	err = notFound(err, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
 	c := s.chrome(r, sess, "sources")
-	fields, message, status, ok := formProblem(c.l, err, notDone)
-	if !ok {
-		s.fail(w, r, sess, err)
-		return
-	}
-	for k, v := range fields {
-		fields[k] = c.l.Problem(v)
+	fields, message, status, err := formProblem(c.l, err, notDone)
+	if err != nil {
+		return err
 	}
 	p := sourcesPage{chrome: c, Message: message, Errors: fields}
 	form(&p)
-	s.sourcesPage(w, r, sess, status, p)
+	return s.sourcesPage(w, r, status, p)
 }

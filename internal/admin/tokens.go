@@ -33,24 +33,19 @@ type createdToken struct {
 // Tokens answers GET /admin/tokens: every live API token with its
 // scopes, creation and last use, a revoke button each, and the form to
 // create one (contract 8).
-func (s *Service) Tokens(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) Tokens(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	notice := ""
 	c := s.chrome(r, sess, "tokens")
 	if id, err := catalog.ParseID(r.URL.Query().Get("revoked")); err == nil {
 		notice = c.l.T("notice.token_revoked", "ID", strconv.FormatInt(id, 10))
 	}
-	s.tokensPage(w, r, sess, http.StatusOK, tokensPage{chrome: c, Notice: notice})
+	return s.tokensPage(w, r, http.StatusOK, tokensPage{chrome: c, Notice: notice})
 }
 
-func (s *Service) tokensPage(w http.ResponseWriter, r *http.Request, sess catalog.Session, status int, p tokensPage) {
+func (s *Service) tokensPage(w http.ResponseWriter, r *http.Request, status int, p tokensPage) error {
 	list, err := s.store.ListTokens(r.Context())
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return err
 	}
 	p.Tokens = list
 	if p.Scopes == nil {
@@ -59,15 +54,12 @@ func (s *Service) tokensPage(w http.ResponseWriter, r *http.Request, sess catalo
 		}
 	}
 	s.render(w, r, status, "tokens", p)
+	return nil
 }
 
 // CreateToken answers POST /admin/tokens. The secret is shown in this
 // answer only, never in a URL or a log; the database keeps its hash.
-func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.postedForm(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PostFormValue("name")
 	var scopes []scopeChoice
 	var joined string
@@ -89,39 +81,25 @@ func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request) {
 		tok.TokenHash, tok.AdminID = hash, sess.AdminID
 		if err = s.store.CreateToken(r.Context(), &tok); err == nil {
 			s.log.Info("api token created", "id", tok.ID, "name", tok.Name, "admin", sess.Username)
-			s.tokensPage(w, r, sess, http.StatusCreated, tokensPage{chrome: s.chrome(r, sess, "tokens"), Created: &createdToken{Token: tok, Secret: secret}})
-			return
+			return s.tokensPage(w, r, http.StatusCreated, tokensPage{chrome: s.chrome(r, sess, "tokens"), Created: &createdToken{Token: tok, Secret: secret}})
 		}
 	}
 	c := s.chrome(r, sess, "tokens")
-	fields, message, status, ok := formProblem(c.l, err, "token.not_created")
-	if !ok {
-		s.fail(w, r, sess, err)
-		return
+	fields, message, status, err := formProblem(c.l, err, "token.not_created")
+	if err != nil {
+		return err
 	}
-	for k, v := range fields {
-		fields[k] = c.l.Problem(v)
-	}
-	s.tokensPage(w, r, sess, status, tokensPage{chrome: c, Message: message, Errors: fields, Name: name, Scopes: scopes})
+	return s.tokensPage(w, r, status, tokensPage{chrome: c, Message: message, Errors: fields, Name: name, Scopes: scopes})
 }
 
 // RevokeToken answers POST /admin/tokens/{id}/revoke.
-func (s *Service) RevokeToken(w http.ResponseWriter, r *http.Request) {
-	sess, ok := s.pageSession(w, r)
-	if !ok {
-		return
-	}
+func (s *Service) RevokeToken(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err == nil {
 		err = s.store.RevokeToken(r.Context(), id)
 	}
-	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
-		err = catalog.Errorf(catalog.ENOTFOUND, "There is no token #%d. It may have been revoked already.", id) // problem.no_token
-	}
 	if err != nil {
-		s.fail(w, r, sess, err)
-		return
+		return notFound(err, "There is no token #%d. It may have been revoked already.", id) // problem.no_token
 	}
-	s.log.Info("api token revoked", "id", id, "admin", sess.Username)
-	redirect(w, r, "/admin/tokens?revoked="+strconv.FormatInt(id, 10))
+	return s.done(w, r, sess, "/admin/tokens?revoked="+strconv.FormatInt(id, 10), "api token revoked", "id", id)
 }
