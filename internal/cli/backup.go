@@ -31,9 +31,6 @@ func (p *Program) backup(ctx context.Context, args []string) error {
 	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
-	if err := db.check("backup"); err != nil {
-		return err
-	}
 	if isPostgres(db.dsn) {
 		return usagef("backup: catalog backup copies SQLite databases only; back up PostgreSQL with pg_dump (pg_dump --format=custom --file=catalog.dump DBURL) and restore with pg_restore")
 	}

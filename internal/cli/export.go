@@ -89,9 +89,6 @@ func (p *Program) parseExport(args []string) (*exportJob, error) {
 	if _, err := f.parse(args[1:], p); err != nil {
 		return nil, err
 	}
-	if err := job.db.check(job.name); err != nil {
-		return nil, err
-	}
 	if job.format, err = exportFormat(job.out, format); err != nil {
 		return nil, usagef("%s: %s", job.name, err)
 	}

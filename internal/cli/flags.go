@@ -24,6 +24,9 @@ type flags struct {
 	synopsis string // positional arguments, for the usage line
 	about    string
 	env      []envBinding
+	// checks run after a successful parse, in order (the database
+	// flags' check, registered by dbFlags).
+	checks []func() error
 }
 
 type envBinding struct{ flag, env string }
@@ -159,6 +162,11 @@ func (f *flags) parse(args []string, p *Program) ([]string, error) {
 	if f.synopsis == "" && len(positional) > 0 {
 		return nil, usagef("%s: unexpected argument %q (run \"catalog %s -h\" for usage)", f.name, positional[0], f.name)
 	}
+	for _, check := range f.checks {
+		if err := check(); err != nil {
+			return nil, err
+		}
+	}
 	return positional, nil
 }
 
@@ -193,21 +201,21 @@ type dbConfig struct {
 	create bool
 }
 
+// dbFlags registers --db and --db-max-conns, which parse checks.
 func (f *flags) dbFlags(c *dbConfig) {
 	f.stringVar(&c.dsn, "db", "CATALOG_DB", "catalog.db",
 		"SQLite database file, or a postgres:// or postgresql:// URL")
 	f.intVar(&c.maxConns, "db-max-conns", "CATALOG_DB_MAX_CONNS", 0,
 		"most database `connections` (SQLite: readers); 0 = engine default")
-}
-
-func (c dbConfig) check(cmd string) error {
-	if strings.TrimSpace(c.dsn) == "" {
-		return usagef("%s: --db must not be empty", cmd)
-	}
-	if c.maxConns < 0 {
-		return usagef("%s: --db-max-conns must be 0 or more, got %d", cmd, c.maxConns)
-	}
-	return nil
+	f.checks = append(f.checks, func() error {
+		if strings.TrimSpace(c.dsn) == "" {
+			return usagef("%s: --db must not be empty", f.name)
+		}
+		if c.maxConns < 0 {
+			return usagef("%s: --db-max-conns must be 0 or more, got %d", f.name, c.maxConns)
+		}
+		return nil
+	})
 }
 
 // platformsFlag registers --platforms; parsePlatforms turns it into the

@@ -82,9 +82,6 @@ func (p *Program) parseImport(args []string) (*importJob, error) {
 	if len(job.files) == 0 {
 		return nil, usagef("%s: give at least one FILE (- for standard input)", job.name)
 	}
-	if err := job.db.check(job.name); err != nil {
-		return nil, err
-	}
 	for _, file := range job.files {
 		if err := importer.CheckName(file); err != nil {
 			return nil, usagef("%s: %s: %s", job.name, display(file), message(err))

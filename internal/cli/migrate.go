@@ -14,9 +14,6 @@ func (p *Program) migrate(ctx context.Context, args []string) error {
 	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
-	if err := db.check("migrate"); err != nil {
-		return err
-	}
 	db.create = true
 	st, applied, err := migrateStore(ctx, db)
 	if err != nil {

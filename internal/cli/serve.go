@@ -194,9 +194,6 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	if _, err := f.parse(args, p); err != nil {
 		return nil, err
 	}
-	if err := c.db.check("serve"); err != nil {
-		return nil, err
-	}
 	if c.demo && f.isSet("db") {
 		return nil, usagef("serve: --demo serves a temporary database of its own; drop --db (or CATALOG_DB) or drop --demo")
 	}

@@ -23,9 +23,6 @@ func (p *Program) snapshot(ctx context.Context, args []string) error {
 	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
-	if err := db.check("snapshot"); err != nil {
-		return err
-	}
 	if out == "" {
 		return usagef("snapshot: --out FILE is required")
 	}

@@ -41,8 +41,7 @@ func (p *Program) source(ctx context.Context, args []string) error {
 	var every time.Duration
 	var hours int
 	var allowPrivate bool
-	var set settingsFlags
-	var rules rulesFlags
+	var sf sourceFlags
 	var f *flags
 	want := 0
 	switch sub {
@@ -54,13 +53,11 @@ func (p *Program) source(ctx context.Context, args []string) error {
 		f.durationVar(&every, "every", "", 0, "how often serve collects from it (0: only on request; at least 1m)")
 		f.intVar(&hours, "hours", "", 0, "after the first full run, read only what changed in the last N hours (h=N; 0: everything)")
 		f.fetchFlag(&allowPrivate)
-		set.bind(f)
-		rules.bind(f)
+		sf.bind(f)
 		want = 2
 	case "set":
 		f = newFlags(name, "NAME", "Changes how a source's records merge with movies of other sources, how often its pages\nare asked for, what full runs do with records it no longer lists and its binding rules;\nthe flags not given keep their values.")
-		set.bind(f)
-		rules.bind(f)
+		sf.bind(f)
 		want = 1
 	case "list":
 		f = newFlags(name, "", "Lists the sources with their last run.")
@@ -84,113 +81,156 @@ func (p *Program) source(ctx context.Context, args []string) error {
 	if len(positional) != want {
 		return usagef("%s: give %s (run \"catalog %s -h\" for usage)", name, strings.Join(strings.Fields(f.synopsis), " and "), name)
 	}
-	if err := db.check(name); err != nil {
-		return err
-	}
+	// Every argument is checked before the database opens.
 	var src catalog.Source
-	if sub == "add" {
+	var typeID int64
+	switch sub {
+	case "add":
 		if src, err = catalog.NewSource(positional[0], positional[1], every, hours); err != nil {
 			return usagef("source add: %s", flagErrors(err))
 		}
 		if err := fetchguard.CheckURL(src.URL, allowPrivate); err != nil {
 			return usagef("source add: URL %s", fetchHint(err))
 		}
-	}
-	if err := set.check(name); err != nil {
-		return err
-	}
-	if err := rules.check(name); err != nil {
-		return err
-	}
-	var typeID int64
-	if sub == "bind" {
+		err = sf.apply(name, &src)
+	case "set":
+		err = sf.apply(name, &catalog.Source{SourceSettings: catalog.DefaultSourceSettings})
+	case "bind":
 		if typeID, err = collect.ParseTypeID(positional[1]); err != nil {
 			return usagef("source bind: %s", message(err))
 		}
 	}
-	if sub == "add" {
-		src.SourceSettings = set.apply(src.SourceSettings)
-		if err := src.SourceSettings.Check(); err != nil {
-			return usagef("source add: %s", flagErrors(err))
-		}
+	if err != nil {
+		return err
 	}
 	st, err := openStore(ctx, db)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if sub == "bind" {
+	switch sub {
+	case "add":
+		if err := st.AddSource(ctx, &src); err != nil {
+			return fmt.Errorf("source add: %w", err)
+		}
+		if err := sf.storeRules(ctx, st, src); err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(p.Stdout, "source %s added\n", src.Name)
+		return err
+	case "set":
+		return p.sourceSet(ctx, st, positional[0], sf)
+	case "types":
+		return p.listTypes(ctx, st, positional[0])
+	case "bind":
 		return p.sourceBind(ctx, st, positional, typeID)
-	}
-	if err := p.sourceDo(ctx, st, sub, positional, src, set); err != nil {
+	case "remove":
+		if err := st.RemoveSource(ctx, positional[0]); err != nil {
+			return fmt.Errorf("source remove: %w", notASource(err, positional[0]))
+		}
+		_, err = fmt.Fprintf(p.Stdout, "source %s removed\n", positional[0])
 		return err
 	}
-	return p.sourceRules(ctx, st, sub, positional, rules)
+	return p.listSources(ctx, st)
 }
 
-// rulesFlags are the flags of a source's binding rules and its choice
-// for records gone at the source (source add and source set).
-type rulesFlags struct {
-	f        *flags
-	gone     string
-	synonyms string
-	// parsed by check
-	goneMode catalog.Gone
-	rules    []catalog.Synonym
+// sourceSet runs `source set NAME`: the flags given change the stored
+// source, the others keep their values.
+func (p *Program) sourceSet(ctx context.Context, st catalog.SourceStore, name string, sf sourceFlags) error {
+	src, err := st.SourceByName(ctx, name)
+	if err == nil {
+		if err := sf.apply("source set", &src); err != nil {
+			return err
+		}
+		err = st.SetSourceSettings(ctx, src.Name, src.SourceSettings)
+	}
+	if err != nil {
+		return fmt.Errorf("source set: %w", notASource(err, name))
+	}
+	fmt.Fprintf(p.Stdout, "source %s: match %s, preferred %t, interval %s\n", src.Name, src.Match, src.Preferred, intervalText(src.Interval))
+	if !sf.rulesGiven() {
+		return nil
+	}
+	if err := sf.storeRules(ctx, st, src); err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(p.Stdout, "source %s: gone %s, %d synonym rules\n", src.Name, src.Gone, len(src.Synonyms))
+	return err
 }
 
-func (r *rulesFlags) bind(f *flags) {
-	r.f = f
-	f.stringVar(&r.gone, "gone", "", "keep", "what a full run does with a record the source no longer lists: keep, hide (out of the catalog, kept with the source) or delete")
-	f.stringVar(&r.synonyms, "synonyms", "", "", "binding `rules` LOCAL=REMOTE separated by commas: a type named REMOTE binds to the local category LOCAL")
+// sourceFlags are the flags of a source's settings, its binding rules
+// and its choice for records gone at the source (source add and source
+// set); apply takes those that were given.
+type sourceFlags struct {
+	f              *flags
+	match          string
+	preferred      bool
+	interval       time.Duration
+	gone, synonyms string
 }
 
-// given reports whether any of the flags was given.
-func (r *rulesFlags) given() bool {
-	return r.f != nil && (r.f.isSet("gone") || r.f.isSet("synonyms"))
+func (s *sourceFlags) bind(f *flags) {
+	s.f = f
+	f.stringVar(&s.match, "match", "", catalog.DefaultMatch.String(),
+		"`fields` a new record must share with a movie of another source to join it, from "+strings.Join(catalog.MatchFieldNames(), ", ")+
+			" (a shared douban_id always joins)")
+	f.boolVar(&s.preferred, "preferred", "", false, "its records' fields replace those of the movies they join (else they fill only empty ones)")
+	f.durationVar(&s.interval, "interval", "", 0, "least `time` between two of its page requests (0: serve's and collect's --collect-interval)")
+	f.stringVar(&s.gone, "gone", "", "keep", "what a full run does with a record the source no longer lists: keep, hide (out of the catalog, kept with the source) or delete")
+	f.stringVar(&s.synonyms, "synonyms", "", "", "binding `rules` LOCAL=REMOTE separated by commas: a type named REMOTE binds to the local category LOCAL")
 }
 
-// check reads the flags given to the subcommand cmd.
-func (r *rulesFlags) check(cmd string) error {
-	if !r.given() {
+// apply sets the flags given on src, and checks them as a usage error
+// of the subcommand cmd.
+func (s *sourceFlags) apply(cmd string, src *catalog.Source) error {
+	if s.f == nil {
 		return nil
 	}
 	var err error
-	if r.goneMode, err = catalog.ParseGone(r.gone); err != nil {
-		return usagef("%s: --gone %s", cmd, message(err))
+	if s.f.isSet("match") {
+		if src.Match, err = catalog.ParseMatch(s.match); err != nil {
+			return usagef("%s: --match: %s", cmd, message(err))
+		}
 	}
-	if r.rules, err = catalog.ParseSynonyms(r.synonyms); err != nil {
-		return usagef("%s: --synonyms: %s", cmd, message(err))
+	if s.f.isSet("preferred") {
+		src.Preferred = s.preferred
+	}
+	if s.f.isSet("interval") {
+		src.Interval = s.interval
+	}
+	if s.f.isSet("gone") {
+		if src.Gone, err = catalog.ParseGone(s.gone); err != nil {
+			return usagef("%s: --gone %s", cmd, message(err))
+		}
+	}
+	if s.f.isSet("synonyms") {
+		if src.Synonyms, err = catalog.ParseSynonyms(s.synonyms); err != nil {
+			return usagef("%s: --synonyms: %s", cmd, message(err))
+		}
+	}
+	if src.Gone == "" {
+		src.Gone = catalog.GoneKeep
+	}
+	if err := src.SourceSettings.Check(); err != nil {
+		return usagef("%s: %s", cmd, flagErrors(err))
 	}
 	return nil
 }
 
-// sourceRules stores the rules flags given to source add or set, the
-// others keeping their values.
-func (p *Program) sourceRules(ctx context.Context, st catalog.SourceStore, sub string, positional []string, r rulesFlags) error {
-	if (sub != "add" && sub != "set") || !r.given() {
+// rulesGiven reports whether --gone or --synonyms was given.
+func (s *sourceFlags) rulesGiven() bool {
+	return s.f != nil && (s.f.isSet("gone") || s.f.isSet("synonyms"))
+}
+
+// storeRules stores src's rules when the flags gave any.
+func (s *sourceFlags) storeRules(ctx context.Context, st catalog.SourceStore, src catalog.Source) error {
+	if !s.rulesGiven() {
 		return nil
 	}
-	old, err := st.SourceByName(ctx, positional[0])
-	if err != nil {
-		return fmt.Errorf("source %s: %w", sub, notASource(err, positional[0]))
+	if err := st.SetSourceRules(ctx, src.Name, src.Gone, src.Synonyms); err != nil {
+		return fmt.Errorf("source %s: %w", s.f.name[len("source "):], notASource(err, src.Name))
 	}
-	if r.f.isSet("gone") {
-		old.Gone = r.goneMode
-	}
-	if r.f.isSet("synonyms") {
-		old.Synonyms = r.rules
-	}
-	if old.Gone == "" {
-		old.Gone = catalog.GoneKeep
-	}
-	if err := st.SetSourceRules(ctx, old.Name, old.Gone, old.Synonyms); err != nil {
-		return fmt.Errorf("source %s: %w", sub, notASource(err, positional[0]))
-	}
-	if sub == "set" {
-		_, err = fmt.Fprintf(p.Stdout, "source %s: gone %s, %d synonym rules\n", old.Name, old.Gone, len(old.Synonyms))
-	}
-	return err
+	return nil
 }
 
 // sourceBind runs `source bind NAME REMOTE_TYPE_ID LOCAL|skip`.
@@ -240,94 +280,12 @@ func (p *Program) listTypes(ctx context.Context, st catalog.SourceStore, name st
 	return tw.Flush()
 }
 
-// sourceDo runs a checked source subcommand on the open store.
-func (p *Program) sourceDo(ctx context.Context, st catalog.SourceStore, sub string, positional []string, src catalog.Source, set settingsFlags) error {
-	var err error
-	switch sub {
-	case "add":
-		if err := st.AddSource(ctx, &src); err != nil {
-			return fmt.Errorf("source add: %w", err)
-		}
-		_, err = fmt.Fprintf(p.Stdout, "source %s added\n", src.Name)
-		return err
-	case "set":
-		old, err := st.SourceByName(ctx, positional[0])
-		if err != nil {
-			return fmt.Errorf("source set: %w", notASource(err, positional[0]))
-		}
-		settings := set.apply(old.SourceSettings)
-		if err := settings.Check(); err != nil {
-			return usagef("source set: %s", flagErrors(err))
-		}
-		if err := st.SetSourceSettings(ctx, old.Name, settings); err != nil {
-			return fmt.Errorf("source set: %w", notASource(err, positional[0]))
-		}
-		_, err = fmt.Fprintf(p.Stdout, "source %s: match %s, preferred %t, interval %s\n", old.Name, settings.Match, settings.Preferred, intervalText(settings.Interval))
-		return err
-	case "types":
-		return p.listTypes(ctx, st, positional[0])
-	case "remove":
-		if err := st.RemoveSource(ctx, positional[0]); err != nil {
-			return fmt.Errorf("source remove: %w", notASource(err, positional[0]))
-		}
-		_, err = fmt.Fprintf(p.Stdout, "source %s removed\n", positional[0])
-		return err
-	}
-	return p.listSources(ctx, st)
-}
-
 // notASource words ENOTFOUND for the source name.
 func notASource(err error, name string) error {
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
 		return fmt.Errorf("no source is named %q (catalog source list shows them)", name)
 	}
 	return err
-}
-
-// settingsFlags are the flags of a source's settings (source add and
-// source set); apply takes those that were given.
-type settingsFlags struct {
-	f         *flags
-	match     string
-	preferred bool
-	interval  time.Duration
-}
-
-func (s *settingsFlags) bind(f *flags) {
-	s.f = f
-	f.stringVar(&s.match, "match", "", catalog.DefaultMatch.String(),
-		"`fields` a new record must share with a movie of another source to join it, from "+strings.Join(catalog.MatchFieldNames(), ", ")+
-			" (a shared douban_id always joins)")
-	f.boolVar(&s.preferred, "preferred", "", false, "its records' fields replace those of the movies they join (else they fill only empty ones)")
-	f.durationVar(&s.interval, "interval", "", 0, "least `time` between two of its page requests (0: serve's and collect's --collect-interval)")
-}
-
-// check checks the flags given to the subcommand cmd.
-func (s *settingsFlags) check(cmd string) error {
-	if s.f == nil || !s.f.isSet("match") {
-		return nil
-	}
-	if _, err := catalog.ParseMatch(s.match); err != nil {
-		return usagef("%s: --match: %s", cmd, message(err))
-	}
-	return nil
-}
-
-// apply is old with the settings given on the command line.
-func (s *settingsFlags) apply(old catalog.SourceSettings) catalog.SourceSettings {
-	if s.f == nil {
-		return old
-	}
-	if s.f.isSet("match") {
-		old.Match, _ = catalog.ParseMatch(s.match) // checked
-	}
-	if s.f.isSet("preferred") {
-		old.Preferred = s.preferred
-	}
-	if s.f.isSet("interval") {
-		old.Interval = s.interval
-	}
-	return old
 }
 
 // intervalText is a source's interval as source list shows it.
@@ -428,9 +386,6 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	}
 	if interval < 0 {
 		return usagef("collect: --collect-interval must be 0 or more, got %s", interval)
-	}
-	if err := db.check("collect"); err != nil {
-		return err
 	}
 	purger, err := openPurger("collect", purgeURL, p.logger(p.Stderr), nil)
 	if err != nil {
