@@ -213,4 +213,3 @@ func (p *Program) readPassword(cmd string) (string, error) {
 	}
 	return line, nil
 }
-
