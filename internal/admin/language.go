@@ -21,7 +21,7 @@ func (s *Service) SetLanguage(w http.ResponseWriter, r *http.Request) {
 	}
 	tag, ok := s.views.Catalog().Supported(r.PostFormValue("lang"))
 	if !ok {
-		s.fail(w, r, catalog.Session{}, catalog.Errorf(catalog.EINVALID, "lang must be one of: %s", s.languageTags()))
+		s.fail(w, r, catalog.Session{}, catalog.Errorf(catalog.EINVALID, "lang must be one of: %s", s.views.Catalog().Tags()))
 		return
 	}
 	locale.SetCookie(w, r, tag)
@@ -32,17 +32,6 @@ func (s *Service) SetLanguage(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	redirect(w, r, backTo(r))
-}
-
-func (s *Service) languageTags() string {
-	out := ""
-	for i, l := range s.views.Catalog().Languages() {
-		if i > 0 {
-			out += ", "
-		}
-		out += l.Tag
-	}
-	return out
 }
 
 // backTo is the page a switcher form was posted from: the path and query

@@ -8,6 +8,7 @@ import (
 	"os"
 	"time"
 
+	"catalog/internal/postgres"
 	"catalog/internal/progress"
 	"catalog/internal/sqlite"
 )
@@ -31,7 +32,7 @@ func (p *Program) backup(ctx context.Context, args []string) error {
 	if _, err := f.parse(args, p); err != nil {
 		return err
 	}
-	if isPostgres(db.dsn) {
+	if postgres.IsDSN(db.dsn) {
 		return usagef("backup: catalog backup copies SQLite databases only; back up PostgreSQL with pg_dump (pg_dump --format=custom --file=catalog.dump DBURL) and restore with pg_restore")
 	}
 	if out == "" || out == "-" {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"catalog/internal/catalog"
+	"catalog/internal/postgres"
 	"catalog/internal/search"
 )
 
@@ -55,7 +56,7 @@ func (s *serveState) makeIndexDir() error {
 // catalog/index-<hash of the database's address> in the user cache dir
 // ($XDG_CACHE_HOME, else ~/.cache), "" when neither is set.
 func defaultIndexDir(dsn string, getenv func(string) string) string {
-	if !isPostgres(dsn) {
+	if !postgres.IsDSN(dsn) {
 		return dsn + ".index"
 	}
 	cache := getenv("XDG_CACHE_HOME")

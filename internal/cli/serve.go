@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"time"
 
@@ -172,7 +171,7 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	f.purgeFlag(&c.purgeURL)
 	f.fetchFlag(&c.fetchPrivate)
 	f.stringVar(&c.language, "default-language", "CATALOG_DEFAULT_LANGUAGE", locale.Source,
-		"`language` of the HTML pages for a browser that asks for none of them: "+languageTags())
+		"`language` of the HTML pages for a browser that asks for none of them: "+locale.New().Tags())
 	f.deadlineFlag(&c.collectLimit)
 	f.boolVar(&c.probe.on, "probe-links", "CATALOG_PROBE_LINKS", true,
 		"check the movies' play links in the background (false: off)")
@@ -201,20 +200,16 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	if err := c.log.parse(c.log.format, logLevel); err != nil {
 		return nil, err
 	}
-	if c.snapshotEvery <= 0 {
-		return nil, usagef("serve: --snapshot-every must be positive, got %s", c.snapshotEvery)
-	}
-	if c.readTimeout <= 0 {
-		return nil, usagef("serve: --read-timeout must be positive, got %s", c.readTimeout)
-	}
-	if c.collectLimit <= 0 {
-		return nil, usagef("serve: --collect-deadline must be positive, got %s", c.collectLimit)
+	for _, d := range []struct {
+		flag string
+		v    time.Duration
+	}{{"snapshot-every", c.snapshotEvery}, {"read-timeout", c.readTimeout}, {"collect-deadline", c.collectLimit}, {"upload-max-duration", c.uploadMax}} {
+		if d.v <= 0 {
+			return nil, usagef("serve: --%s must be positive, got %s", d.flag, d.v)
+		}
 	}
 	if c.collectPause < 0 {
 		return nil, usagef("serve: --collect-interval must be 0 or more, got %s", c.collectPause)
-	}
-	if c.uploadMax <= 0 {
-		return nil, usagef("serve: --upload-max-duration must be positive, got %s", c.uploadMax)
 	}
 	if c.mirrorPosters {
 		u, err := url.Parse(c.publicURL)
@@ -228,7 +223,7 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 	c.db.statementTimeout = statementTimeout(c.readTimeout)
 	lang, ok := locale.New().Supported(c.language)
 	if !ok {
-		return nil, usagef("serve: --default-language must be one of %s, got %q", languageTags(), c.language)
+		return nil, usagef("serve: --default-language must be one of %s, got %q", locale.New().Tags(), c.language)
 	}
 	c.language = lang
 	platforms, err := parsePlatforms("serve", c.platforms)
@@ -246,21 +241,18 @@ func (p *Program) parseServe(args []string) (*serveState, error) {
 // opens the purger.
 func (s *serveState) listen() error {
 	var err error
-	if s.clipsLn, err = listen("clips", s.c.clipsAddr); err != nil {
+	if s.clipsLn, err = s.listenOn("clips", s.c.clipsAddr); err != nil {
 		return err
 	}
-	s.onClose(func() { s.clipsLn.Close() })
-	if s.moviesLn, err = listen("movies", s.c.moviesAddr); err != nil {
+	if s.moviesLn, err = s.listenOn("movies", s.c.moviesAddr); err != nil {
 		return err
 	}
-	s.onClose(func() { s.moviesLn.Close() })
 	s.servers = []server{{nil, s.clipsLn}, {nil, s.moviesLn}}
 	if s.c.metricsAddr != "" {
-		ln, err := listen("metrics", s.c.metricsAddr)
+		ln, err := s.listenOn("metrics", s.c.metricsAddr)
 		if err != nil {
 			return err
 		}
-		s.onClose(func() { ln.Close() })
 		s.m, s.metricsAddr = metrics.New(), ln.Addr()
 		s.servers = append(s.servers, server{metricsServer(s.m, s.log), ln})
 	}
@@ -271,6 +263,20 @@ func (s *serveState) listen() error {
 	s.purger = purger
 	s.onClose(func() { closePurger(purger) }) // after the servers stopped: the last writes' purges still go out
 	return nil
+}
+
+// listenOn binds addr for service, closed at close.
+func (s *serveState) listenOn(service, addr string) (net.Listener, error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		var op *net.OpError
+		if errors.As(err, &op) && op.Err != nil {
+			err = op.Err
+		}
+		return nil, fmt.Errorf("cannot listen on %s (%s service): %s", addr, service, message(err))
+	}
+	s.onClose(func() { ln.Close() })
+	return ln, nil
 }
 
 // openStore opens and migrates the database (a temporary one filled
@@ -470,18 +476,6 @@ func statementTimeout(readTimeout time.Duration) time.Duration {
 	return max(2*readTimeout, 30*time.Second)
 }
 
-func listen(service, addr string) (net.Listener, error) {
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		var op *net.OpError
-		if errors.As(err, &op) && op.Err != nil {
-			err = op.Err
-		}
-		return nil, fmt.Errorf("cannot listen on %s (%s service): %s", addr, service, message(err))
-	}
-	return ln, nil
-}
-
 // logger writes to w at level info: JSON for machines, text when
 // stderr is a terminal, for a person.
 func (p *Program) logger(w io.Writer) *slog.Logger {
@@ -532,13 +526,4 @@ func createAdmin(ctx context.Context, st catalog.AdminStore, username, password 
 		return fmt.Errorf("create administrator: %s", message(err))
 	}
 	return nil
-}
-
-// languageTags lists the languages of the pages: "en, th, zh-Hans".
-func languageTags() string {
-	var tags []string
-	for _, l := range locale.New().Languages() {
-		tags = append(tags, l.Tag)
-	}
-	return strings.Join(tags, ", ")
 }

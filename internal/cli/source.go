@@ -480,7 +480,7 @@ const collectLockKey int64 = 0x636f6c6c656374 // "collect"
 // sourceLock is the per-source lock of serve's collector: none on
 // SQLite, whose database one instance serves.
 func sourceLock(st store) func(ctx context.Context, source string) (func(), bool, error) {
-	lock := advisoryLockKeyed(st)
+	lock := advisoryLock(st)
 	if lock == nil {
 		return nil
 	}

@@ -18,8 +18,6 @@ type store interface {
 	MigrateApplied(ctx context.Context) ([]string, error)
 }
 
-func isPostgres(dsn string) bool { return postgres.IsDSN(dsn) }
-
 // openStore opens the database named by c and migrates it, so that
 // every command works on an older schema; a newer one is refused.
 func openStore(ctx context.Context, c dbConfig) (store, error) {
@@ -32,7 +30,7 @@ func openStore(ctx context.Context, c dbConfig) (store, error) {
 // (serve, migrate): any other command on a mistyped --db would work on
 // a new empty database and report nothing wrong.
 func migrateStore(ctx context.Context, c dbConfig) (store, []string, error) {
-	if !c.create && !isPostgres(c.dsn) {
+	if !c.create && !postgres.IsDSN(c.dsn) {
 		if _, err := os.Stat(c.dsn); errors.Is(err, fs.ErrNotExist) {
 			return nil, nil, fmt.Errorf("database file %s does not exist: give --db (or CATALOG_DB) the service's database; "+
 				"only serve and migrate create one", c.dsn)
@@ -40,7 +38,7 @@ func migrateStore(ctx context.Context, c dbConfig) (store, []string, error) {
 	}
 	var s store
 	var err error
-	if isPostgres(c.dsn) {
+	if postgres.IsDSN(c.dsn) {
 		s, err = postgres.Open(ctx, c.dsn, postgres.Options{MaxConns: c.maxConns, StatementTimeout: c.statementTimeout})
 	} else {
 		s, err = sqlite.Open(ctx, c.dsn, sqlite.Options{MaxReadConns: c.maxConns})
@@ -62,7 +60,7 @@ func migrateStore(ctx context.Context, c dbConfig) (store, []string, error) {
 // host must not share the folder: each swaps its own file in, which
 // would pull the file from under the other's readers.
 func snapshotDir(dsn string) (dir string, cleanup func(), err error) {
-	if !isPostgres(dsn) {
+	if !postgres.IsDSN(dsn) {
 		return dsn + ".snapshots", func() {}, nil
 	}
 	dir, err = os.MkdirTemp("", "catalog-snapshots-")
@@ -79,24 +77,18 @@ const snapshotLockKey int64 = 0x736e617073686f74 // "snapshot"
 // snapshotLock is the build lock for stores that several instances
 // share, nil for those that only one process serves (SQLite).
 func snapshotLock(s store) func(ctx context.Context) (func(), bool, error) {
-	return advisoryLock(s, snapshotLockKey)
-}
-
-// advisoryLock is the lock key of stores that several instances share,
-// nil for those that only one process serves (SQLite).
-func advisoryLock(s store, key int64) func(ctx context.Context) (func(), bool, error) {
-	lock := advisoryLockKeyed(s)
+	lock := advisoryLock(s)
 	if lock == nil {
 		return nil
 	}
-	return func(ctx context.Context) (func(), bool, error) { return lock(ctx, key) }
+	return func(ctx context.Context) (func(), bool, error) { return lock(ctx, snapshotLockKey) }
 }
 
-// advisoryLockKeyed is advisoryLock with the key given at each call.
-func advisoryLockKeyed(s store) func(ctx context.Context, key int64) (func(), bool, error) {
-	pg, ok := s.(*postgres.Store)
-	if !ok {
-		return nil
+// advisoryLock takes a lock key of stores that several instances share,
+// nil for those that only one process serves (SQLite).
+func advisoryLock(s store) func(ctx context.Context, key int64) (func(), bool, error) {
+	if pg, ok := s.(*postgres.Store); ok {
+		return pg.TryLock
 	}
-	return pg.TryLock
+	return nil
 }

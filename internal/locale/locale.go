@@ -121,6 +121,16 @@ func (c *Catalog) Languages() []Language {
 	return out
 }
 
+// Tags lists the tags of the catalog's languages for people, the source
+// first: "en, th, zh-Hans".
+func (c *Catalog) Tags() string {
+	tags := make([]string, len(c.order))
+	for i, l := range c.order {
+		tags[i] = l.tag
+	}
+	return strings.Join(tags, ", ")
+}
+
 // Supported returns the catalog's spelling of tag and whether the
 // catalog has it (case-insensitive: "zh-hans" is "zh-Hans").
 func (c *Catalog) Supported(tag string) (string, bool) {
