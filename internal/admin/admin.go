@@ -141,7 +141,7 @@ func New(cfg Config) *Service {
 		platforms:     cfg.Platforms,
 		log:           log,
 		sessions:      sessions,
-		views:         html.NewViews(assets, cat, templateFS, "templates"),
+		views:         html.NewViews(assets, cat, log, templateFS, "templates"),
 		lang:          cfg.DefaultLanguage,
 		checkPassword: bcrypt.CompareHashAndPassword,
 		imports:       imports,

@@ -33,23 +33,15 @@ func (s *Service) chrome(r *http.Request, sess catalog.Session, section string) 
 }
 
 // render writes an admin page with the headers every HTML page of the
-// service carries (html.SetPageHeaders). Admin pages are never stored by
-// a browser or a proxy: they show private state and carry forms. data
+// service carries (html.Views.Write). Admin pages are never stored by a
+// browser or a proxy: they show private state and carry forms. data
 // embeds the chrome that gives the page's language.
 func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, name string, data interface{ localizer() *locale.Localizer }) {
 	l := data.localizer()
 	if l == nil {
 		l = s.views.Catalog().Pick(r, s.lang)
 	}
-	body, err := s.views.Render(l, name, data)
-	if err != nil {
-		s.log.Error("render page", "page", name, "err", err)
-		http.Error(w, "internal error", http.StatusInternalServerError)
-		return
-	}
-	html.SetPageHeaders(w.Header())
-	w.Header().Set("Cache-Control", "no-store")
-	html.WritePage(w, r, status, body)
+	s.views.Write(w, r, status, "no-store", l, name, data)
 }
 
 // fail shows err as a page with its status; internal errors are logged

@@ -50,79 +50,54 @@ func (f *flags) stringVar(p *string, name, env, def, help string) {
 }
 
 func (f *flags) boolVar(p *bool, name, env string, def bool, help string) {
-	*p = def
-	f.fs.Var(boolValue{p}, name, help)
-	f.bind(name, env, help)
+	varOf(f, p, name, env, def, help, value[bool]{p, strconv.ParseBool, "want true or false"})
 }
 
 func (f *flags) intVar(p *int, name, env string, def int, help string) {
-	*p = def
-	f.fs.Var(intValue{p}, name, help)
-	f.bind(name, env, help)
+	varOf(f, p, name, env, def, help, value[int]{p, strconv.Atoi, "want a whole number"})
 }
 
 func (f *flags) durationVar(p *time.Duration, name, env string, def time.Duration, help string) {
+	varOf(f, p, name, env, def, help, value[time.Duration]{p, time.ParseDuration, "want a duration such as 90s, 30m or 1h"})
+}
+
+func varOf[T any](f *flags, p *T, name, env string, def T, help string, v value[T]) {
 	*p = def
-	f.fs.Var(durationValue{p}, name, help)
+	f.fs.Var(v, name, help)
 	f.bind(name, env, help)
 }
 
-// The flag package's own values answer a bad value with "parse error";
-// these say what they want instead.
-type (
-	boolValue     struct{ p *bool }
-	intValue      struct{ p *int }
-	durationValue struct{ p *time.Duration }
-)
+// value is a flag value of type T. The flag package's own values answer
+// a bad value with "parse error"; these say what they want instead.
+type value[T any] struct {
+	p     *T
+	parse func(string) (T, error)
+	want  string
+}
 
-func (v boolValue) Set(s string) error {
-	b, err := strconv.ParseBool(s)
+func (v value[T]) Set(s string) error {
+	x, err := v.parse(s)
 	if err != nil {
-		return errors.New("want true or false")
+		return errors.New(v.want)
 	}
-	*v.p = b
+	*v.p = x
 	return nil
 }
 
-func (v boolValue) IsBoolFlag() bool { return true }
-
-func (v boolValue) String() string {
+// String is the value as -h shows the default; the flag package calls
+// it on a zero value too.
+func (v value[T]) String() string {
 	if v.p == nil {
-		return "false"
+		var zero T
+		return fmt.Sprint(zero)
 	}
-	return strconv.FormatBool(*v.p)
+	return fmt.Sprint(*v.p)
 }
 
-func (v intValue) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return errors.New("want a whole number")
-	}
-	*v.p = n
-	return nil
-}
-
-func (v intValue) String() string {
-	if v.p == nil {
-		return "0"
-	}
-	return strconv.Itoa(*v.p)
-}
-
-func (v durationValue) Set(s string) error {
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return errors.New("want a duration such as 90s, 30m or 1h")
-	}
-	*v.p = d
-	return nil
-}
-
-func (v durationValue) String() string {
-	if v.p == nil {
-		return "0s"
-	}
-	return v.p.String()
+// IsBoolFlag lets a bool flag be given without a value (--demo).
+func (v value[T]) IsBoolFlag() bool {
+	_, ok := any(v.p).(*bool)
+	return ok
 }
 
 // parse applies the environment, then args. Flags may come before,

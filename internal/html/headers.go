@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"catalog/internal/httpx"
+	"catalog/internal/locale"
 )
 
 // SetPageHeaders sets the headers every HTML page of the clip service
@@ -29,10 +30,20 @@ func SetPageHeaders(h http.Header, frameSrc ...string) {
 	h.Add("Vary", "Accept-Language, Cookie")
 }
 
-// WritePage writes a rendered page through httpx.WritePayload, so pages
-// get the same strong ETag, 304 and gzip rules as the JSON payloads. Call
-// SetPageHeaders (and set Cache-Control) first: the page goes out as the
-// Content-Type it set.
-func WritePage(w http.ResponseWriter, r *http.Request, status int, body []byte) {
+// Write renders page name in l's language and writes it with status,
+// the headers every HTML page carries (SetPageHeaders, with frameSrc)
+// and cacheControl, through httpx.WritePayload, so pages get the same
+// strong ETag, 304 and gzip rules as the JSON payloads. A template
+// error is a bug (the templates are parsed at start): it is logged and
+// answered 500 in plain text, never as half a page.
+func (v *Views) Write(w http.ResponseWriter, r *http.Request, status int, cacheControl string, l *locale.Localizer, name string, data any, frameSrc ...string) {
+	body, err := v.Render(l, name, data)
+	if err != nil {
+		v.log.Error("render page", "page", name, "err", err)
+		http.Error(w, "internal error", http.StatusInternalServerError)
+		return
+	}
+	SetPageHeaders(w.Header(), frameSrc...)
+	w.Header().Set("Cache-Control", cacheControl)
 	httpx.WritePayload(w, r, status, httpx.NewPayloadAs(body, w.Header().Get("Content-Type")))
 }

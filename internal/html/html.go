@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"html/template"
 	"io/fs"
+	"log/slog"
 	"maps"
 	"net/http"
 	"path"
@@ -38,6 +39,7 @@ var staticFS embed.FS
 // blocks). Every word a template shows comes from the catalog through
 // the functions of locale.Localizer.Funcs ({{t "id"}}, {{date .T}}).
 type Views struct {
+	log   *slog.Logger
 	cat   *locale.Catalog
 	pages map[string]map[string]*template.Template // by language, then page
 }
@@ -46,8 +48,8 @@ type Views struct {
 // dir in fsys, and then each page of dir on its own copy of them, once
 // per language of cat. The public pages and the admin console each
 // pass their own folder, so both sides share one layout, one style
-// sheet and one set of helpers.
-func NewViews(assets *Assets, cat *locale.Catalog, fsys fs.FS, dir string) *Views {
+// sheet and one set of helpers. log hears of template errors (Write).
+func NewViews(assets *Assets, cat *locale.Catalog, log *slog.Logger, fsys fs.FS, dir string) *Views {
 	funcs := template.FuncMap{
 		"asset": assets.URL,
 		"args":  templateArgs,
@@ -64,7 +66,7 @@ func NewViews(assets *Assets, cat *locale.Catalog, fsys fs.FS, dir string) *View
 	if err != nil {
 		panic(err)
 	}
-	v := &Views{cat: cat, pages: map[string]map[string]*template.Template{}}
+	v := &Views{log: log, cat: cat, pages: map[string]map[string]*template.Template{}}
 	for _, lang := range cat.Languages() {
 		l := cat.Get(lang.Tag)
 		perLang := l.Funcs()

@@ -70,7 +70,7 @@ func New(cfg Config) *Pages {
 		search:    cfg.Search,
 		platforms: cfg.Platforms,
 		log:       log,
-		views:     html.NewViews(assets, cat, templateFS, "templates"),
+		views:     html.NewViews(assets, cat, log, templateFS, "templates"),
 		lang:      cfg.DefaultLanguage,
 	}
 }
@@ -83,21 +83,13 @@ func (p *Pages) language(r *http.Request) *locale.Localizer {
 
 // render writes a public page. Pages revalidate on every visit (cheap
 // with the ETag) so that a clip an administrator just changed shows at
-// once.
+// once; error pages are not stored.
 func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name string, data any, frameSrc ...string) {
-	body, err := p.views.Render(p.language(r), name, data)
-	if err != nil {
-		p.log.Error("render page", "page", name, "err", err)
-		p.fail(w, r, catalog.Errorf(catalog.EINTERNAL, "internal error"))
-		return
-	}
-	html.SetPageHeaders(w.Header(), frameSrc...)
+	cache := "no-store"
 	if status == http.StatusOK {
-		w.Header().Set("Cache-Control", "no-cache")
-	} else {
-		w.Header().Set("Cache-Control", "no-store")
+		cache = "no-cache"
 	}
-	html.WritePage(w, r, status, body)
+	p.views.Write(w, r, status, cache, p.language(r), name, data, frameSrc...)
 }
 
 // fail shows err as a friendly page with its status. Internal errors are
@@ -106,15 +98,5 @@ func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
 	httpx.LogError(p.log, r, err)
 	l := p.language(r)
 	page := struct{ html.ErrorPage }{html.NewErrorPage(l, err, "/", l.T("web.back_to_all"))}
-	body, rerr := p.views.Render(l, "error", page)
-	if rerr != nil {
-		// The error template is parsed at start and needs nothing but
-		// strings; failing here means a bug, so fall back to plain text.
-		p.log.Error("render error page", "err", rerr)
-		http.Error(w, http.StatusText(page.Status), page.Status)
-		return
-	}
-	html.SetPageHeaders(w.Header())
-	w.Header().Set("Cache-Control", "no-store")
-	html.WritePage(w, r, page.Status, body)
+	p.render(w, r, page.Status, "error", page)
 }
