@@ -1,7 +1,6 @@
 package admin
 
 import (
-	"errors"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -171,17 +170,11 @@ func clipValues(c catalog.Clip) map[string]string {
 	return v
 }
 
-// readClipForm reads a posted clip form (application/x-www-form-
-// urlencoded, so that it works without JavaScript) into the same
-// ClipInput a JSON body gives, plus the raw values to show again.
+// readClipForm reads a posted clip form into the same ClipInput a JSON
+// body gives, plus the raw values to show again.
 func readClipForm(w http.ResponseWriter, r *http.Request) (catalog.ClipInput, map[string]string, error) {
-	r.Body = http.MaxBytesReader(w, r.Body, catalog.MaxClipBody)
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return catalog.ClipInput{}, nil, catalog.Errorf(catalog.ETOOLARGE, "the form is larger than 64 KiB")
-		}
-		return catalog.ClipInput{}, nil, catalog.Errorf(catalog.EINVALID, "the form could not be read")
+	if err := readForm(w, r, catalog.MaxClipBody); err != nil {
+		return catalog.ClipInput{}, nil, err
 	}
 	var in catalog.ClipInput
 	values := map[string]string{}

@@ -14,9 +14,8 @@ import (
 // console follows them to other browsers; then it returns to the page
 // the form was on. The public pages and the console share it.
 func (s *Service) SetLanguage(w http.ResponseWriter, r *http.Request) {
-	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-	if err := r.ParseForm(); err != nil {
-		s.fail(w, r, catalog.Session{}, catalog.Errorf(catalog.EINVALID, "the form could not be read"))
+	if err := readForm(w, r, maxFormBytes); err != nil {
+		s.fail(w, r, catalog.Session{}, err)
 		return
 	}
 	tag, ok := s.views.Catalog().Supported(r.PostFormValue("lang"))

@@ -126,13 +126,8 @@ func movieValues(m catalog.Movie) map[string]string {
 // but keeps (catalog.KeepEpisodeSlugs).
 func readMovieForm(w http.ResponseWriter, r *http.Request, stored []catalog.Server) (catalog.Movie, map[string]string, error) {
 	var m catalog.Movie
-	r.Body = http.MaxBytesReader(w, r.Body, maxMovieForm)
-	if err := r.ParseForm(); err != nil {
-		var tooBig *http.MaxBytesError
-		if errors.As(err, &tooBig) {
-			return m, nil, catalog.Errorf(catalog.ETOOLARGE, "the form is larger than %d KiB", maxMovieForm>>10)
-		}
-		return m, nil, catalog.Errorf(catalog.EINVALID, "the form could not be read")
+	if err := readForm(w, r, maxMovieForm); err != nil {
+		return m, nil, err
 	}
 	values := map[string]string{}
 	var at []serverAt

@@ -79,12 +79,27 @@ func (s *Service) signedIn(h handler) http.HandlerFunc {
 // of them, are read before h runs.
 func (s *Service) posted(h handler) http.HandlerFunc {
 	return s.signedIn(func(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
-		r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
-		if err := r.ParseForm(); err != nil {
-			return catalog.Errorf(catalog.EINVALID, "the form could not be read")
+		if err := readForm(w, r, maxFormBytes); err != nil {
+			return err
 		}
 		return h(w, r, sess)
 	})
+}
+
+// readForm reads the fields of a posted form of at most limit bytes
+// (application/x-www-form-urlencoded, so that the console works without
+// JavaScript).
+func readForm(w http.ResponseWriter, r *http.Request, limit int64) error {
+	r.Body = http.MaxBytesReader(w, r.Body, limit)
+	err := r.ParseForm()
+	var tooBig *http.MaxBytesError
+	switch {
+	case errors.As(err, &tooBig):
+		return catalog.Errorf(catalog.ETOOLARGE, "the form is larger than %d KiB", limit>>10) // problem.form_too_large
+	case err != nil:
+		return catalog.Errorf(catalog.EINVALID, "the form could not be read") // problem.form_unreadable
+	}
+	return nil
 }
 
 // redirect answers 303 to a page. The short body http.Redirect writes is

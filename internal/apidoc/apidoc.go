@@ -219,9 +219,6 @@ func localize(page []byte, cat *locale.Catalog, tag string) []byte {
 	return bytes.ReplaceAll(out, []byte("{{lang}}"), []byte(tag))
 }
 
-// Document returns the built document.
-func (d *Docs) Document() []byte { return d.document.Plain }
-
 // Routes are the reference's GET routes: the document, the page and the
 // page's files.
 func (d *Docs) Routes() []Route {

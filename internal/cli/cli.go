@@ -188,12 +188,6 @@ func message(err error) string {
 	return err.Error()
 }
 
-// buildVersion is the version of this binary, from its build
-// information (see versionOf).
-func buildVersion() string {
-	return versionOf(debug.ReadBuildInfo())
-}
-
 // versionOf is the module version the go command stamped (since Go 1.24
 // a VCS build gets one: the tag, or a pseudo-version naming the commit,
 // with "+dirty" for uncommitted changes), else the VCS revision with
@@ -229,11 +223,13 @@ func versionOf(info *debug.BuildInfo, ok bool) string {
 	return rev
 }
 
+// versionString is Program.Version, else the version of this binary
+// from its build information (versionOf).
 func (p *Program) versionString() string {
 	if p.Version != "" {
 		return p.Version
 	}
-	return buildVersion()
+	return versionOf(debug.ReadBuildInfo())
 }
 
 func (p *Program) version(args []string) error {
