@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"catalog/internal/auth"
 	"catalog/internal/catalog"
@@ -62,20 +63,11 @@ func (s *Service) tokensPage(w http.ResponseWriter, r *http.Request, status int,
 func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PostFormValue("name")
 	var scopes []scopeChoice
-	var joined string
 	for _, sc := range catalog.Scopes() {
-		checked := slices.Contains(r.PostForm["scope"], sc)
-		scopes = append(scopes, scopeChoice{Value: sc, Checked: checked})
-		if checked {
-			joined += sc + ","
-		}
+		scopes = append(scopes, scopeChoice{Value: sc, Checked: slices.Contains(r.PostForm["scope"], sc)})
 	}
-	for _, v := range r.PostForm["scope"] {
-		if !slices.Contains(catalog.Scopes(), v) {
-			joined += v + "," // reported as unknown by NewAPIToken
-		}
-	}
-	tok, err := catalog.NewAPIToken(name, joined)
+	// NewAPIToken reports unknown scopes and orders the known ones.
+	tok, err := catalog.NewAPIToken(name, strings.Join(r.PostForm["scope"], ","))
 	if err == nil {
 		secret, hash := auth.NewSecret()
 		tok.TokenHash, tok.AdminID = hash, sess.AdminID

@@ -124,13 +124,12 @@ func (p *Pages) facet(w http.ResponseWriter, r *http.Request, f html.Filter) {
 }
 
 type clipPage struct {
-	Clip        catalog.Clip
-	PlatformURL string
-	ActorURL    string // the clips of its actor, "" when it has none
-	StudioURL   string // the clips of its studio, "" when it has none
-	Player      string // "" when the URL cannot be framed
-	Cover       Card   // shown instead of a player
-	Added       time.Time
+	Clip catalog.Clip
+	// The grid of its platform, actor and studio; "" when it has none.
+	PlatformURL, ActorURL, StudioURL string
+	Player                           string // "" when the URL cannot be framed
+	Cover                            Card   // shown instead of a player
+	Added                            time.Time
 }
 
 // Clip answers GET /clips/{id}: one clip with its player, or its cover
@@ -150,16 +149,8 @@ func (p *Pages) Clip(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	}
-	page := clipPage{Clip: c, Added: c.CreatedAt, Cover: newCard(c)}
-	if c.Platform != "" {
-		page.PlatformURL = html.Filter{}.With("platform", c.Platform).URL("/", 1)
-	}
-	if c.Actor != "" {
-		page.ActorURL = html.Filter{}.With("actor", c.Actor).URL("/", 1)
-	}
-	if c.Studio != "" {
-		page.StudioURL = html.Filter{}.With("studio", c.Studio).URL("/", 1)
-	}
+	page := clipPage{Clip: c, Added: c.CreatedAt, Cover: newCard(c),
+		PlatformURL: gridOf("platform", c.Platform), ActorURL: gridOf("actor", c.Actor), StudioURL: gridOf("studio", c.Studio)}
 	var frames []string
 	player := catalog.PlayerURL(c.IframeURL)
 	if origin := frameOrigin(player); origin != "" {
@@ -167,4 +158,12 @@ func (p *Pages) Clip(w http.ResponseWriter, r *http.Request) {
 		frames = playerFrameSrc(origin)
 	}
 	p.render(w, r, http.StatusOK, "clip", page, frames...)
+}
+
+// gridOf is the grid filtered on one value, "" for no value.
+func gridOf(param, value string) string {
+	if value == "" {
+		return ""
+	}
+	return html.Filter{}.With(param, value).URL("/", 1)
 }
