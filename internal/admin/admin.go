@@ -92,65 +92,38 @@ type Config struct {
 	DefaultLanguage string
 }
 
-// Service serves the admin pages.
+// Service serves the admin pages, with its Config (defaults filled in
+// by New).
 type Service struct {
-	store     Store
-	platforms *catalog.Platforms
-	log       *slog.Logger
-	sessions  *auth.Sessions
-	views     *html.Views
+	Config
+	views *html.Views
 	// checkPassword compares a stored hash with a password:
 	// bcrypt.CompareHashAndPassword, which tests wrap to count the
 	// checks that guesses reach.
 	checkPassword func(hash, password []byte) error
-	imports       *importer.Slot
-	uploadMax     time.Duration
-	snapshots     *snapshot.Service
-	imported      importer.Observer
-	collector     *collect.Runner
-	recheck       func()
-	clips, movies *search.Live
-	lang          string // the default language
 }
 
 // New parses the embedded templates once; a broken template is a
 // programming error and panics at start rather than on first use.
 func New(cfg Config) *Service {
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	imports := cfg.Imports
-	if imports == nil {
-		imports = new(importer.Slot)
+	if cfg.Imports == nil {
+		cfg.Imports = new(importer.Slot)
 	}
-	assets := cfg.Assets
-	if assets == nil {
-		assets = html.NewAssets()
+	if cfg.Assets == nil {
+		cfg.Assets = html.NewAssets()
 	}
-	sessions := cfg.Sessions
-	if sessions == nil {
-		sessions = auth.NewSessions(cfg.Store, log, false)
+	if cfg.Sessions == nil {
+		cfg.Sessions = auth.NewSessions(cfg.Store, cfg.Logger, false)
 	}
-	cat := cfg.Locale
-	if cat == nil {
-		cat = locale.New()
+	if cfg.Locale == nil {
+		cfg.Locale = locale.New()
 	}
 	return &Service{
-		store:         cfg.Store,
-		platforms:     cfg.Platforms,
-		log:           log,
-		sessions:      sessions,
-		views:         html.NewViews(assets, cat, log, templateFS, "templates"),
-		lang:          cfg.DefaultLanguage,
+		Config:        cfg,
+		views:         html.NewViews(cfg.Assets, cfg.Locale, cfg.Logger, templateFS, "templates"),
 		checkPassword: bcrypt.CompareHashAndPassword,
-		imports:       imports,
-		uploadMax:     cfg.UploadMax,
-		snapshots:     cfg.Snapshots,
-		imported:      cfg.Imported,
-		collector:     cfg.Collector,
-		recheck:       cfg.Recheck,
-		clips:         cfg.Clips,
-		movies:        cfg.Movies,
 	}
 }

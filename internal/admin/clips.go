@@ -32,11 +32,11 @@ func (s *Service) Dashboard(w http.ResponseWriter, r *http.Request, sess catalog
 // with the values and errors of a rejected post).
 func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, status int, add clipFormPage) error {
 	q := r.URL.Query()
-	f, err := html.ParseFilter(q, s.platforms)
+	f, err := html.ParseFilter(q, s.Platforms)
 	if err != nil {
 		return err
 	}
-	clips, total, err := s.clips.Clips(r.Context(), 0, f.ClipFilter())
+	clips, total, err := s.Clips.Clips(r.Context(), 0, f.ClipFilter())
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (s *Service) dashboard(w http.ResponseWriter, r *http.Request, status int, 
 		chrome:    add.chrome,
 		Notice:    doneNotice(add.l, "clip", q),
 		Filter:    f,
-		Platforms: s.platforms.List(),
+		Platforms: s.Platforms.List(),
 		Clips:     clips,
 		Pager:     html.NewPager(f, "/admin", total, len(clips)),
 		Add:       add,
@@ -106,7 +106,7 @@ func (s *Service) clipForm(l *locale.Localizer, values, fieldErrors map[string]s
 		}
 		switch {
 		case spec.Platform:
-			f.Type, f.Options = "select", s.platforms.List()
+			f.Type, f.Options = "select", s.Platforms.List()
 		case spec.URL:
 			f.Type = "url"
 		case spec.Multiline:
@@ -193,10 +193,10 @@ func (s *Service) AddClip(w http.ResponseWriter, r *http.Request, sess catalog.S
 	in, values, err := readClipForm(w, r)
 	var c catalog.Clip
 	if err == nil {
-		err = in.Apply(&c, s.platforms, true)
+		err = in.Apply(&c, s.Platforms, true)
 	}
 	if err == nil {
-		err = s.store.CreateClip(r.Context(), &c)
+		err = s.Store.CreateClip(r.Context(), &c)
 	}
 	if err != nil {
 		ch := s.chrome(r, sess, "clips")
@@ -215,7 +215,7 @@ func (s *Service) pathClip(r *http.Request) (catalog.Clip, error) {
 	if err != nil {
 		return catalog.Clip{}, err
 	}
-	c, err := s.store.GetClip(r.Context(), id)
+	c, err := s.Store.GetClip(r.Context(), id)
 	return c, notFound(err, "There is no clip #%d. It may have been deleted.", id) // problem.no_clip
 }
 
@@ -239,8 +239,8 @@ func (s *Service) UpdateClip(w http.ResponseWriter, r *http.Request, sess catalo
 	}
 	in, values, err := readClipForm(w, r)
 	if err == nil {
-		_, err = s.store.UpdateClip(r.Context(), id, func(c *catalog.Clip) error {
-			return in.Apply(c, s.platforms, false)
+		_, err = s.Store.UpdateClip(r.Context(), id, func(c *catalog.Clip) error {
+			return in.Apply(c, s.Platforms, false)
 		})
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
@@ -279,7 +279,7 @@ func (s *Service) ConfirmDelete(w http.ResponseWriter, r *http.Request, sess cat
 func (s *Service) DeleteClip(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err == nil {
-		err = s.store.DeleteClip(r.Context(), id)
+		err = s.Store.DeleteClip(r.Context(), id)
 	}
 	if err != nil {
 		return notFound(err, "There is no clip #%d. It may have been deleted already.", id) // problem.no_clip_already

@@ -73,13 +73,13 @@ func (s *Service) Import(w http.ResponseWriter, r *http.Request, sess catalog.Se
 		s.render(w, r, status, "import", page)
 		return nil
 	}
-	if err := s.imports.Acquire(); err != nil {
+	if err := s.Imports.Acquire(); err != nil {
 		return failed(http.StatusConflict, l.Problem(catalog.ErrorMessage(err)))
 	}
-	defer s.imports.Release()
+	defer s.Imports.Release()
 
 	// As on the API: a minimum transfer rate instead of ReadTimeout.
-	upload := httpx.NewUploadBody(w, r, s.uploadMax)
+	upload := httpx.NewUploadBody(w, r, s.UploadMax)
 	defer upload.Answer()
 	r.Body = upload
 	mr, err := r.MultipartReader()
@@ -130,11 +130,11 @@ func (s *Service) importFile(w http.ResponseWriter, r *http.Request, sess catalo
 	var sum importer.Summary
 	var err error
 	if page.Kind == "clips" {
-		sum, err = importer.Clips(ctx, s.store, s.platforms, name, body, importer.Options{})
+		sum, err = importer.Clips(ctx, s.Store, s.Platforms, name, body, importer.Options{})
 	} else {
-		sum, err = importer.Movies(ctx, s.store, name, body, importer.Options{})
+		sum, err = importer.Movies(ctx, s.Store, name, body, importer.Options{})
 	}
-	s.imported.Observe(page.Kind, sum)
+	s.Imported.Observe(page.Kind, sum)
 	page.Report = &importReport{Kind: page.Kind, File: name, Summary: sum, Unreported: sum.Rejected - len(sum.Rejects)}
 	switch {
 	case errors.Is(err, errUploadTooLarge):
@@ -144,7 +144,7 @@ func (s *Service) importFile(w http.ResponseWriter, r *http.Request, sess catalo
 	case err != nil:
 		return err
 	}
-	s.log.Info("import uploaded", "kind", page.Kind, "file", name, "read", sum.Read, "imported", sum.Imported,
+	s.Logger.Info("import uploaded", "kind", page.Kind, "file", name, "read", sum.Read, "imported", sum.Imported,
 		"rejected", sum.Rejected, "admin", sess.Username)
 	s.render(w, r, http.StatusOK, "import", *page)
 	return nil

@@ -24,8 +24,8 @@ func (s *Service) SetLanguage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	locale.SetCookie(w, r, tag)
-	if sess, err := s.sessions.Authenticate(r); err == nil {
-		if err := s.store.SetAdminLanguage(r.Context(), sess.AdminID, tag); err != nil {
+	if sess, err := s.Sessions.Authenticate(r); err == nil {
+		if err := s.Store.SetAdminLanguage(r.Context(), sess.AdminID, tag); err != nil {
 			s.fail(w, r, sess, err)
 			return
 		}

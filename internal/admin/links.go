@@ -37,7 +37,7 @@ func (s *Service) DeadLinks(w http.ResponseWriter, r *http.Request, sess catalog
 			p.Notice = p.l.T("notice.rechecked", "ID", n)
 		}
 	}
-	list, err := s.store.DeadLinks(r.Context(), maxDeadLinks)
+	list, err := s.Store.DeadLinks(r.Context(), maxDeadLinks)
 	if err != nil {
 		return err
 	}
@@ -53,18 +53,18 @@ func (s *Service) DeadLinks(w http.ResponseWriter, r *http.Request, sess catalog
 	return nil
 }
 
-// Recheck answers POST /admin/links/{id}/recheck: the movie goes to the
+// RecheckLink answers POST /admin/links/{id}/recheck: the movie goes to the
 // front of the link prober's queue, as a player's report puts it.
-func (s *Service) Recheck(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
+func (s *Service) RecheckLink(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err == nil {
-		err = s.store.ReportLink(r.Context(), id)
+		err = s.Store.ReportLink(r.Context(), id)
 	}
 	if err != nil {
 		return notFound(err, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
 	}
-	if s.recheck != nil {
-		s.recheck()
+	if s.Recheck != nil {
+		s.Recheck()
 	}
 	return s.done(w, r, sess, "/admin/links?rechecked="+strconv.FormatInt(id, 10), "link check requested", "movie", id)
 }

@@ -29,7 +29,7 @@ func (s *Service) refuseLogin(w http.ResponseWriter, r *http.Request, username, 
 		s.fail(w, r, catalog.Session{}, err)
 		return
 	}
-	s.log.Info("login throttled", "addr", addr, "reason", catalog.ErrorMessage(err))
+	s.Logger.Info("login throttled", "addr", addr, "reason", catalog.ErrorMessage(err))
 	w.Header().Set("Retry-After", strconv.Itoa(int(catalog.LoginWindow/time.Second)))
 	c := s.chrome(r, catalog.Session{}, "")
 	s.render(w, r, http.StatusTooManyRequests, "login", loginPage{
@@ -72,12 +72,12 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 		wrong()
 		return
 	}
-	if err := s.store.ReserveLogin(ctx, username, addr, now); err != nil {
+	if err := s.Store.ReserveLogin(ctx, username, addr, now); err != nil {
 		s.refuseLogin(w, r, username, addr, err)
 		return
 	}
 
-	admin, err := s.store.AdminByUsername(ctx, username)
+	admin, err := s.Store.AdminByUsername(ctx, username)
 	found := err == nil
 	if err != nil && catalog.ErrorCode(err) != catalog.ENOTFOUND {
 		s.fail(w, r, catalog.Session{}, err)
@@ -93,23 +93,23 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	if err := s.store.LoginSucceeded(ctx, username, addr, now); err != nil {
+	if err := s.Store.LoginSucceeded(ctx, username, addr, now); err != nil {
 		// The login itself is good; only the pair's count stays, and
 		// the address is not yet known for the per-username limit.
-		s.log.Warn("record successful login", "err", err)
+		s.Logger.Warn("record successful login", "err", err)
 	}
-	if err := s.sessions.Start(ctx, w, r, admin.ID, now); err != nil {
+	if err := s.Sessions.Start(ctx, w, r, admin.ID, now); err != nil {
 		s.fail(w, r, catalog.Session{}, err)
 		return
 	}
-	s.log.Info("admin logged in", "username", admin.Username)
+	s.Logger.Info("admin logged in", "username", admin.Username)
 	redirect(w, r, "/admin")
 }
 
 // Logout answers POST /admin/logout: the session is deleted in the
 // database and the cookie cleared.
 func (s *Service) Logout(w http.ResponseWriter, r *http.Request) {
-	if err := s.sessions.End(w, r); err != nil {
+	if err := s.Sessions.End(w, r); err != nil {
 		s.fail(w, r, catalog.Session{}, err)
 		return
 	}

@@ -202,7 +202,7 @@ func (s *Service) AddMovie(w http.ResponseWriter, r *http.Request, sess catalog.
 	m, values, err := readMovieForm(w, r, nil)
 	if err == nil {
 		var taken int64
-		taken, err = s.store.MovieIDByKey(r.Context(), m.IDCode, m.Slug)
+		taken, err = s.Store.MovieIDByKey(r.Context(), m.IDCode, m.Slug)
 		switch {
 		case err == nil && m.IDCode != "":
 			// problem.code_taken
@@ -223,7 +223,7 @@ func (s *Service) AddMovie(w http.ResponseWriter, r *http.Request, sess catalog.
 // saveMovie writes one movie the way an import does.
 func (s *Service) saveMovie(r *http.Request, m *catalog.Movie) error {
 	batch := []catalog.Movie{*m}
-	if err := s.store.UpsertMovies(r.Context(), batch); err != nil {
+	if err := s.Store.UpsertMovies(r.Context(), batch); err != nil {
 		return err
 	}
 	m.ID = batch[0].ID
@@ -246,7 +246,7 @@ func (s *Service) pathMovie(r *http.Request) (catalog.Movie, error) {
 	if err != nil {
 		return catalog.Movie{}, err
 	}
-	m, err := s.store.GetMovie(r.Context(), id)
+	m, err := s.Store.GetMovie(r.Context(), id)
 	return m, notFound(err, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
 }
 
@@ -277,7 +277,7 @@ func (s *Service) UpdateMovie(w http.ResponseWriter, r *http.Request, sess catal
 	m, values, err := readMovieForm(w, r, stored.Episodes)
 	if err == nil {
 		m.ID = id
-		err = s.store.UpdateMovie(r.Context(), &m)
+		err = s.Store.UpdateMovie(r.Context(), &m)
 	}
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
 		return notFound(err, "There is no movie #%d. It may have been deleted.", id) // problem.no_movie
@@ -309,7 +309,7 @@ func (s *Service) ConfirmDeleteMovie(w http.ResponseWriter, r *http.Request, ses
 func (s *Service) DeleteMovie(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err == nil {
-		err = s.store.DeleteMovie(r.Context(), id)
+		err = s.Store.DeleteMovie(r.Context(), id)
 	}
 	if err != nil {
 		return notFound(err, "There is no movie #%d. It may have been deleted already.", id) // problem.no_movie_already

@@ -75,11 +75,11 @@ func newMovieBrowse(l *locale.Localizer, f html.Filter) movieBrowse {
 	return b
 }
 
-// Movies answers GET /admin/movies: the movie catalog with search,
+// MovieList answers GET /admin/movies: the movie catalog with search,
 // filters, orders and paging (the parameters of GET /api/movies) and
 // links to add, edit and delete movies; with facet=F, the values of F
 // under the other filters with their counts (GET /api/movies/facets).
-func (s *Service) Movies(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
+func (s *Service) MovieList(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	q := r.URL.Query()
 	f, err := html.ParseMovieFilter(q)
 	if err == nil && q.Get("facet") != "" {
@@ -93,7 +93,7 @@ func (s *Service) Movies(w http.ResponseWriter, r *http.Request, sess catalog.Se
 	if f.Facet != "" {
 		return s.movieFacet(w, r, sess, f)
 	}
-	movies, total, err := s.movies.Movies(r.Context(), 0, f.MovieFilter(), listedFields)
+	movies, total, err := s.Movies.Movies(r.Context(), 0, f.MovieFilter(), listedFields)
 	if err != nil {
 		return err
 	}
@@ -130,7 +130,7 @@ type movieFacetPage struct {
 // filters select, most used first, each linking to the list filtered
 // on it.
 func (s *Service) movieFacet(w http.ResponseWriter, r *http.Request, sess catalog.Session, f html.Filter) error {
-	p, err := s.movies.MovieFacet(r.Context(), 0, f.Facet, f.MovieFilter())
+	p, err := s.Movies.MovieFacet(r.Context(), 0, f.Facet, f.MovieFilter())
 	if err != nil {
 		return err
 	}

@@ -29,7 +29,7 @@ func (c chrome) localizer() *locale.Localizer { return c.l }
 // the administrator: the saved choice, then the switcher's cookie, then
 // Accept-Language, then the default (locale.Catalog.Pick).
 func (s *Service) chrome(r *http.Request, sess catalog.Session, section string) chrome {
-	return chrome{Admin: sess.Username, Section: section, l: s.views.Catalog().Pick(r, s.lang, sess.Language)}
+	return chrome{Admin: sess.Username, Section: section, l: s.views.Catalog().Pick(r, s.DefaultLanguage, sess.Language)}
 }
 
 // render writes an admin page with the headers every HTML page of the
@@ -39,7 +39,7 @@ func (s *Service) chrome(r *http.Request, sess catalog.Session, section string) 
 func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, name string, data interface{ localizer() *locale.Localizer }) {
 	l := data.localizer()
 	if l == nil {
-		l = s.views.Catalog().Pick(r, s.lang)
+		l = s.views.Catalog().Pick(r, s.DefaultLanguage)
 	}
 	s.views.Write(w, r, status, "no-store", l, name, data)
 }
@@ -47,7 +47,7 @@ func (s *Service) render(w http.ResponseWriter, r *http.Request, status int, nam
 // fail shows err as a page with its status; internal errors are logged
 // and their text never reaches the page.
 func (s *Service) fail(w http.ResponseWriter, r *http.Request, sess catalog.Session, err error) {
-	httpx.LogError(s.log, r, err)
+	httpx.LogError(s.Logger, r, err)
 	c := s.chrome(r, sess, "")
 	page := errorPage{c, html.NewErrorPage(c.l, err, "/admin", c.l.T("admin.back_to_clips"))}
 	s.render(w, r, page.Status, "error", page)
@@ -61,7 +61,7 @@ type handler func(w http.ResponseWriter, r *http.Request, sess catalog.Session) 
 // redirected to the login form.
 func (s *Service) signedIn(h handler) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		sess, err := s.sessions.Authenticate(r)
+		sess, err := s.Sessions.Authenticate(r)
 		switch {
 		case catalog.ErrorCode(err) == catalog.EUNAUTHORIZED:
 			redirect(w, r, "/admin/login")
@@ -113,7 +113,7 @@ func redirect(w http.ResponseWriter, r *http.Request, to string) {
 // done logs what an administrator changed and redirects to the page
 // that confirms it.
 func (s *Service) done(w http.ResponseWriter, r *http.Request, sess catalog.Session, to, msg string, args ...any) error {
-	s.log.Info(msg, append(args, "admin", sess.Username)...)
+	s.Logger.Info(msg, append(args, "admin", sess.Username)...)
 	redirect(w, r, to)
 	return nil
 }

@@ -18,9 +18,9 @@ type snapshotPanelPage struct {
 // movies, duration), the next one, the last error, and a button to
 // rebuild now (contract 8).
 func (s *Service) SnapshotPanel(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
-	p := snapshotPanelPage{chrome: s.chrome(r, sess, "snapshot"), Available: s.snapshots != nil}
+	p := snapshotPanelPage{chrome: s.chrome(r, sess, "snapshot"), Available: s.Snapshots != nil}
 	if p.Available {
-		p.Status = s.snapshots.Status()
+		p.Status = s.Snapshots.Status()
 	}
 	if r.URL.Query().Get("rebuild") == "requested" {
 		p.Notice = p.l.T("notice.rebuild_requested")
@@ -33,9 +33,9 @@ func (s *Service) SnapshotPanel(w http.ResponseWriter, r *http.Request, sess cat
 // build loop to build now and returns to the panel at once; the build
 // runs in the background like the hourly one.
 func (s *Service) RebuildSnapshot(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
-	if s.snapshots != nil {
-		s.snapshots.Rebuild()
-		s.log.Info("snapshot rebuild requested", "admin", sess.Username)
+	if s.Snapshots != nil {
+		s.Snapshots.Rebuild()
+		s.Logger.Info("snapshot rebuild requested", "admin", sess.Username)
 	}
 	redirect(w, r, "/admin/snapshot?rebuild=requested")
 	return nil

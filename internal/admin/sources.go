@@ -62,7 +62,7 @@ func (s *Service) Sources(w http.ResponseWriter, r *http.Request, sess catalog.S
 }
 
 func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, status int, p sourcesPage) error {
-	list, err := s.store.ListSources(r.Context())
+	list, err := s.Store.ListSources(r.Context())
 	if err != nil {
 		return err
 	}
@@ -72,7 +72,7 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, status int
 	p.Sources = list
 	p.Types = make(map[string]sourceTypes, len(list))
 	for _, src := range list {
-		types, err := s.store.SourceTypes(r.Context(), src.Name)
+		types, err := s.Store.SourceTypes(r.Context(), src.Name)
 		if err != nil {
 			return err
 		}
@@ -87,9 +87,9 @@ func (s *Service) sourcesPage(w http.ResponseWriter, r *http.Request, status int
 	}
 	p.Gones = []catalog.Gone{catalog.GoneKeep, catalog.GoneHide, catalog.GoneDelete}
 	p.MatchFields = catalog.MatchFieldNames()
-	p.Collecting = s.collector != nil
+	p.Collecting = s.Collector != nil
 	if p.Collecting {
-		p.Running, p.Waiting = s.collector.Running(), s.collector.Waiting()
+		p.Running, p.Waiting = s.Collector.Running(), s.Collector.Waiting()
 	}
 	s.render(w, r, status, "sources", p)
 	return nil
@@ -100,11 +100,11 @@ func (s *Service) AddSource(w http.ResponseWriter, r *http.Request, sess catalog
 	form := sourceForm{Name: r.PostFormValue("name"), URL: r.PostFormValue("url"),
 		Every: strings.TrimSpace(r.PostFormValue("every")), Hours: strings.TrimSpace(r.PostFormValue("hours"))}
 	src, err := parseSourceForm(form)
-	if err == nil && s.collector != nil {
-		err = checkFetchable(src.URL, s.collector.AllowsPrivate())
+	if err == nil && s.Collector != nil {
+		err = checkFetchable(src.URL, s.Collector.AllowsPrivate())
 	}
 	if err == nil {
-		err = s.store.AddSource(r.Context(), &src)
+		err = s.Store.AddSource(r.Context(), &src)
 	}
 	if err == nil {
 		return s.done(w, r, sess, "/admin/sources?added="+url.QueryEscape(src.Name), "source added", "source", src.Name)
@@ -166,7 +166,7 @@ func checkFetchable(rawURL string, allowPrivate bool) error {
 // RemoveSource answers POST /admin/sources/{name}/remove.
 func (s *Service) RemoveSource(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
-	if err := s.store.RemoveSource(r.Context(), name); err != nil {
+	if err := s.Store.RemoveSource(r.Context(), name); err != nil {
 		return notFound(err, "There is no source named %q. It may have been removed already.", name) // problem.no_source_already
 	}
 	return s.done(w, r, sess, "/admin/sources?removed="+url.QueryEscape(name), "source removed", "source", name)
@@ -176,13 +176,13 @@ func (s *Service) RemoveSource(w http.ResponseWriter, r *http.Request, sess cata
 // background collector for a run and returns to the page at once.
 func (s *Service) CollectSource(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
-	_, err := s.store.SourceByName(r.Context(), name)
+	_, err := s.Store.SourceByName(r.Context(), name)
 	switch {
 	case err != nil:
 		return notFound(err, "There is no source named %q.", name) // problem.no_source
-	case s.collector == nil:
+	case s.Collector == nil:
 		return catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.") // problem.no_collections
-	case !s.collector.Request(name):
+	case !s.Collector.Request(name):
 		return catalog.Errorf(catalog.ECONFLICT, "A run of %s is already waiting or running.", name) // problem.run_waiting
 	}
 	return s.done(w, r, sess, "/admin/sources?collecting="+url.QueryEscape(name), "collection requested", "source", name)
@@ -194,9 +194,9 @@ func (s *Service) CollectSource(w http.ResponseWriter, r *http.Request, sess cat
 func (s *Service) CancelSource(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
 	switch {
-	case s.collector == nil:
+	case s.Collector == nil:
 		return catalog.Errorf(catalog.EUNAVAILABLE, "This process runs no collections.") // problem.no_collections
-	case !s.collector.Cancel(name):
+	case !s.Collector.Cancel(name):
 		return catalog.Errorf(catalog.ENOTFOUND, "No run of %q is in progress or waiting. It may have ended already.", name) // problem.no_run
 	}
 	return s.done(w, r, sess, "/admin/sources?cancelled="+url.QueryEscape(name), "collection cancelled", "source", name)
@@ -209,10 +209,10 @@ func (s *Service) SetSourceSettings(w http.ResponseWriter, r *http.Request, sess
 	name := r.PathValue("name")
 	set, err := parseSettingsForm(r)
 	if err == nil {
-		err = s.store.SetSourceSettings(r.Context(), name, set)
+		err = s.Store.SetSourceSettings(r.Context(), name, set)
 	}
 	if err == nil {
-		s.log.Info("source settings changed", "source", name, "match", set.Match.String(), "preferred", set.Preferred, "interval", set.Interval, "admin", sess.Username)
+		s.Logger.Info("source settings changed", "source", name, "match", set.Match.String(), "preferred", set.Preferred, "interval", set.Interval, "admin", sess.Username)
 	}
 	return s.sourceFormDone(w, r, sess, name, err, "/admin/sources?set="+url.QueryEscape(name), "source.not_set", func(p *sourcesPage) { p.Settings = name })
 }
@@ -249,7 +249,7 @@ func parseSettingsForm(r *http.Request) (catalog.SourceSettings, error) {
 // 10); its kept records are published and its movies moved.
 func (s *Service) BindSourceType(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
-	_, err := s.store.SourceByName(r.Context(), name)
+	_, err := s.Store.SourceByName(r.Context(), name)
 	var res collect.BindResult
 	if err == nil {
 		var id int64
@@ -260,12 +260,12 @@ func (s *Service) BindSourceType(w http.ResponseWriter, r *http.Request, sess ca
 				fe.Add("category", "is required") // problem.required
 				err = fe.Err()
 			} else {
-				res, err = collect.Bind(r.Context(), s.store, name, id, category, skip, true)
+				res, err = collect.Bind(r.Context(), s.Store, name, id, category, skip, true)
 			}
 		}
 	}
 	if err == nil {
-		s.log.Info("source type bound", "source", name, "type", r.PathValue("id"), "category", r.PostFormValue("category"),
+		s.Logger.Info("source type bound", "source", name, "type", r.PathValue("id"), "category", r.PostFormValue("category"),
 			"published", res.Published, "moved", res.Moved, "admin", sess.Username)
 	}
 	return s.sourceFormDone(w, r, sess, name, err, "/admin/sources?bound="+url.QueryEscape(name)+"&published="+strconv.Itoa(res.Published)+"&moved="+strconv.Itoa(res.Moved),
@@ -276,7 +276,7 @@ func (s *Service) BindSourceType(w http.ResponseWriter, r *http.Request, sess ca
 // do with the records the source no longer lists.
 func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	name := r.PathValue("name")
-	src, err := s.store.SourceByName(r.Context(), name)
+	src, err := s.Store.SourceByName(r.Context(), name)
 	var gone catalog.Gone
 	if err == nil {
 		if gone, err = catalog.ParseGone(r.PostFormValue("gone")); err != nil {
@@ -286,10 +286,10 @@ func (s *Service) SetSourceGone(w http.ResponseWriter, r *http.Request, sess cat
 		}
 	}
 	if err == nil {
-		err = s.store.SetSourceRules(r.Context(), name, gone, src.Synonyms)
+		err = s.Store.SetSourceRules(r.Context(), name, gone, src.Synonyms)
 	}
 	if err == nil {
-		s.log.Info("source gone rule changed", "source", name, "gone", gone, "admin", sess.Username)
+		s.Logger.Info("source gone rule changed", "source", name, "gone", gone, "admin", sess.Username)
 	}
 	return s.sourceFormDone(w, r, sess, name, err, "/admin/sources?set="+url.QueryEscape(name), "source.not_set", func(p *sourcesPage) { p.Bindings = name })
 }

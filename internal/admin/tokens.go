@@ -44,7 +44,7 @@ func (s *Service) Tokens(w http.ResponseWriter, r *http.Request, sess catalog.Se
 }
 
 func (s *Service) tokensPage(w http.ResponseWriter, r *http.Request, status int, p tokensPage) error {
-	list, err := s.store.ListTokens(r.Context())
+	list, err := s.Store.ListTokens(r.Context())
 	if err != nil {
 		return err
 	}
@@ -71,8 +71,8 @@ func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request, sess catal
 	if err == nil {
 		secret, hash := auth.NewSecret()
 		tok.TokenHash, tok.AdminID = hash, sess.AdminID
-		if err = s.store.CreateToken(r.Context(), &tok); err == nil {
-			s.log.Info("api token created", "id", tok.ID, "name", tok.Name, "admin", sess.Username)
+		if err = s.Store.CreateToken(r.Context(), &tok); err == nil {
+			s.Logger.Info("api token created", "id", tok.ID, "name", tok.Name, "admin", sess.Username)
 			return s.tokensPage(w, r, http.StatusCreated, tokensPage{chrome: s.chrome(r, sess, "tokens"), Created: &createdToken{Token: tok, Secret: secret}})
 		}
 	}
@@ -88,7 +88,7 @@ func (s *Service) CreateToken(w http.ResponseWriter, r *http.Request, sess catal
 func (s *Service) RevokeToken(w http.ResponseWriter, r *http.Request, sess catalog.Session) error {
 	id, err := catalog.ParseID(r.PathValue("id"))
 	if err == nil {
-		err = s.store.RevokeToken(r.Context(), id)
+		err = s.Store.RevokeToken(r.Context(), id)
 	}
 	if err != nil {
 		return notFound(err, "There is no token #%d. It may have been revoked already.", id) // problem.no_token

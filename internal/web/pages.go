@@ -63,7 +63,7 @@ func facetLinks(f html.Filter) []facetLink {
 // (GET /api/clips/facets), each linking to the clips filtered on it.
 func (p *Pages) Index(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	f, err := html.ParseFilter(q, p.platforms)
+	f, err := html.ParseFilter(q, p.Platforms)
 	if err == nil && q.Get("facet") != "" {
 		if f.Facet = q.Get("facet"); !slices.Contains(clipFacetFields, f.Facet) {
 			err = catalog.Errorf(catalog.EINVALID, "facet must be one of %s", strings.Join(clipFacetFields, ", ")) // problem.param_one_of
@@ -77,7 +77,7 @@ func (p *Pages) Index(w http.ResponseWriter, r *http.Request) {
 		p.facet(w, r, f)
 		return
 	}
-	clips, total, err := p.search.Clips(r.Context(), 0, f.ClipFilter())
+	clips, total, err := p.Search.Clips(r.Context(), 0, f.ClipFilter())
 	if err != nil {
 		p.fail(w, r, err)
 		return
@@ -88,7 +88,7 @@ func (p *Pages) Index(w http.ResponseWriter, r *http.Request) {
 	}
 	p.render(w, r, http.StatusOK, "index", indexPage{
 		Filter:    f,
-		Platforms: p.platforms.List(),
+		Platforms: p.Platforms.List(),
 		Chips:     f.Chips("/"),
 		Facets:    facetLinks(f),
 		Clips:     cards,
@@ -108,7 +108,7 @@ type facetPage struct {
 // facet shows the values of f.Facet over the clips f's other filters
 // select, most used first.
 func (p *Pages) facet(w http.ResponseWriter, r *http.Request, f html.Filter) {
-	page, err := p.search.ClipFacet(r.Context(), 0, f.Facet, f.ClipFilter())
+	page, err := p.Search.ClipFacet(r.Context(), 0, f.Facet, f.ClipFilter())
 	if err != nil {
 		p.fail(w, r, err)
 		return
@@ -140,7 +140,7 @@ func (p *Pages) Clip(w http.ResponseWriter, r *http.Request) {
 		p.fail(w, r, err)
 		return
 	}
-	c, err := p.store.GetClip(r.Context(), id)
+	c, err := p.Store.GetClip(r.Context(), id)
 	if catalog.ErrorCode(err) == catalog.ENOTFOUND {
 		p.fail(w, r, catalog.Errorf(catalog.ENOTFOUND, "There is no clip number %d. It may have been removed.", id)) // problem.no_clip_number
 		return

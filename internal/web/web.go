@@ -40,45 +40,32 @@ type Config struct {
 	DefaultLanguage string
 }
 
-// Pages serves the public HTML pages.
+// Pages serves the public HTML pages, with their Config (defaults
+// filled in by New).
 type Pages struct {
-	store     catalog.ClipStore
-	search    *search.Live
-	platforms *catalog.Platforms
-	log       *slog.Logger
-	views     *html.Views
-	lang      string // the default language
+	Config
+	views *html.Views
 }
 
 // New parses the templates once; a broken template panics at start
 // rather than on a visitor's request.
 func New(cfg Config) *Pages {
-	log := cfg.Logger
-	if log == nil {
-		log = slog.New(slog.DiscardHandler)
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
 	}
-	assets := cfg.Assets
-	if assets == nil {
-		assets = html.NewAssets()
+	if cfg.Assets == nil {
+		cfg.Assets = html.NewAssets()
 	}
-	cat := cfg.Locale
-	if cat == nil {
-		cat = locale.New()
+	if cfg.Locale == nil {
+		cfg.Locale = locale.New()
 	}
-	return &Pages{
-		store:     cfg.Store,
-		search:    cfg.Search,
-		platforms: cfg.Platforms,
-		log:       log,
-		views:     html.NewViews(assets, cat, log, templateFS, "templates"),
-		lang:      cfg.DefaultLanguage,
-	}
+	return &Pages{Config: cfg, views: html.NewViews(cfg.Assets, cfg.Locale, cfg.Logger, templateFS, "templates")}
 }
 
 // language is the language of a visitor's page: the switcher's
 // cookie, Accept-Language, then the default (locale.Catalog.Pick).
 func (p *Pages) language(r *http.Request) *locale.Localizer {
-	return p.views.Catalog().Pick(r, p.lang)
+	return p.views.Catalog().Pick(r, p.DefaultLanguage)
 }
 
 // render writes a public page. Pages revalidate on every visit (cheap
@@ -95,7 +82,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, status int, name 
 // fail shows err as a friendly page with its status. Internal errors are
 // logged and their text never reaches the visitor.
 func (p *Pages) fail(w http.ResponseWriter, r *http.Request, err error) {
-	httpx.LogError(p.log, r, err)
+	httpx.LogError(p.Logger, r, err)
 	l := p.language(r)
 	page := struct{ html.ErrorPage }{html.NewErrorPage(l, err, "/", l.T("web.back_to_all"))}
 	p.render(w, r, page.Status, "error", page)
