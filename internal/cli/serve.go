@@ -341,7 +341,11 @@ func (s *serveState) services(ctx context.Context, version string) *snapshot.Ser
 	clipSearch, movieSearch := startSearch(s.runCtx, s.st, log, s.c.indexDir)
 	s.indexes = []*search.Live{clipSearch, movieSearch}
 	m.SearchIndexes(map[string]*search.Live{"clips": clipSearch, "movies": movieSearch})
-	s.collector = newCollector(s.st, writes, m, log, s.c.fetchPrivate, s.c.collectLimit, s.c.collectPause, version)
+	// Due sources, at most collect.MaxRunsAtOnce at once, writing
+	// through writes (which announce purges).
+	s.collector = collect.NewRunner(collect.RunnerConfig{Store: writes, Lock: sourceLock(s.st),
+		Logger: log.With("component", "collect"), Observe: m.Collect, Fetch: fetchguard.Options{AllowPrivate: s.c.fetchPrivate},
+		RunDeadline: s.c.collectLimit, Interval: s.c.collectPause, Version: version})
 	s.prober = newProber(s.c.probe, s.st, m, purger, log, s.c.fetchPrivate)
 	if s.c.mirrorPosters {
 		s.mirror = posters.New(s.st, posters.Options{PublicURL: s.c.publicURL, Guard: fetchguard.Options{AllowPrivate: s.c.fetchPrivate},

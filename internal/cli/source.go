@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"log/slog"
 	"net/url"
 	"strings"
 	"text/tabwriter"
@@ -13,9 +12,7 @@ import (
 
 	"catalog/internal/catalog"
 	"catalog/internal/collect"
-	"catalog/internal/edge"
 	"catalog/internal/fetchguard"
-	"catalog/internal/metrics"
 	"catalog/internal/progress"
 )
 
@@ -387,17 +384,12 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 	if interval < 0 {
 		return usagef("collect: --collect-interval must be 0 or more, got %s", interval)
 	}
-	purger, err := openPurger("collect", purgeURL, p.logger(p.Stderr), nil)
+	st, closeStore, err := p.openAnnouncing(ctx, "collect", purgeURL, db)
 	if err != nil {
 		return err
 	}
-	defer closePurger(purger)
-	opened, err := openStore(ctx, db)
-	if err != nil {
-		return err
-	}
-	defer opened.Close()
-	opts, err := runOptions(ctx, opened, positional[0], hours)
+	defer closeStore()
+	opts, err := runOptions(ctx, st, positional[0], hours)
 	if err != nil {
 		return err
 	}
@@ -407,7 +399,6 @@ func (p *Program) collectCmd(ctx context.Context, args []string) error {
 		opts.Interval = interval
 	}
 	opts.Version = p.versionString()
-	st := edge.Announcing(opened, purger)
 	ctx, cancel := context.WithTimeoutCause(ctx, deadline, fmt.Errorf("the run passed its deadline of %s (--collect-deadline)", deadline))
 	defer cancel()
 	return p.runCollect(ctx, st, opts, p.progress(pf))
@@ -489,16 +480,6 @@ func sourceLock(st store) func(ctx context.Context, source string) (func(), bool
 		h.Write([]byte(source))
 		return lock(ctx, collectLockKey^int64(h.Sum64()))
 	}
-}
-
-// newCollector is serve's background collector: due sources, at most
-// collect.MaxRunsAtOnce at once, writing through writes (which announce
-// purges), counted in m; allowPrivate is --fetch-allow-private and
-// deadline --collect-deadline.
-func newCollector(st store, writes catalog.Store, m *metrics.Registry, log *slog.Logger, allowPrivate bool, deadline, interval time.Duration, version string) *collect.Runner {
-	return collect.NewRunner(collect.RunnerConfig{Store: writes, Lock: sourceLock(st),
-		Logger: log.With("component", "collect"), Observe: m.Collect, Fetch: fetchguard.Options{AllowPrivate: allowPrivate},
-		RunDeadline: deadline, Interval: interval, Version: version})
 }
 
 // intervalFlag is --collect-interval: the least time between two page
