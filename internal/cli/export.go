@@ -35,7 +35,11 @@ func (p *Program) exportCmd(ctx context.Context, args []string) error {
 		return err
 	}
 	defer st.Close()
-	total, err := exportTotal(ctx, st, job.kind)
+	count := st.CountMovies
+	if job.kind == "clips" {
+		count = st.CountClips
+	}
+	total, err := count(ctx)
 	if err != nil {
 		return fmt.Errorf("%s: %s", job.name, message(err))
 	}
@@ -124,14 +128,6 @@ func exportFormat(out, format string) (export.Format, error) {
 		return 0, fmt.Errorf("--format %s does not match the %s extension of --out (import reads the format from the extension)", fm, ext)
 	}
 	return fm, nil
-}
-
-// exportTotal is the number of records to export, for the progress bar.
-func exportTotal(ctx context.Context, st store, kind string) (int64, error) {
-	if kind == "movies" {
-		return st.CountMovies(ctx)
-	}
-	return st.CountClips(ctx)
 }
 
 // replaceFile has fill write a temporary file beside path (it is given

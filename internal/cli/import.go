@@ -101,17 +101,7 @@ func (p *Program) importFiles(ctx context.Context, job *importJob, st catalog.St
 	var total importer.Summary
 	var failed []string
 	for _, file := range job.files {
-		sum, err := p.importFile(file, job.opts.DryRun, func(name string, r io.Reader) (importer.Summary, error) {
-			rep := p.progress(job.pf).Bytes("import "+display(name), fileSize(name))
-			defer rep.Close()
-			opts := job.opts
-			opts.Progress = func() { rep.Add(1) }
-			r = rep.Reader(r)
-			if job.kind == "clips" {
-				return importer.Clips(ctx, st, job.platforms, name, r, opts)
-			}
-			return importer.Movies(ctx, st, name, r, opts)
-		})
+		sum, err := p.importFile(ctx, job, st, file)
 		total.Read += sum.Read
 		total.Imported += sum.Imported
 		total.Rejected += sum.Rejected
@@ -158,7 +148,7 @@ func display(file string) string {
 
 // importFile imports one named input and prints its summary, with one
 // "FILE:LINE: message" line on stderr per rejected record.
-func (p *Program) importFile(file string, dryRun bool, run func(string, io.Reader) (importer.Summary, error)) (importer.Summary, error) {
+func (p *Program) importFile(ctx context.Context, job *importJob, st catalog.Store, file string) (importer.Summary, error) {
 	var r io.Reader = p.Stdin
 	if file != "-" {
 		fh, err := os.Open(file)
@@ -170,7 +160,17 @@ func (p *Program) importFile(file string, dryRun bool, run func(string, io.Reade
 	} else if r == nil {
 		return importer.Summary{}, errors.New("no standard input")
 	}
-	sum, err := run(file, r)
+	rep := p.progress(job.pf).Bytes("import "+display(file), fileSize(file))
+	opts := job.opts
+	opts.Progress = func() { rep.Add(1) }
+	var sum importer.Summary
+	var err error
+	if job.kind == "clips" {
+		sum, err = importer.Clips(ctx, st, job.platforms, file, rep.Reader(r), opts)
+	} else {
+		sum, err = importer.Movies(ctx, st, file, rep.Reader(r), opts)
+	}
+	rep.Close()
 	w := bufio.NewWriter(p.Stderr)
 	for _, rej := range sum.Rejects {
 		fmt.Fprintf(w, "%s:%d: %s\n", display(file), rej.Line, flatten(rej.Message))
@@ -180,7 +180,7 @@ func (p *Program) importFile(file string, dryRun bool, run func(string, io.Reade
 	}
 	w.Flush()
 	if sum.Read > 0 || sum.Rejected > 0 || err == nil {
-		p.printSummary(display(file), sum, dryRun)
+		p.printSummary(display(file), sum, job.opts.DryRun)
 	}
 	return sum, err
 }

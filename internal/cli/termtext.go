@@ -17,16 +17,6 @@ import (
 // (U+202A-U+202E, U+2066-U+2069) that reorder what is shown. Invalid
 // UTF-8 becomes U+FFFD.
 func termText(s string) string {
-	clean := true
-	for _, r := range s {
-		if r == utf8.RuneError || unsafeRune(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
