@@ -91,7 +91,11 @@ func ParseFilterValue(param, v string) (string, error) {
 func ParseValueFilters(q url.Values, fields ...ValueField) ([]FieldValue, error) {
 	var out []FieldValue
 	for _, f := range fields {
-		v, err := ParseFilterValue(f.String(), q.Get(f.String()))
+		raw := q.Get(f.String())
+		if raw == "" {
+			continue // most lists name no filter: nothing to check or fold
+		}
+		v, err := ParseFilterValue(f.String(), raw)
 		if err != nil {
 			return nil, err
 		}

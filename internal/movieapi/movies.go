@@ -11,6 +11,7 @@ import (
 
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
+	"catalog/internal/edge"
 	"catalog/internal/httpx"
 	"catalog/internal/search"
 )
@@ -72,13 +73,15 @@ func (s *API) list(legacy bool) httpx.HandlerFunc {
 }
 
 // detail is the handler of /api/movies/{id}, or of /api/jav/{id} when
-// legacy: one movie in the detail envelope.
+// legacy: one movie in the detail envelope, tagged with "movies" and
+// its own surrogate key once its id is known to be well formed.
 func (s *API) detail(legacy bool) httpx.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) error {
 		dq, err := parseDetailQuery(r.PathValue("id"), r.URL.Query(), legacy)
 		if err != nil {
 			return err
 		}
+		edge.SetKeys(w.Header(), edge.Movies, edge.MovieKey(dq.id))
 		return s.reads.Serve(w, r, cache.DayKey(dq.key(), s.now()), "", func(ctx context.Context, _ int64) ([]byte, error) {
 			movies, err := s.store.MoviesByID(ctx, []int64{dq.id}, dq.fields)
 			if err != nil {

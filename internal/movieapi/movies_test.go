@@ -517,3 +517,28 @@ func TestMalformedQuery(t *testing.T) {
 	checkHeader(t, r, "Access-Control-Allow-Origin", "*")
 	checkHeader(t, r, "Cache-Control", "no-store")
 }
+
+// A detail names "movies" and its movie's key in both forms; a
+// malformed id names only "movies", and never the raw path text.
+func TestDetailSurrogateKeys(t *testing.T) {
+	t.Parallel()
+	store := newTestStore(t)
+	addNumbered(t, store, 3)
+	h := newService(t, store, nil)
+	for _, tt := range []struct {
+		target string
+		status int
+		want   string
+	}{
+		{"/api/movies/2", http.StatusOK, "movies movie-2"},
+		{"/api/jav/3", http.StatusOK, "movies movie-3"},
+		{"/api/movies/9", http.StatusNotFound, "movies movie-9"},
+		{"/api/movies/x1", http.StatusBadRequest, "movies"},
+		{"/api/movies", http.StatusOK, "movies"},
+	} {
+		r := get(t, h, tt.target, tt.status)
+		if got := r.header.Get("Surrogate-Key"); got != tt.want {
+			t.Errorf("%s: Surrogate-Key %q, want %q", tt.target, got, tt.want)
+		}
+	}
+}
