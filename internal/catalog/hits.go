@@ -71,7 +71,8 @@ type HitStore interface {
 	// each period's count when the stored day lies in the same period as
 	// day, else it starts at N; the stored day becomes the later of the
 	// two. Ids with no movie are skipped. Neither updated_at nor the
-	// MacCMS order moves.
+	// MacCMS order moves. The search log lists the movies as changed in
+	// their counts alone (SearchUpdate.Hits).
 	AddHits(ctx context.Context, day HitDay, counts []HitCount) error
 }
 

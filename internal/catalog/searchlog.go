@@ -69,6 +69,32 @@ func SearchValues(lists *[NumValueFields]string) []FieldValue {
 	return out
 }
 
+// SearchUpdate is the changes to one kind of record after a version,
+// as one read transaction saw them. An id is in one of Docs, Gone and
+// Hits at most.
+type SearchUpdate struct {
+	// Docs are the records changed otherwise than in their play counts
+	// alone, in their current form (counts included).
+	Docs []SearchDoc
+	// Gone are the ids deleted.
+	Gone []int64
+	// Hits are the records whose play counts alone changed (hit batches,
+	// HitStore.AddHits), with their counts as stored: the log says so,
+	// and only the counts are read, so that a batch of thousands of
+	// movies costs the index no document. Never more than one a movie,
+	// so not bounded by SearchChanges' max.
+	Hits []HitsOf
+	// Version is the kind's version the transaction saw: every change
+	// up to it is listed.
+	Version int64
+}
+
+// HitsOf is one movie's play counts as stored.
+type HitsOf struct {
+	ID   int64
+	Hits Hits
+}
+
 // ErrSearchLogGap is SearchChanges' answer when the changes after the
 // given version are no longer all in the log (pruned, a table emptied
 // at once, or too many): the caller rebuilds from SearchDocs.
@@ -87,12 +113,12 @@ type SearchLog interface {
 	// SearchDocs calls fn with every record of kind, in one read
 	// transaction, and returns the kind's version that transaction saw.
 	SearchDocs(ctx context.Context, kind SearchKind, fn func(SearchDoc)) (int64, error)
-	// SearchChanges returns, in one read transaction, the records of
-	// kind changed after version after (their current form; gone lists
-	// the ids deleted), and the version that transaction saw. It fails
-	// with ErrSearchLogGap when the log no longer lists them all, or
-	// they number more than max.
-	SearchChanges(ctx context.Context, kind SearchKind, after int64, max int) (docs []SearchDoc, gone []int64, version int64, err error)
+	// SearchChanges returns, in one read transaction, the changes to
+	// the records of kind after version after. It fails with
+	// ErrSearchLogGap when the log no longer lists them all, or the
+	// records changed otherwise than in their play counts (Docs and
+	// Gone) number more than max.
+	SearchChanges(ctx context.Context, kind SearchKind, after int64, max int) (SearchUpdate, error)
 	// ClipsByID returns the clips with the given ids, highest id first
 	// (ids missing from the store are left out).
 	ClipsByID(ctx context.Context, ids []int64) ([]Clip, error)

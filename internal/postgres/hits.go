@@ -47,6 +47,11 @@ func (s *Store) AddHits(ctx context.Context, day catalog.HitDay, counts []catalo
 		ids, ns = append(ids, c.ID), append(ns, c.N)
 	}
 	err := s.inTx(ctx, func(tx pgx.Tx) error {
+		// The search log lists these movies as changed in their counts
+		// alone (migration 00026): true, as the batch writes nothing else.
+		if _, err := tx.Exec(ctx, `SELECT set_config('catalog.hits_only', 'on', true)`); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, lockHits, ids); err != nil {
 			return err
 		}

@@ -14,19 +14,32 @@ var _ catalog.SearchLog = (*Store)(nil)
 // searchSource is where one kind's search documents are read: the
 // columns of a catalog.SearchDoc after the id (a clip has no change
 // time, type, year, play groups, score or hits), the table with its alias t and
-// its join to the movies' types, and the kind's version column in meta.
+// its join to the movies' types, the kind's version column in meta, and
+// whether its records have play counts (catalog.SearchUpdate.Hits).
 type searchSource struct {
 	cols, table, join, version string
+	hits                       bool
 }
 
 var searchTables = map[catalog.SearchKind]searchSource{
 	catalog.SearchClips: {"t.title_fold, t.platform, 0::bigint, 0::bigint, ''::text, 0::bigint, ''::text, 0::bigint, 0::bigint, 0::bigint, 0::bigint, 0::bigint, " +
-		"'[]'::text, json_build_array(t.actor)::text, '[]'::text, json_build_array(t.studio)::text, '[]'::text, '[]'::text", "clips t", "", "clip_version"},
+		"'[]'::text, json_build_array(t.actor)::text, '[]'::text, json_build_array(t.studio)::text, '[]'::text, '[]'::text", "clips t", "", "clip_version", false},
 	catalog.SearchMovies: {"t.name_fold, ''::text, extract(epoch FROM t.updated_at)::bigint, coalesce(mt.id, 0), t.year, t.play_kinds::bigint, t.score, " +
 		"t.hits, t.hits_day, t.hits_week, t.hits_month, t.hits_on, " +
 		"t.categories_json, t.actor_json, t.director_json, t.studio_json, t.genre_json, t.country_json",
-		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version"},
+		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version", true},
 }
+
+// The changes after a version: the ids logged since, each either
+// changed whole (a row with hits_only false among its rows: read with
+// every column, NULL when gone) or in its play counts alone (read with
+// those). The log's rows of one id are grouped, so an id is read once.
+const (
+	changedWhole = `SELECT id FROM search_log WHERE kind = $1 AND version > $2 GROUP BY id HAVING NOT bool_and(hits_only) LIMIT $3`
+	changedHits  = `SELECT t.id, t.hits, t.hits_day, t.hits_week, t.hits_month, t.hits_on
+FROM (SELECT id FROM search_log WHERE kind = $1 AND version > $2 GROUP BY id HAVING bool_and(hits_only)) l
+JOIN movies t ON t.id = l.id`
+)
 
 // KindVersion reads one kind's data version.
 func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64, error) {
@@ -75,14 +88,15 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 }
 
 // SearchChanges reads the log after after, with the changed records'
-// current titles, in one snapshot.
-func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, after int64, max int) (docs []catalog.SearchDoc, gone []int64, version int64, err error) {
+// current documents or counts, in one snapshot.
+func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, after int64, max int) (catalog.SearchUpdate, error) {
 	t := searchTables[kind]
-	err = s.snapshotRead(ctx, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT `+t.version+` FROM meta`).Scan(&version); err != nil {
+	var u catalog.SearchUpdate
+	err := s.snapshotRead(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT `+t.version+` FROM meta`).Scan(&u.Version); err != nil {
 			return err
 		}
-		if version <= after {
+		if u.Version <= after {
 			return nil
 		}
 		var through int64
@@ -93,7 +107,7 @@ func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, afte
 			return catalog.ErrSearchLogGap
 		}
 		rows, err := tx.Query(ctx, `SELECT l.id, t.id, `+t.cols+`
-FROM (SELECT DISTINCT id FROM search_log WHERE kind = $1 AND version > $2 LIMIT $3) l
+FROM (`+changedWhole+`) l
 LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 		if err != nil {
 			return err
@@ -113,27 +127,42 @@ LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
-			if len(docs)+len(gone) >= max || logID == 0 {
+			if len(u.Docs)+len(u.Gone) >= max || logID == 0 {
 				return catalog.ErrSearchLogGap
 			}
 			if id == nil {
-				gone = append(gone, logID)
+				u.Gone = append(u.Gone, logID)
 				continue
 			}
 			var values [catalog.NumValueFields]string
 			for i, l := range lists {
 				values[i] = *l
 			}
-			docs = append(docs, catalog.SearchDoc{ID: logID, Fold: *fold, Group: *group, Changed: *changed, Type: *typ, Year: *year, Play: *play,
+			u.Docs = append(u.Docs, catalog.SearchDoc{ID: logID, Fold: *fold, Group: *group, Changed: *changed, Type: *typ, Year: *year, Play: *play,
 				Score: *score, Values: catalog.SearchValues(&values),
 				Hits: catalog.Hits{Total: *hits[0], Day: *hits[1], Week: *hits[2], Month: *hits[3], On: catalog.HitDay(*hits[4])}})
 		}
-		return rows.Err()
+		if err := rows.Err(); err != nil || !t.hits {
+			return err
+		}
+		counts, err := tx.Query(ctx, changedHits, kind, after)
+		if err != nil {
+			return err
+		}
+		u.Hits, err = pgx.CollectRows(counts, func(row pgx.CollectableRow) (catalog.HitsOf, error) {
+			var h catalog.HitsOf
+			err := row.Scan(&h.ID, &h.Hits.Total, &h.Hits.Day, &h.Hits.Week, &h.Hits.Month, (*int64)(&h.Hits.On))
+			return h, err
+		})
+		return err
 	})
 	if errors.Is(err, catalog.ErrSearchLogGap) {
-		return nil, nil, 0, catalog.ErrSearchLogGap
+		return catalog.SearchUpdate{}, catalog.ErrSearchLogGap
 	}
-	return docs, gone, version, translate(err, "read search log")
+	if err != nil {
+		return catalog.SearchUpdate{}, translate(err, "read search log")
+	}
+	return u, nil
 }
 
 // PruneSearchLog deletes the log rows of kind at or below through.

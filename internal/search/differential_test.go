@@ -354,9 +354,9 @@ func TestKindVersionsAndLog(t *testing.T) {
 				t.Fatalf("after a movie write: clip version %d -> %d, movie version %d -> %d", c1, c2, m1, m2)
 			}
 
-			docs, gone, v, err := a.SearchChanges(ctx, catalog.SearchClips, c0, 100)
-			if err != nil || v != c1 || len(docs) != 1 || docs[0].ID != c.ID || docs[0].Fold != "golden part" || len(gone) != 0 {
-				t.Fatalf("SearchChanges after %d: %v %v %d %v", c0, docs, gone, v, err)
+			u, err := a.SearchChanges(ctx, catalog.SearchClips, c0, 100)
+			if err != nil || u.Version != c1 || len(u.Docs) != 1 || u.Docs[0].ID != c.ID || u.Docs[0].Fold != "golden part" || len(u.Gone) != 0 {
+				t.Fatalf("SearchChanges after %d: %+v %v", c0, u, err)
 			}
 			live := search.NewLive(a, catalog.SearchClips, nil)
 			live.Start(ctx)
@@ -367,7 +367,7 @@ func TestKindVersionsAndLog(t *testing.T) {
 			if err := a.PruneSearchLog(ctx, catalog.SearchClips, version(catalog.SearchClips)); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, _, err := a.SearchChanges(ctx, catalog.SearchClips, c1, 100); err != catalog.ErrSearchLogGap {
+			if _, err := a.SearchChanges(ctx, catalog.SearchClips, c1, 100); err != catalog.ErrSearchLogGap {
 				t.Fatalf("SearchChanges after pruning: %v, want ErrSearchLogGap", err)
 			}
 			// The index, behind the pruned rows, rebuilds; meanwhile a

@@ -28,8 +28,6 @@ type attrs struct {
 	set     bool
 	score   uint8 // the score in tenths + 1; 0 = none
 	_       [3]byte
-	hits    [numHitKinds]uint32 // catalog.Hits' counts as stored (hitsort.go)
-	hitsOn  uint32              // catalog.Hits.On
 }
 
 // attrTable maps an id to its attrs.
@@ -57,8 +55,9 @@ type facets struct {
 	byID  attrTable
 	sets  setMap[facetKey]
 	timed *roaring.Bitmap // every id with attributes: the change order's ids
-	order changeOrder
-	hits  [numHitKinds]hitOrder // hitsort.go
+	order  changeOrder
+	counts hitCounts             // the movies' play counts (hitsort.go)
+	hits   [numHitKinds]hitOrder // hitsort.go
 }
 
 func newFacets() *facets {
@@ -84,7 +83,6 @@ func packAttrs(d Doc) attrs {
 	if t, ok := scoreTenths(d.Score); ok {
 		a.score = t + 1
 	}
-	packHits(&a, d.Hits)
 	return a
 }
 
@@ -141,10 +139,11 @@ func (a attrs) keys(yield func(facetKey)) {
 	}
 }
 
-// add records d's attributes; id must have none yet.
+// add records d's attributes and play counts; id must have none yet.
 func (f *facets) add(id uint32, d Doc) {
 	if a := packAttrs(d); a.set {
 		f.put(id, a)
+		f.setHits(id, packHits(d.Hits))
 	}
 }
 
@@ -154,7 +153,6 @@ func (f *facets) put(id uint32, a attrs) {
 	a.keys(func(k facetKey) { f.sets.forWrite(k, nil).Add(id) })
 	f.timed.Add(id)
 	f.order.add(orderKey(a.changed, id))
-	f.putHits(id, a)
 }
 
 // remove forgets id's attributes.
@@ -171,7 +169,7 @@ func (f *facets) remove(id uint32) {
 	})
 	f.timed.Remove(id)
 	f.order.remove(orderKey(a.changed, id))
-	f.removeHits(id, a)
+	f.setHits(id, hitRec{})
 	f.byID.set(id, attrs{})
 }
 
@@ -384,6 +382,7 @@ func (o *changeOrder) walk(from int, down bool, fn func(uint64) bool) {
 func (f *facets) bytes() int64 {
 	n := int64(f.timed.GetSizeInBytes()) + int64(len(f.byID.pages))*(1<<pageBits)*attrSize + int64(f.order.len())*8
 	f.sets.each(func(_ facetKey, b *roaring.Bitmap) { n += int64(b.GetSizeInBytes()) })
+	n += f.counts.bytes()
 	for k := range f.hits {
 		n += f.hits[k].bytes()
 	}

@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/binary"
+	"maps"
 	"slices"
 	"unsafe"
 
@@ -16,24 +17,24 @@ import (
 //	timed  one bitmap (file.go's bitmap)
 //	sets   named bitmaps (writeNamed), a name being kind u8 and value u32
 //	order  n u64, the change order's keys ascending [n]u64
+//	counts n u64, the play counts of the movies that have any, id
+//	       ascending: n records (id u32, total u32, day u32, week u32,
+//	       month u32, day of the last hit u32); the hit orders are made
+//	       from them when the file is read
 //
 // The bitmaps, the attribute pages and the order's blocks are views of
 // the mapped file, each copied to the heap before its first change (as
 // every mapped list), so that opening a large catalog's file costs
 // neither the time nor the memory of a copy.
 
-const attrSize = 36
+const attrSize = 16
 
 func (f *facets) writeTo(fw *fileWriter) error {
 	err := writePages(fw, &f.byID.pageTable, attrSize, func(buf []byte, a attrs) []byte {
 		buf = binary.LittleEndian.AppendUint32(buf, a.changed)
 		buf = binary.LittleEndian.AppendUint32(buf, a.typ)
 		buf = binary.LittleEndian.AppendUint16(buf, a.year)
-		buf = append(buf, a.play, boolByte(a.set), a.score, 0, 0, 0)
-		for _, n := range a.hits {
-			buf = binary.LittleEndian.AppendUint32(buf, n)
-		}
-		return binary.LittleEndian.AppendUint32(buf, a.hitsOn)
+		return append(buf, a.play, boolByte(a.set), a.score, 0, 0, 0)
 	})
 	if err != nil {
 		return err
@@ -61,9 +62,27 @@ func (f *facets) writeTo(fw *fileWriter) error {
 		}
 		return true
 	})
+	fw.Write(buf)
+	ids := slices.Sorted(maps.Keys(f.counts.m))
+	fw.u64(uint64(len(ids)))
+	buf = buf[:0]
+	for _, id := range ids {
+		r := f.counts.m[id]
+		buf = binary.LittleEndian.AppendUint32(buf, id)
+		for _, n := range r.n {
+			buf = binary.LittleEndian.AppendUint32(buf, n)
+		}
+		if buf = binary.LittleEndian.AppendUint32(buf, r.on); len(buf) >= cap(buf)-hitRecSize {
+			fw.Write(buf)
+			buf = buf[:0]
+		}
+	}
 	_, err = fw.Write(buf)
 	return err
 }
+
+// hitRecSize is the bytes of one movie's counts in the file.
+const hitRecSize = 4 + 4*(int(numHitKinds)+1)
 
 func boolByte(b bool) byte {
 	if b {
@@ -114,6 +133,34 @@ func (f *facets) read(r *reader, present func(id uint32) bool) {
 		o.blocks = append(o.blocks, chunk[uint64]{vals: keys[i:end:end], shared: true})
 	}
 	o.n, o.settled = n, true
+	f.readCounts(r)
+}
+
+// readCounts reads the play counts, each of a movie the file holds,
+// and makes the hit orders from them.
+func (f *facets) readCounts(r *reader) {
+	n := r.count(hitRecSize)
+	b := r.take(hitRecSize * n)
+	if r.err != nil {
+		return
+	}
+	f.counts = hitCounts{m: make(map[uint32]hitRec, n)}
+	last := -1
+	for i := range n {
+		rec := b[i*hitRecSize:]
+		id := binary.LittleEndian.Uint32(rec)
+		var h hitRec
+		for k := range h.n {
+			h.n[k] = binary.LittleEndian.Uint32(rec[4+4*k:])
+		}
+		h.on = binary.LittleEndian.Uint32(rec[4+4*numHitKinds:])
+		if int(id) <= last || !f.byID.get(id).set || h == (hitRec{}) {
+			r.err = badFile("play counts out of order, of no movie or empty")
+			return
+		}
+		last = int(id)
+		f.counts.m[id] = h
+	}
 	f.rebuildHits()
 }
 

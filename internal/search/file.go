@@ -38,7 +38,7 @@ import (
 const (
 	fileMagic    = "CATIDX1\n"
 	trailerMagic = "CATIDXOK"
-	fileFormat   = 6
+	fileFormat   = 7
 	headerSize   = 32
 	trailerSize  = 24
 )

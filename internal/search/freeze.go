@@ -246,7 +246,7 @@ func (ix *Index) thawLocked() {
 
 func (f *facets) freeze() *facets {
 	return &facets{byID: attrTable{f.byID.freeze()}, sets: f.sets.freeze(), timed: shareClone(f.timed), order: f.order.freeze(),
-		hits: [numHitKinds]hitOrder{f.hits[0].freeze(), f.hits[1].freeze(), f.hits[2].freeze(), f.hits[3].freeze()}}
+		counts: f.counts.freeze(), hits: [numHitKinds]hitOrder{f.hits[0].freeze(), f.hits[1].freeze(), f.hits[2].freeze(), f.hits[3].freeze()}}
 }
 
 // freeze gives a view the blocks as they are, every one shared from now on.

@@ -122,7 +122,7 @@ func TestFrozenViewWrittenWhileChanging(t *testing.T) {
 				for range 8 {
 					changed, gone := frozenChanges(r, docs, groups, 150)
 					ix.Apply(changed, gone)
-					journal = append(journal, change{changed, gone})
+					journal = append(journal, change{docs: changed, gone: gone})
 					checkFind(t, "the index while its view is written", r, ix, docs, groups, 10)
 				}
 				if err := <-written; err != nil {

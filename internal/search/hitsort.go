@@ -1,6 +1,7 @@
 package search
 
 import (
+	"maps"
 	"math"
 	"time"
 
@@ -9,13 +10,19 @@ import (
 	"catalog/internal/catalog"
 )
 
-// Sorting by plays (contract 12): a movie's counts are part of its
-// attrs (attrs.hits, as stored, with the day of its last counted hit),
-// and per kind (all time, the UTC day, ISO week and month) the index
-// keeps the records whose count is positive in one period, the order's,
-// as (count, id) keys sorted like the change order. A page reads that
-// order from the top by rank, then the records at 0 (the others) by id,
-// highest first: deep pages cost rank reads, never a walk.
+// Sorting by plays (contract 12): the index keeps the counts of the
+// movies that have any (hitCounts, as stored, with the day of the last
+// counted hit), so that a catalog without plays pays nothing for them,
+// and per kind (all time, the UTC day, ISO week and month) the records
+// whose count is positive in one period, the order's, as (count, id)
+// keys sorted like the change order. A page reads that order from the
+// top by rank, then the records at 0 (the others) by id, highest first:
+// deep pages cost rank reads, never a walk.
+//
+// A hit batch changes the counts alone (catalog.SearchUpdate.Hits):
+// Index.ApplyHits moves those records in the hit orders and nothing
+// else, so that thousands of hit movies cost no document each. A whole
+// change of a movie (put, remove) sets its counts with the rest.
 //
 // Rollover: a period's count of an earlier period reads as 0
 // (catalog.Hits.At). A put of a later period than the order's empties
@@ -23,7 +30,7 @@ import (
 // whose current period is not the order's reads the order as empty
 // (every record ties at 0: the new order). No job runs at midnight.
 
-// hitKind indexes attrs.hits and facets.hits.
+// hitKind indexes hitRec.n and facets.hits.
 type hitKind uint8
 
 const (
@@ -63,12 +70,89 @@ func (k hitKind) period(day catalog.HitDay) catalog.HitDay {
 	return 0
 }
 
-// packHits is h in attrs' form: counts clamped to uint32.
-func packHits(a *attrs, h catalog.Hits) {
+// hitRec is a movie's counts as stored (catalog.Hits), clamped to
+// uint32; the zero value is a movie never counted.
+type hitRec struct {
+	n  [numHitKinds]uint32
+	on uint32 // catalog.Hits.On
+}
+
+// packHits is h in hitRec's form.
+func packHits(h catalog.Hits) hitRec {
+	var r hitRec
 	for i, n := range [numHitKinds]int64{h.Total, h.Day, h.Week, h.Month} {
-		a.hits[i] = uint32(min(max(n, 0), math.MaxUint32))
+		r.n[i] = uint32(min(max(n, 0), math.MaxUint32))
 	}
-	a.hitsOn = uint32(min(max(int64(h.On), 0), math.MaxUint32))
+	r.on = uint32(min(max(int64(h.On), 0), math.MaxUint32))
+	return r
+}
+
+// hitCounts is the counts of the movies that have any, by id: memory
+// in proportion to the movies played, none for a catalog without
+// plays. A frozen view (freeze.go) shares the map, which is copied
+// before the next change (shared).
+type hitCounts struct {
+	m      map[uint32]hitRec
+	shared bool
+}
+
+func (c *hitCounts) get(id uint32) hitRec { return c.m[id] }
+
+// set makes r id's counts (the zero hitRec: none).
+func (c *hitCounts) set(id uint32, r hitRec) {
+	if c.shared || c.m == nil {
+		c.m, c.shared = maps.Clone(c.m), false
+		if c.m == nil {
+			c.m = map[uint32]hitRec{}
+		}
+	}
+	if r == (hitRec{}) {
+		delete(c.m, id)
+		return
+	}
+	c.m[id] = r
+}
+
+// freeze gives a view the map as it is; the next change copies it.
+func (c *hitCounts) freeze() hitCounts {
+	c.shared = true
+	return hitCounts{m: c.m, shared: true}
+}
+
+// bytes is roughly the memory the map holds: an entry of 24 bytes,
+// a control byte, at most 7/8 full.
+func (c *hitCounts) bytes() int64 { return int64(len(c.m)) * 25 * 8 / 7 }
+
+// setHits makes r id's counts, in the hit orders too; id has
+// attributes (a movie in the index).
+func (f *facets) setHits(id uint32, r hitRec) {
+	old := f.counts.get(id)
+	if old == r {
+		return
+	}
+	f.removeHits(id, old)
+	f.counts.set(id, r)
+	f.putHits(id, r)
+}
+
+// ApplyHits brings the index up to date with hit batches: each movie's
+// counts become the stored ones given, in the hit orders too, and
+// nothing else of the movie is read or changed. An id the index does
+// not hold as a movie is skipped: its whole change (an add, a delete)
+// comes through Apply.
+func (ix *Index) ApplyHits(hits []catalog.HitsOf) {
+	if len(hits) == 0 {
+		return
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	ix.facets.settle()
+	for _, h := range hits {
+		if h.ID <= 0 || h.ID > MaxID || !ix.facets.byID.get(uint32(h.ID)).set {
+			continue
+		}
+		ix.facets.setHits(uint32(h.ID), packHits(h.Hits))
+	}
 }
 
 // hitOrder is one kind's order: the (count, id) keys of the records
@@ -87,15 +171,15 @@ func newHitOrders() [numHitKinds]hitOrder {
 	return h
 }
 
-// putHits adds id, with attributes a, to the hit orders.
-func (f *facets) putHits(id uint32, a attrs) {
+// putHits adds id, with counts r, to the hit orders.
+func (f *facets) putHits(id uint32, r hitRec) {
 	for k := range numHitKinds {
-		n := a.hits[k]
+		n := r.n[k]
 		if n == 0 {
 			continue
 		}
 		o := &f.hits[k]
-		p := k.period(catalog.HitDay(a.hitsOn))
+		p := k.period(catalog.HitDay(r.on))
 		switch {
 		case p < o.period:
 			continue // a count of an ended period is 0
@@ -109,24 +193,23 @@ func (f *facets) putHits(id uint32, a attrs) {
 	}
 }
 
-// removeHits takes id, with attributes a, out of the hit orders.
-func (f *facets) removeHits(id uint32, a attrs) {
+// removeHits takes id, with counts r, out of the hit orders.
+func (f *facets) removeHits(id uint32, r hitRec) {
 	for k := range numHitKinds {
-		if o := &f.hits[k]; a.hits[k] != 0 && o.ids.Contains(id) {
-			o.order.remove(orderKey(a.hits[k], id))
+		if o := &f.hits[k]; r.n[k] != 0 && o.ids.Contains(id) {
+			o.order.remove(orderKey(r.n[k], id))
 			o.ids.Remove(id)
 		}
 	}
 }
 
-// rebuildHits makes the hit orders from the attributes, for an index
-// read from its file (which keeps the counts, not the orders).
+// rebuildHits makes the hit orders from the counts, for an index read
+// from its file (which keeps the counts, not the orders).
 func (f *facets) rebuildHits() {
 	f.hits = newHitOrders()
-	f.timed.Iterate(func(id uint32) bool {
-		f.putHits(id, f.byID.get(id))
-		return true
-	})
+	for id, r := range f.counts.m {
+		f.putHits(id, r)
+	}
 	for k := range f.hits {
 		f.hits[k].order.settle()
 	}

@@ -92,6 +92,13 @@ type state struct {
 type change struct {
 	docs []Doc
 	gone []int64
+	hits []catalog.HitsOf
+}
+
+// apply applies c to ix.
+func (c change) apply(ix *Index) {
+	ix.Apply(c.docs, c.gone)
+	ix.ApplyHits(c.hits)
 }
 
 type sample struct {
@@ -376,7 +383,7 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	if st.version.Load() >= version {
 		return st, nil // another caller caught up meanwhile
 	}
-	docs, gone, v, err := l.src.SearchChanges(ctx, l.kind, st.version.Load(), maxCatchUp)
+	u, err := l.src.SearchChanges(ctx, l.kind, st.version.Load(), maxCatchUp)
 	if errors.Is(err, catalog.ErrSearchLogGap) {
 		l.log.Info("search index rebuilding: too far behind the log", "kind", l.kind)
 		l.setState(nil)
@@ -386,28 +393,28 @@ func (l *Live) catchUp(ctx context.Context, version int64) (*state, error) {
 	if err != nil {
 		return nil, err
 	}
-	changed := toDocs(docs)
-	if !l.apply(st, changed, gone) {
+	c := changeOf(u)
+	if !l.apply(st, c) {
 		return nil, errNotReady
 	}
 	if st.saving {
-		st.journal = append(st.journal, change{changed, gone})
+		st.journal = append(st.journal, c)
 	}
-	st.version.Store(v)
+	st.version.Store(u.Version)
 	return st, nil
 }
 
-// apply applies changes to st's index, l.mu held. A panic is recovered:
-// st is discarded (failed), since its index may be half-changed, and
+// apply applies c to st's index, l.mu held. A panic is recovered: st
+// is discarded (failed), since its index may be half-changed, and
 // apply reports false.
-func (l *Live) apply(st *state, docs []Doc, gone []int64) (ok bool) {
+func (l *Live) apply(st *state, c change) (ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			l.failed("a catch-up", p, st)
 			ok = false
 		}
 	}()
-	st.ix.Apply(docs, gone)
+	c.apply(st.ix)
 	return true
 }
 

@@ -88,7 +88,7 @@ func (l *Live) open(ctx context.Context) (ok bool) {
 		log.Warn("search index file not used: building from the database", "reason", why)
 		return false
 	}
-	docs, gone, v, err := l.src.SearchChanges(ctx, l.kind, h.Version, startCatchUp(ix.Len()))
+	u, err := l.src.SearchChanges(ctx, l.kind, h.Version, startCatchUp(ix.Len()))
 	if errors.Is(err, catalog.ErrSearchLogGap) {
 		log.Info("search index file too far behind the search log: building from the database", "version", h.Version)
 		return false
@@ -97,16 +97,16 @@ func (l *Live) open(ctx context.Context) (ok bool) {
 		log.Warn("search index file not caught up: building from the database", "err", err)
 		return false
 	}
-	ix.Apply(toDocs(docs), gone)
+	changeOf(u).apply(ix)
 	st := &state{ix: ix}
-	st.version.Store(v)
+	st.version.Store(u.Version)
 	l.mu.Lock()
 	l.setState(st)
 	l.mu.Unlock()
 	l.file.mu.Lock()
 	l.file.saved, l.file.savedAt, l.file.lastWrite, l.file.loaded = st, h.Version, time.Now(), true
 	l.file.mu.Unlock()
-	log.Info("search index ready from its file", "records", ix.Len(), "caught_up", len(docs)+len(gone),
+	log.Info("search index ready from its file", "records", ix.Len(), "caught_up", len(u.Docs)+len(u.Gone)+len(u.Hits),
 		"took", time.Since(start).Round(time.Millisecond))
 	l.warnLeftOut(ix)
 	return true
@@ -164,12 +164,13 @@ func (l *Live) identity(ctx context.Context) (string, error) {
 	return l.file.identity, nil
 }
 
-func toDocs(docs []catalog.SearchDoc) []Doc {
-	out := make([]Doc, len(docs))
-	for i, d := range docs {
-		out[i] = Doc(d)
+// changeOf is u as the index applies it.
+func changeOf(u catalog.SearchUpdate) change {
+	docs := make([]Doc, len(u.Docs))
+	for i, d := range u.Docs {
+		docs[i] = Doc(d)
 	}
-	return out
+	return change{docs: docs, gone: u.Gone, hits: u.Hits}
 }
 
 // due reports whether the file should be written: a build not written
@@ -286,7 +287,7 @@ func (l *Live) adopt(st *state) *state {
 			return adopted
 		}
 		for _, c := range rest {
-			ix.Apply(c.docs, c.gone)
+			c.apply(ix)
 		}
 		applied += len(rest)
 	}
@@ -308,7 +309,7 @@ func (l *Live) adoptRound(st *state, ix *Index, applied, round int) (rest []chan
 		return rest, nil, false
 	}
 	for _, c := range rest {
-		ix.Apply(c.docs, c.gone)
+		c.apply(ix)
 	}
 	mapped := &state{ix: ix}
 	mapped.version.Store(st.version.Load())

@@ -49,7 +49,7 @@ func TestReadsTakeAReaderSlot(t *testing.T) {
 		{"CountClips", func(ctx context.Context) error { _, err := s.CountClips(ctx); return err }},
 		{"CountMovies", func(ctx context.Context) error { _, err := s.CountMovies(ctx); return err }},
 		{"SearchChanges", func(ctx context.Context) error {
-			_, _, _, err := s.SearchChanges(ctx, catalog.SearchClips, 0, 100)
+			_, err := s.SearchChanges(ctx, catalog.SearchClips, 0, 100)
 			return err
 		}},
 		{"MovieIDByKey", func(ctx context.Context) error { _, err := s.MovieIDByKey(ctx, "", "slot"); return err }},

@@ -18,19 +18,32 @@ var _ catalog.SearchLog = (*Store)(nil)
 // time, type, year, play groups, score or hits), then the values of the
 // catalog.ValueFields as JSON arrays (catalog.SearchValues; a clip's
 // actor and studio as one-item arrays), the table with its alias t and
-// its join to the movies' types, and the kind's version column in meta.
+// its join to the movies' types, the kind's version column in meta, and
+// whether its records have play counts (catalog.SearchUpdate.Hits).
 type searchSource struct {
 	cols, table, join, version string
+	hits                       bool
 }
 
 var searchTables = map[catalog.SearchKind]searchSource{
 	catalog.SearchClips: {"t.title_fold, t.platform, 0, 0, '', 0, '', 0, 0, 0, 0, 0, " +
-		"'[]', json_array(t.actor), '[]', json_array(t.studio), '[]', '[]'", "clips t", "", "clip_version"},
+		"'[]', json_array(t.actor), '[]', json_array(t.studio), '[]', '[]'", "clips t", "", "clip_version", false},
 	catalog.SearchMovies: {"t.name_fold, '', t.updated_at, coalesce(mt.id, 0), t.year, t.play_kinds, t.score, " +
 		"t.hits, t.hits_day, t.hits_week, t.hits_month, t.hits_on, " +
 		"t.categories_json, t.actor_json, t.director_json, t.studio_json, t.genre_json, t.country_json",
-		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version"},
+		"movies t", " LEFT JOIN movie_types mt ON mt.name = t.type_name", "movie_version", true},
 }
+
+// The changes after a version: the ids logged since, each either
+// changed whole (a row with hits_only 0 among its rows: read with
+// every column, NULL when gone) or in its play counts alone (read with
+// those). The log's rows of one id are grouped, so an id is read once.
+const (
+	changedWhole = `SELECT id FROM search_log WHERE kind = ? AND version > ? GROUP BY id HAVING min(hits_only) = 0 LIMIT ?`
+	changedHits  = `SELECT t.id, t.hits, t.hits_day, t.hits_week, t.hits_month, t.hits_on
+FROM (SELECT id FROM search_log WHERE kind = ? AND version > ? GROUP BY id HAVING min(hits_only) = 1) l
+JOIN movies t ON t.id = l.id`
+)
 
 // searchRow is the scan destinations of a searchSource's row.
 type searchRow struct {
@@ -89,14 +102,15 @@ func (s *Store) SearchDocs(ctx context.Context, kind catalog.SearchKind, fn func
 }
 
 // SearchChanges reads the log after after, with the changed records'
-// current titles, in one read transaction.
-func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, after int64, max int) (docs []catalog.SearchDoc, gone []int64, version int64, err error) {
+// current documents or counts, in one read transaction.
+func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, after int64, max int) (catalog.SearchUpdate, error) {
 	t := searchTables[kind]
-	err = s.readTx(ctx, func(tx *sql.Tx) error {
-		if err := tx.QueryRowContext(ctx, `SELECT `+t.version+` FROM meta WHERE id = 1`).Scan(&version); err != nil {
+	var u catalog.SearchUpdate
+	err := s.readTx(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT `+t.version+` FROM meta WHERE id = 1`).Scan(&u.Version); err != nil {
 			return err
 		}
-		if version <= after {
+		if u.Version <= after {
 			return nil
 		}
 		var through int64
@@ -107,18 +121,43 @@ func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, afte
 			return catalog.ErrSearchLogGap
 		}
 		rows, err := tx.QueryContext(ctx, `SELECT l.id, t.id, `+t.cols+`
-FROM (SELECT DISTINCT id FROM search_log WHERE kind = ? AND version > ? LIMIT ?) l
+FROM (`+changedWhole+`) l
 LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 		if err != nil {
 			return err
 		}
-		docs, gone, err = scanChanges(rows, max)
+		if u.Docs, u.Gone, err = scanChanges(rows, max); err != nil || !t.hits {
+			return err
+		}
+		u.Hits, err = scanHits(ctx, tx, kind, after)
 		return err
 	})
 	if errors.Is(err, catalog.ErrSearchLogGap) {
-		return nil, nil, 0, err
+		return catalog.SearchUpdate{}, err
 	}
-	return docs, gone, version, translate(err, "read search log")
+	if err != nil {
+		return catalog.SearchUpdate{}, translate(err, "read search log")
+	}
+	return u, nil
+}
+
+// scanHits reads the counts of the movies changed in them alone.
+func scanHits(ctx context.Context, tx *sql.Tx, kind catalog.SearchKind, after int64) ([]catalog.HitsOf, error) {
+	rows, err := tx.QueryContext(ctx, changedHits, kind, after)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []catalog.HitsOf
+	var h catalog.HitsOf
+	dest := []any{&h.ID, &h.Hits.Total, &h.Hits.Day, &h.Hits.Week, &h.Hits.Month, (*int64)(&h.Hits.On)}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }
 
 // scanChanges splits (log id, then a searchSource's row, NULL for a

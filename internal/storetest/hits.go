@@ -1,7 +1,9 @@
 package storetest
 
 import (
+	"cmp"
 	"context"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -81,12 +83,12 @@ func runHits(t *testing.T, open func(t *testing.T) catalog.Store) {
 		day := hitDay(2026, 11, 4)
 		noErr(t, s.AddHits(ctx, day, []catalog.HitCount{{ID: m.ID, N: 7}}), "AddHits")
 		// The index sorts by the counts (contract 12): a hit batch is a
-		// change it reads, with the counts as stored.
+		// change it reads, as counts alone (no document), as stored.
 		want := catalog.Hits{Total: 7, Day: 7, Week: 7, Month: 7, On: day}
-		docs, _, _, err := s.SearchChanges(ctx, catalog.SearchMovies, logged, 100)
+		u, err := s.SearchChanges(ctx, catalog.SearchMovies, logged, 100)
 		noErr(t, err, "SearchChanges")
-		if len(docs) != 1 || docs[0].ID != m.ID || docs[0].Hits != want {
-			t.Errorf("search log after a hit: got %+v, want movie %d with hits %+v", docs, m.ID, want)
+		if len(u.Docs) != 0 || len(u.Gone) != 0 || len(u.Hits) != 1 || u.Hits[0] != (catalog.HitsOf{ID: m.ID, Hits: want}) {
+			t.Errorf("search log after a hit: got %+v, want movie %d with hits %+v alone", u, m.ID, want)
 		}
 		var all []catalog.SearchDoc
 		_, err = s.SearchDocs(ctx, catalog.SearchMovies, func(d catalog.SearchDoc) { all = append(all, d) })
@@ -125,6 +127,55 @@ func runHits(t *testing.T, open func(t *testing.T) catalog.Store) {
 		}
 		if vod.Hits != want {
 			t.Errorf("VodsByID: hits %+v, want %+v", vod.Hits, want)
+		}
+	})
+
+	t.Run("LoggedAsCounts", func(t *testing.T) {
+		// A hit batch is logged as counts alone, which the index reads
+		// without the documents (catalog.SearchUpdate.Hits); a movie
+		// also changed whole, or deleted, since the version asked about
+		// is that change alone, its counts in the document; a clip is
+		// never counted; and max bounds the whole changes, not the
+		// counts.
+		s := open(t)
+		a, b, c, d := newMovie(t, "Hit alone", "HIT-7"), newMovie(t, "Hit and edited", "HIT-8"),
+			newMovie(t, "Hit and deleted", "HIT-9"), newMovie(t, "Hit twice", "HIT-10")
+		upsert(t, s, &a, &b, &c, &d)
+		from, err := s.KindVersion(ctx, catalog.SearchMovies)
+		noErr(t, err, "KindVersion")
+		clips, err := s.KindVersion(ctx, catalog.SearchClips)
+		noErr(t, err, "KindVersion")
+		day := hitDay(2026, 11, 4)
+		all := []catalog.HitCount{{ID: a.ID, N: 1}, {ID: b.ID, N: 2}, {ID: c.ID, N: 3}, {ID: d.ID, N: 4}}
+		noErr(t, s.AddHits(ctx, day, all), "AddHits")
+		edit := getMovie(t, s, b.ID)
+		edit.Name, edit.UpdatedAt = "Hit and edited, edited", time.Time{}
+		noErr(t, s.UpdateMovie(ctx, &edit), "UpdateMovie")
+		noErr(t, s.DeleteMovie(ctx, c.ID), "DeleteMovie")
+		noErr(t, s.AddHits(ctx, day+1, []catalog.HitCount{{ID: d.ID, N: 1}}), "AddHits")
+
+		u, err := s.SearchChanges(ctx, catalog.SearchMovies, from, 2)
+		noErr(t, err, "SearchChanges")
+		counts := func(n int64, on catalog.HitDay) catalog.Hits {
+			return catalog.Hits{Total: n, Day: n, Week: n, Month: n, On: on}
+		}
+		wantHits := []catalog.HitsOf{{ID: a.ID, Hits: counts(1, day)},
+			{ID: d.ID, Hits: catalog.Hits{Total: 5, Day: 1, Week: 5, Month: 5, On: day + 1}}}
+		slices.SortFunc(u.Hits, func(x, y catalog.HitsOf) int { return cmp.Compare(x.ID, y.ID) })
+		if !slices.Equal(u.Hits, wantHits) {
+			t.Errorf("counts alone: got %+v, want %+v", u.Hits, wantHits)
+		}
+		if len(u.Docs) != 1 || u.Docs[0].ID != b.ID || u.Docs[0].Hits != counts(2, day) {
+			t.Errorf("whole changes: got %+v, want movie %d with its counts %+v", u.Docs, b.ID, counts(2, day))
+		}
+		if !slices.Equal(u.Gone, []int64{c.ID}) {
+			t.Errorf("gone: got %v, want [%d]", u.Gone, c.ID)
+		}
+		if _, err := s.SearchChanges(ctx, catalog.SearchMovies, from, 1); err != catalog.ErrSearchLogGap {
+			t.Errorf("two whole changes with max 1: %v, want ErrSearchLogGap", err)
+		}
+		if u, err := s.SearchChanges(ctx, catalog.SearchClips, clips, 10); err != nil || len(u.Docs)+len(u.Gone)+len(u.Hits) != 0 {
+			t.Errorf("clips after hits: %+v, %v; want no change", u, err)
 		}
 	})
 

@@ -114,7 +114,7 @@ wait:
 		}},
 		{"ClipsByID", func(ctx context.Context) error { _, err := s.ClipsByID(ctx, []int64{c.ID}); return err }},
 		{"SearchChanges", func(ctx context.Context) error {
-			_, _, _, err := s.SearchChanges(ctx, catalog.SearchClips, 0, 100)
+			_, err := s.SearchChanges(ctx, catalog.SearchClips, 0, 100)
 			if errors.Is(err, catalog.ErrSearchLogGap) {
 				return nil
 			}
