@@ -52,9 +52,9 @@ type facetKey struct {
 
 // facets are the attributes of the records that have them.
 type facets struct {
-	byID  attrTable
-	sets  setMap[facetKey]
-	timed *roaring.Bitmap // every id with attributes: the change order's ids
+	byID   attrTable
+	sets   setMap[facetKey]
+	timed  *roaring.Bitmap // every id with attributes: the change order's ids
 	order  changeOrder
 	counts hitCounts             // the movies' play counts (hitsort.go)
 	hits   [numHitKinds]hitOrder // hitsort.go
