@@ -48,6 +48,63 @@ func frozenChanges(r *rand.Rand, docs map[int64]Doc, groups []string, n int) (ch
 	return changed, gone
 }
 
+// modelHits is a hit batch of n movies of docs (and now and then an
+// id with no record, which the index skips), added to their counts in
+// docs as a store adds them (catalog.HitStore.AddHits) on a day of the
+// 30 up to refDay, so that periods roll over back and forth in the
+// index's orders; it returns the counts as stored, as
+// catalog.SearchUpdate.Hits does.
+func modelHits(r *rand.Rand, docs map[int64]Doc, n int) []catalog.HitsOf {
+	ids := slices.Sorted(maps.Keys(docs))
+	var out []catalog.HitsOf
+	for range n {
+		id := frozenID(r)
+		if len(ids) > 0 && r.IntN(8) != 0 {
+			id = ids[r.IntN(len(ids))]
+		}
+		out = slices.DeleteFunc(out, func(h catalog.HitsOf) bool { return h.ID == id })
+		d, ok := docs[id]
+		if !ok {
+			out = append(out, catalog.HitsOf{ID: id, Hits: catalog.Hits{Total: 1, Day: 1, Week: 1, Month: 1, On: refDay}})
+			continue
+		}
+		day, k := refDay-catalog.HitDay(r.IntN(30)), 1+r.Int64N(3)
+		h := d.Hits
+		grow := func(n *int64, from catalog.HitDay) {
+			if h.On < from {
+				*n = 0
+			}
+			*n += k
+		}
+		grow(&h.Day, day)
+		grow(&h.Week, day.WeekStart())
+		grow(&h.Month, day.MonthStart())
+		h.Total += k
+		h.On = max(h.On, day)
+		d.Hits = h
+		docs[id] = d
+		out = append(out, catalog.HitsOf{ID: id, Hits: h})
+	}
+	return out
+}
+
+// checkHitOrders compares every hits order, unfiltered and within a
+// group, with a brute force over docs, on a day of its period or a
+// later one (rolled over).
+func checkHitOrders(t *testing.T, what string, r *rand.Rand, ix *Index, docs map[int64]Doc, groups []string) {
+	t.Helper()
+	for _, s := range []catalog.Sort{catalog.SortHits, catalog.SortHitsDay, catalog.SortHitsWeek, catalog.SortHitsMonth} {
+		q := Query{Sort: s, Today: refDay + catalog.HitDay(r.IntN(2)*r.IntN(40)), Offset: r.Int64N(8), Limit: 1 + r.Int64N(40)}
+		if r.IntN(3) == 0 {
+			q.Group = &groups[r.IntN(len(groups))]
+		}
+		got, want := ix.Find(q), refFind(docs, q)
+		if got.Total != want.Total || !slices.Equal(got.IDs, want.IDs) {
+			t.Fatalf("%s: %+v: got %d %v, want %d %v", what, q, got.Total, got.IDs, want.Total, want.IDs)
+		}
+	}
+}
+
 // checkFind compares n random queries (terms, groups, every movie
 // filter, both orders) on ix with a brute force over docs.
 func checkFind(t *testing.T, what string, r *rand.Rand, ix *Index, docs map[int64]Doc, groups []string, n int) {

@@ -16,7 +16,8 @@ import (
 // and search term must answer as the model does.
 //
 // The operations are those the service performs: changes (add, change,
-// delete, re-add), a save (freeze, write the frozen view to a file
+// delete, re-add), hit batches (counts alone, ApplyHits, added as the
+// store adds them, on days whose periods roll over), a save (freeze, write the frozen view to a file
 // while changes go on, then either thaw or adopt the mapped file with
 // the changes replayed), and a restart from the file. The index starts
 // empty or built, with a change-order block size drawn from the input
@@ -29,6 +30,7 @@ func FuzzIndexModel(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 0, 0})
 	f.Add([]byte{1, 2, 0, 3, 0, 4})
 	f.Add([]byte{0x80, 0x22, 0x10, 0x31, 0x05, 0x44, 0x13})
+	f.Add([]byte{0x81, 0x3a, 0x7a, 0x05, 0x7a, 0x06, 0x7a, 0x0a, 0x7a})
 	f.Fuzz(func(t *testing.T, ops []byte) {
 		if len(ops) == 0 || len(ops) > 64 {
 			return
@@ -55,13 +57,18 @@ func FuzzIndexModel(f *testing.F) {
 				t.Fatalf("%s: %d records in the index, %d in the model", what, ix.Len(), len(docs))
 			}
 			checkFind(t, what, r, ix, docs, groups, 8)
+			checkHitOrders(t, what, r, ix, docs, groups)
 		}
 		check("start")
 		for step, op := range ops[1:] {
 			n := 1 + int(op>>3) // up to 32 changes a batch
 			switch op & 7 {
-			case 0, 1, 2: // changes: adds, edits, deletes and re-adds
+			case 0, 1: // changes: adds, edits, deletes and re-adds
 				ix.Apply(frozenChanges(r, docs, groups, n*(1+int(op&1)*8)))
+			case 2: // hit batches between changes
+				ix.ApplyHits(modelHits(r, docs, n*4))
+				ix.Apply(frozenChanges(r, docs, groups, n))
+				ix.ApplyHits(modelHits(r, docs, n))
 			case 3: // many adds at once: several blocks and pages fill
 				var changed []Doc
 				for range n * 16 {
@@ -75,11 +82,12 @@ func FuzzIndexModel(f *testing.F) {
 				ix.Apply(changed, nil)
 			case 4, 5: // a save: freeze, write the view while changes go on
 				view := ix.freeze()
-				var journal [][2]any
+				var journal []change
 				for range 1 + int(op>>4) {
 					changed, gone := frozenChanges(r, docs, groups, n)
-					ix.Apply(changed, gone)
-					journal = append(journal, [2]any{changed, gone})
+					c := change{docs: changed, gone: gone, hits: modelHits(r, docs, n)}
+					c.apply(ix)
+					journal = append(journal, c)
 				}
 				path := filepath.Join(dir, "saved.idx")
 				if err := view.WriteFile(path, FileHeader{Kind: 1, Version: int64(step)}); err != nil {
@@ -94,7 +102,7 @@ func FuzzIndexModel(f *testing.F) {
 					t.Fatal(err)
 				}
 				for _, c := range journal {
-					mapped.Apply(c[0].([]Doc), c[1].([]int64))
+					c.apply(mapped)
 				}
 				ix = mapped
 			case 6: // a restart from the file written at the stop
