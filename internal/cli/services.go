@@ -65,7 +65,8 @@ type ServiceDeps struct {
 	// service that counted.
 	Reported func()
 	// Hits adds up the movie service's hits (internal/hits), which the
-	// caller writes; nil: the service writes its own.
+	// caller writes (serve builds and runs the one counter); nil: the
+	// beacon answers and counts nothing (movieapi.Config.Hits).
 	Hits movieapi.HitCounter
 }
 

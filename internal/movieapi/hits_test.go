@@ -114,3 +114,29 @@ func TestHitBeacon(t *testing.T) {
 		t.Errorf("GET of the beacon: %d, want 405", r.status)
 	}
 }
+
+// A service given no counter (movieapi.Config.Hits nil: tests, tools)
+// answers the beacon as contract 12 says, 204 or 404, and counts
+// nothing: only serve builds and runs the counter, so no batch is ever
+// written behind the caller's back.
+func TestHitBeaconWithoutCounter(t *testing.T) {
+	store := newTestStore(t)
+	addMovies(t, store, sunrise)
+	h := cli.MovieService(cli.ServiceDeps{Store: store, Logger: testLogger(t), MovieSearch: searchtest.Start(t, store, catalog.SearchMovies)})
+	for _, c := range []struct {
+		path string
+		want int
+	}{
+		{"/api/movies/1/hit", http.StatusNoContent},
+		{"/api/movies/1/hit", http.StatusNoContent},
+		{"/api/movies/999/hit", http.StatusNotFound},
+		{"/api/movies/x/hit", http.StatusBadRequest},
+	} {
+		if r := post(t, h, c.path, "203.0.113.7:1000", ""); r.status != c.want {
+			t.Errorf("%s: got %d %s, want %d", c.path, r.status, r.body, c.want)
+		}
+	}
+	if m, err := store.GetMovie(context.Background(), 1); err != nil || m.Hits != (catalog.Hits{}) {
+		t.Errorf("stored hits: %+v, %v; want none", m.Hits, err)
+	}
+}

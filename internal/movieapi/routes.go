@@ -13,7 +13,6 @@ import (
 	"catalog/internal/cache"
 	"catalog/internal/catalog"
 	"catalog/internal/edge"
-	"catalog/internal/hits"
 	"catalog/internal/httpx"
 	"catalog/internal/maccms"
 	"catalog/internal/ratelimit"
@@ -32,9 +31,11 @@ type Config struct {
 	// Reported, when set, hears of every failure report that counted
 	// (the link prober looks at its queue at once).
 	Reported func()
-	// Hits adds up the hits that count (internal/hits), which the
-	// caller writes (hits.Counter.Run); nil: New makes one and writes
-	// its batches every hits.DefaultEvery until the process ends.
+	// Hits adds up the hits that count (internal/hits); the caller
+	// builds it and writes its batches (hits.Counter.Run: serve, in
+	// internal/cli). nil counts nothing: the beacon still answers as
+	// contract 12 says (204, 404 for no such movie), for services
+	// that write no batches (tests, tools).
 	Hits HitCounter
 	// Search is the movies' index (internal/search), the read model of
 	// every list, started by the caller; required.
@@ -72,9 +73,6 @@ func New(cfg Config) *API {
 		hits: cfg.Hits, hitLimit: ratelimit.NewOnce(HitWindow, hitKeys)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
-	}
-	if s.hits == nil {
-		s.hits = &ownCounter{c: hits.New(cfg.Store, hits.Options{Logger: s.log})}
 	}
 	s.reads = cache.ForStore(cfg.Store, catalog.SearchMovies)
 	s.reads.SetStats(cfg.CacheStats)

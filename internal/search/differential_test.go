@@ -425,3 +425,58 @@ func TestPageCatchesUpWithMovingRows(t *testing.T) {
 		})
 	}
 }
+
+// Hit batches written by another instance (a second handle on the same
+// database) reach this instance's index as counts alone, interleaved
+// with a whole change of a counted movie, and sort=hits answers with
+// them at the next version.
+func TestHitsFromAnotherInstance(t *testing.T) {
+	for _, e := range engines {
+		t.Run(e.name, func(t *testing.T) {
+			ctx := t.Context()
+			a, b := openPair(t, e.dsn(t), e.open)
+			if err := b.UpsertMovies(ctx, []catalog.Movie{{Name: "One", Slug: "one"}, {Name: "Two", Slug: "two"}, {Name: "Three", Slug: "three"}}); err != nil {
+				t.Fatal(err)
+			}
+			var ids []int64
+			if _, err := a.SearchDocs(ctx, catalog.SearchMovies, func(d catalog.SearchDoc) { ids = append(ids, d.ID) }); err != nil || len(ids) != 3 {
+				t.Fatalf("movies: %v %v", ids, err)
+			}
+			live := search.NewLive(a, catalog.SearchMovies, nil)
+			live.Start(ctx)
+			searchtest.WaitReady(t, live)
+			today := catalog.HitDayOf(time.Now())
+			order := func(what string, want ...int64) {
+				t.Helper()
+				v, err := b.KindVersion(ctx, catalog.SearchMovies)
+				if err != nil {
+					t.Fatal(err)
+				}
+				r, err := live.Find(ctx, v, search.Query{Sort: catalog.SortHitsDay, Today: today, Limit: 10})
+				if err != nil || !slices.Equal(r.IDs, want) {
+					t.Fatalf("%s: sort=hits_day %v %v, want %v", what, r.IDs, err, want)
+				}
+			}
+			order("no hits", ids[2], ids[1], ids[0])
+			if err := b.AddHits(ctx, today, []catalog.HitCount{{ID: ids[0], N: 2}, {ID: ids[1], N: 5}}); err != nil {
+				t.Fatal(err)
+			}
+			order("a batch", ids[1], ids[0], ids[2])
+			m, err := b.GetMovie(ctx, ids[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			m.Name, m.UpdatedAt = "Two, edited", time.Time{}
+			if err := b.UpdateMovie(ctx, &m); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.AddHits(ctx, today, []catalog.HitCount{{ID: ids[0], N: 4}, {ID: ids[2], N: 1}}); err != nil {
+				t.Fatal(err)
+			}
+			order("an edit between batches", ids[0], ids[1], ids[2])
+			if r, err := live.Find(ctx, 0, search.Query{Terms: []string{"edited"}, Limit: 10}); err != nil || !slices.Equal(r.IDs, []int64{ids[1]}) {
+				t.Fatalf("the edit: %v %v, want [%d]", r.IDs, err, ids[1])
+			}
+		})
+	}
+}
