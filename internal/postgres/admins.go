@@ -10,57 +10,6 @@ import (
 	"catalog/internal/catalog"
 )
 
-// CreateAdmin returns ECONFLICT when the username is taken. It assigns
-// a.ID, and a.CreatedAt when zero (whole seconds, like every stored time
-// but login failures).
-func (s *Store) CreateAdmin(ctx context.Context, a *catalog.Admin) error {
-	created := catalog.StoredTimeOr(a.CreatedAt, catalog.StoredNow())
-	var id int64
-	err := s.pool.QueryRow(ctx,
-		`INSERT INTO admins (username, password_hash, created_at) VALUES ($1, $2, $3) RETURNING id`,
-		a.Username, a.PasswordHash, created).Scan(&id)
-	if pgCode(err) == "23505" {
-		return withCode(catalog.ECONFLICT, "username "+a.Username+" is already taken", "create admin", err)
-	}
-	if err != nil {
-		return translate(err, "create admin")
-	}
-	a.ID, a.CreatedAt = id, created
-	return nil
-}
-
-// AdminByUsername returns ENOTFOUND when there is none.
-func (s *Store) AdminByUsername(ctx context.Context, username string) (catalog.Admin, error) {
-	var a catalog.Admin
-	err := s.pool.QueryRow(ctx,
-		`SELECT id, username, password_hash, created_at FROM admins WHERE username = $1`, username,
-	).Scan(&a.ID, &a.Username, &a.PasswordHash, &a.CreatedAt)
-	if err == pgx.ErrNoRows {
-		return a, notFound("administrator")
-	}
-	a.CreatedAt = a.CreatedAt.UTC()
-	return a, translate(err, "get admin")
-}
-
-// ListAdmins returns every administrator, oldest first, without hashes.
-func (s *Store) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
-	rows, err := s.pool.Query(ctx, `SELECT id, username, created_at FROM admins ORDER BY id`)
-	if err != nil {
-		return nil, translate(err, "list admins")
-	}
-	defer rows.Close()
-	var out []catalog.Admin
-	for rows.Next() {
-		var a catalog.Admin
-		if err := rows.Scan(&a.ID, &a.Username, &a.CreatedAt); err != nil {
-			return nil, translate(err, "list admins")
-		}
-		a.CreatedAt = a.CreatedAt.UTC()
-		out = append(out, a)
-	}
-	return out, translate(rows.Err(), "list admins")
-}
-
 // DeleteAdmin removes the administrator and revokes the live tokens
 // they made, in one statement, and returns how many; the sessions go
 // with it (ON DELETE CASCADE). ENOTFOUND when there is none.
@@ -97,43 +46,6 @@ func (s *Store) SetAdminPassword(ctx context.Context, username, passwordHash str
 		return translate(err, "end sessions")
 	})
 	return ended, err
-}
-
-// CreateSession stores a session (times in whole seconds); the token
-// itself is never stored.
-func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {
-	_, err := s.pool.Exec(ctx,
-		`INSERT INTO sessions (token_hash, admin_id, created_at, last_seen) VALUES ($1, $2, $3, $4)`,
-		sess.TokenHash, sess.AdminID, catalog.StoredTime(sess.CreatedAt), catalog.StoredTime(sess.LastSeen))
-	return translate(err, "create session")
-}
-
-// SessionByTokenHash returns ENOTFOUND for unknown tokens; it does not
-// check expiry.
-func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (catalog.Session, error) {
-	var sess catalog.Session
-	err := s.pool.QueryRow(ctx, `
-		SELECT s.token_hash, s.admin_id, a.username, a.language, s.created_at, s.last_seen
-		FROM sessions s JOIN admins a ON a.id = s.admin_id
-		WHERE s.token_hash = $1`, tokenHash,
-	).Scan(&sess.TokenHash, &sess.AdminID, &sess.Username, &sess.Language, &sess.CreatedAt, &sess.LastSeen)
-	if err == pgx.ErrNoRows {
-		return sess, notFound("session")
-	}
-	sess.CreatedAt, sess.LastSeen = sess.CreatedAt.UTC(), sess.LastSeen.UTC()
-	return sess, translate(err, "get session")
-}
-
-// TouchSession records activity; ENOTFOUND when the session is gone.
-func (s *Store) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {
-	tag, err := s.pool.Exec(ctx, `UPDATE sessions SET last_seen = $2 WHERE token_hash = $1`, tokenHash, catalog.StoredTime(at))
-	if err != nil {
-		return translate(err, "touch session")
-	}
-	if tag.RowsAffected() == 0 {
-		return notFound("session")
-	}
-	return nil
 }
 
 // DeleteExpiredSessions removes sessions past their idle or absolute

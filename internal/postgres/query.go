@@ -13,7 +13,7 @@ import (
 )
 
 // db is the store as the shared methods use it (sqlstore.DB): every
-// statement on the request pool, times as timestamptz.
+// statement on the request pool, times as timestamptz (NULL: not set).
 type db struct{ s *Store }
 
 func (d db) Query(ctx context.Context, what, query string, args []any, scan func(sqlstore.Scanner) error) error {
@@ -38,7 +38,15 @@ func (d db) Exec(ctx context.Context, what, query string, args ...any) (int64, e
 	return tag.RowsAffected(), nil
 }
 
-func (db) Time(t time.Time) any { return catalog.StoredTime(t) }
+func (d db) Insert(ctx context.Context, what, query string, args ...any) (int64, error) {
+	var id int64
+	err := d.s.pool.QueryRow(ctx, query, args...).Scan(&id)
+	return id, translate(err, what)
+}
+
+func (db) Time(t time.Time) any { return t }
+
+func (db) Unset() string { return "NULL" }
 
 func (db) TimeDest(t *time.Time) any { return utcDest{t} }
 

@@ -8,72 +8,6 @@ import (
 	"catalog/internal/catalog"
 )
 
-// CreateAdmin returns ECONFLICT when the username is taken. It assigns
-// a.ID, and a.CreatedAt when zero.
-func (s *Store) CreateAdmin(ctx context.Context, a *catalog.Admin) error {
-	created := catalog.StoredTimeOr(a.CreatedAt, now())
-	res, err := s.writer.ExecContext(ctx,
-		`INSERT INTO admins (username, password_hash, created_at) VALUES (?, ?, ?)`,
-		a.Username, a.PasswordHash, created.Unix())
-	if err != nil {
-		if catalog.ErrorCode(translate(err, "")) == catalog.ECONFLICT {
-			return wrapped(catalog.ECONFLICT, "username "+a.Username+" is already taken", err)
-		}
-		return translate(err, "create admin")
-	}
-	id, err := res.LastInsertId()
-	if err != nil {
-		return translate(err, "create admin")
-	}
-	a.ID, a.CreatedAt = id, created
-	return nil
-}
-
-// AdminByUsername returns ENOTFOUND when there is none.
-func (s *Store) AdminByUsername(ctx context.Context, username string) (catalog.Admin, error) {
-	if err := s.takeReader(ctx, "get admin"); err != nil {
-		return catalog.Admin{}, err
-	}
-	defer s.readSlots.Release(1)
-	var a catalog.Admin
-	var created int64
-	err := s.reader.QueryRowContext(ctx,
-		`SELECT id, username, password_hash, created_at FROM admins WHERE username = ?`, username).
-		Scan(&a.ID, &a.Username, &a.PasswordHash, &created)
-	if err == sql.ErrNoRows {
-		return a, notFound("administrator")
-	}
-	if err != nil {
-		return a, translate(err, "get admin")
-	}
-	a.CreatedAt = unixTime(created)
-	return a, nil
-}
-
-// ListAdmins returns every administrator, oldest first, without hashes.
-func (s *Store) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
-	if err := s.takeReader(ctx, "list admins"); err != nil {
-		return nil, err
-	}
-	defer s.readSlots.Release(1)
-	rows, err := s.reader.QueryContext(ctx, `SELECT id, username, created_at FROM admins ORDER BY id`)
-	if err != nil {
-		return nil, translate(err, "list admins")
-	}
-	defer rows.Close()
-	var out []catalog.Admin
-	for rows.Next() {
-		var a catalog.Admin
-		var created int64
-		if err := rows.Scan(&a.ID, &a.Username, &created); err != nil {
-			return nil, translate(err, "list admins")
-		}
-		a.CreatedAt = unixTime(created)
-		out = append(out, a)
-	}
-	return out, translate(rows.Err(), "list admins")
-}
-
 // DeleteAdmin removes the administrator and revokes the live tokens
 // they made, in one transaction, and returns how many; the sessions go
 // with it (ON DELETE CASCADE). ENOTFOUND when there is none.
@@ -120,53 +54,6 @@ func (s *Store) SetAdminPassword(ctx context.Context, username, passwordHash str
 		return translate(err, "end sessions")
 	})
 	return ended, err
-}
-
-// CreateSession stores s (times in whole seconds).
-func (s *Store) CreateSession(ctx context.Context, sess catalog.Session) error {
-	_, err := s.writer.ExecContext(ctx,
-		`INSERT INTO sessions (token_hash, admin_id, created_at, last_seen) VALUES (?, ?, ?, ?)`,
-		sess.TokenHash, sess.AdminID, sess.CreatedAt.Unix(), sess.LastSeen.Unix())
-	return translate(err, "create session")
-}
-
-// SessionByTokenHash returns the session with Username filled, or
-// ENOTFOUND; it does not check expiry.
-func (s *Store) SessionByTokenHash(ctx context.Context, tokenHash string) (catalog.Session, error) {
-	if err := s.takeReader(ctx, "get session"); err != nil {
-		return catalog.Session{}, err
-	}
-	defer s.readSlots.Release(1)
-	st, err := s.prepared(ctx, `SELECT s.token_hash, s.admin_id, a.username, a.language, s.created_at, s.last_seen
-FROM sessions s JOIN admins a ON a.id = s.admin_id WHERE s.token_hash = ?`)
-	if err != nil {
-		return catalog.Session{}, err
-	}
-	var sess catalog.Session
-	var created, seen int64
-	err = st.QueryRowContext(ctx, tokenHash).Scan(&sess.TokenHash, &sess.AdminID, &sess.Username, &sess.Language, &created, &seen)
-	if err == sql.ErrNoRows {
-		return sess, notFound("session")
-	}
-	if err != nil {
-		return sess, translate(err, "get session")
-	}
-	sess.CreatedAt, sess.LastSeen = unixTime(created), unixTime(seen)
-	return sess, nil
-}
-
-// TouchSession records activity; ENOTFOUND when the session is gone.
-func (s *Store) TouchSession(ctx context.Context, tokenHash string, at time.Time) error {
-	res, err := s.writer.ExecContext(ctx, `UPDATE sessions SET last_seen = ? WHERE token_hash = ?`, at.Unix(), tokenHash)
-	if err != nil {
-		return translate(err, "touch session")
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return translate(err, "touch session")
-	} else if n == 0 {
-		return notFound("session")
-	}
-	return nil
 }
 
 // DeleteExpiredSessions removes the sessions catalog.Session.Expired

@@ -11,7 +11,7 @@ import (
 // db is the store as the shared methods use it (sqlstore.DB): reads of
 // the reader pool, each in a reader slot (takeReader) with a statement
 // prepared once (Store.prepared; the shared statements are constants);
-// writes on the one writer; times in unix seconds.
+// writes on the one writer; times in unix seconds (0: not set).
 type db struct{ s *Store }
 
 func (d db) Query(ctx context.Context, what, query string, args []any, scan func(sqlstore.Scanner) error) error {
@@ -46,7 +46,15 @@ func (d db) Exec(ctx context.Context, what, query string, args ...any) (int64, e
 	return n, translate(err, what)
 }
 
+func (d db) Insert(ctx context.Context, what, query string, args ...any) (int64, error) {
+	var id int64
+	err := d.s.writer.QueryRowContext(ctx, query, args...).Scan(&id)
+	return id, translate(err, what)
+}
+
 func (db) Time(t time.Time) any { return t.Unix() }
+
+func (db) Unset() string { return "0" }
 
 func (db) TimeDest(t *time.Time) any { return unixDest{t} }
 

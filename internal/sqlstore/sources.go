@@ -3,9 +3,71 @@ package sqlstore
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"catalog/internal/catalog"
 )
+
+// AddSource stores s; ECONFLICT when the name is taken.
+func (m Methods) AddSource(ctx context.Context, src *catalog.Source) error {
+	created := catalog.StoredNow()
+	if src.Match == 0 {
+		src.SourceSettings = catalog.DefaultSourceSettings
+	}
+	_, err := m.DB.Exec(ctx, "add source",
+		`INSERT INTO sources (name, url, every_seconds, hours, created_at, match_fields, preferred, interval_ms) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+		src.Name, src.URL, int64(src.Every/time.Second), src.Hours, m.DB.Time(created), src.Match.String(), src.Preferred, src.Interval.Milliseconds())
+	if catalog.ErrorCode(err) == catalog.ECONFLICT {
+		return catalog.Errorf(catalog.ECONFLICT, "a source named %q already exists", src.Name)
+	}
+	if err != nil {
+		return err
+	}
+	src.CreatedAt = created
+	return nil
+}
+
+// sourceQuery reads sources with their newest run and when their newest
+// run that read every page finished (times not set when there is none).
+const sourceQuery = `SELECT s.name, s.url, s.every_seconds, s.hours, s.created_at, s.match_fields, s.preferred, s.interval_ms, s.gone, s.synonyms,
+  r.started_at, r.finished_at, coalesce(r.pages, 0), coalesce(r.read, 0),
+  coalesce(r.written, 0), coalesce(r.unchanged, 0), coalesce(r.rejected, 0), coalesce(r.unbound, 0), coalesce(r.error, ''),
+  (SELECT max(finished_at) FROM source_runs c WHERE c.source = s.name AND c.error = '')
+FROM sources s LEFT JOIN source_runs r ON r.id = (SELECT max(id) FROM source_runs x WHERE x.source = s.name)`
+
+func (m Methods) scanSource(row Scanner, src *catalog.Source) error {
+	var every, interval int64
+	var match, synonyms string
+	r := &src.LastRun
+	err := row.Scan(&src.Name, &src.URL, &every, &src.Hours, m.DB.TimeDest(&src.CreatedAt), &match, &src.Preferred, &interval, &src.Gone, &synonyms,
+		m.DB.TimeDest(&r.Started), m.DB.TimeDest(&r.Finished), &r.Pages, &r.Read, &r.Written, &r.Unchanged, &r.Rejected, &r.Unbound, &r.Err,
+		m.DB.TimeDest(&src.LastSuccess))
+	src.Match, src.Interval = catalog.StoredMatch(match), time.Duration(interval)*time.Millisecond
+	src.Synonyms, _ = catalog.ParseSynonyms(synonyms) // stored checked
+	src.Every = time.Duration(every) * time.Second
+	if !r.Started.IsZero() {
+		r.Source = src.Name
+	}
+	return err
+}
+
+// ListSources returns every source by name.
+func (m Methods) ListSources(ctx context.Context) ([]catalog.Source, error) {
+	return all(ctx, m.DB, "list sources", sourceQuery+` ORDER BY s.name`, nil, m.scanSource)
+}
+
+// SourceByName returns ENOTFOUND when there is none.
+func (m Methods) SourceByName(ctx context.Context, name string) (catalog.Source, error) {
+	return first(ctx, m.DB, "get source", "source", sourceQuery+` WHERE s.name = $1`, []any{name}, m.scanSource)
+}
+
+// RecordRun stores one run's result.
+func (m Methods) RecordRun(ctx context.Context, r catalog.SourceRun) error {
+	_, err := m.DB.Exec(ctx, "record run", `INSERT INTO source_runs
+(source, started_at, finished_at, pages, read, written, unchanged, rejected, unbound, error) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		r.Source, m.DB.Time(r.Started), m.DB.Time(r.Finished), r.Pages, r.Read, r.Written, r.Unchanged, r.Rejected, r.Unbound, r.Err)
+	return err
+}
 
 // SetSourceSettings changes the settings of the source name.
 func (m Methods) SetSourceSettings(ctx context.Context, name string, set catalog.SourceSettings) error {

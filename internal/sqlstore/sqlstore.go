@@ -27,11 +27,15 @@ type DB interface {
 	Query(ctx context.Context, what, query string, args []any, scan func(Scanner) error) error
 	// Exec runs one write and returns how many rows it changed.
 	Exec(ctx context.Context, what, query string, args ...any) (int64, error)
+	// Insert runs one INSERT ... RETURNING id and returns the id.
+	Insert(ctx context.Context, what, query string, args ...any) (int64, error)
 	// Time is t as a parameter, in whole seconds.
 	Time(t time.Time) any
 	// TimeDest scans a stored time into t, in UTC; a time not set
 	// (SQLite's 0, PostgreSQL's NULL) is the zero time.
 	TimeDest(t *time.Time) any
+	// Unset is a time not set, in SQL: "0" or "NULL".
+	Unset() string
 }
 
 // Methods are the store methods both engines share.
@@ -71,6 +75,20 @@ func all[T any](ctx context.Context, db DB, what, query string, args []any, scan
 		return err
 	})
 	return out, err
+}
+
+// first is the first row of all: ENOTFOUND naming missing when there
+// is none.
+func first[T any](ctx context.Context, db DB, what, missing, query string, args []any, scan func(Scanner, *T) error) (T, error) {
+	rows, err := all(ctx, db, what, query, args, scan)
+	if err == nil && len(rows) == 0 {
+		err = notFound(missing)
+	}
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return rows[0], nil
 }
 
 func notFound(what string) error {
