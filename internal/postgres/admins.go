@@ -10,44 +10,6 @@ import (
 	"catalog/internal/catalog"
 )
 
-// DeleteAdmin removes the administrator and revokes the live tokens
-// they made, in one statement, and returns how many; the sessions go
-// with it (ON DELETE CASCADE). ENOTFOUND when there is none.
-func (s *Store) DeleteAdmin(ctx context.Context, username string) (int64, error) {
-	var deleted bool
-	var revoked int64
-	err := s.pool.QueryRow(ctx, `WITH gone AS (DELETE FROM admins WHERE username = $1 RETURNING id),
-revoked AS (UPDATE api_tokens SET revoked_at = $2 WHERE admin_id IN (SELECT id FROM gone) AND revoked_at IS NULL RETURNING id)
-SELECT EXISTS (SELECT 1 FROM gone), (SELECT count(*) FROM revoked)`, username, catalog.StoredNow()).Scan(&deleted, &revoked)
-	if err != nil {
-		return 0, translate(err, "delete admin")
-	}
-	if !deleted {
-		return 0, notFound("administrator")
-	}
-	return revoked, nil
-}
-
-// SetAdminPassword replaces the hash and ends the administrator's
-// sessions in one transaction; ENOTFOUND when there is none.
-func (s *Store) SetAdminPassword(ctx context.Context, username, passwordHash string) (int64, error) {
-	var ended int64
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		var id int64
-		err := tx.QueryRow(ctx, `UPDATE admins SET password_hash = $1 WHERE username = $2 RETURNING id`, passwordHash, username).Scan(&id)
-		if err == pgx.ErrNoRows {
-			return notFound("administrator")
-		}
-		if err != nil {
-			return translate(err, "set admin password")
-		}
-		tag, err := tx.Exec(ctx, `DELETE FROM sessions WHERE admin_id = $1`, id)
-		ended = tag.RowsAffected()
-		return translate(err, "end sessions")
-	})
-	return ended, err
-}
-
 // DeleteExpiredSessions removes sessions past their idle or absolute
 // lifetime at now (the rule of catalog.Session.Expired).
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) error {

@@ -37,7 +37,7 @@ func TestDeadlineCancelsStatement(t *testing.T) {
 			return err
 		}},
 		{"read", func(ctx context.Context, s *Store, sql string) error {
-			return db{s}.Query(ctx, "sleep", sql, nil, func(sqlstore.Scanner) error { return nil })
+			return db{s: s}.Query(ctx, "sleep", sql, nil, func(sqlstore.Scanner) error { return nil })
 		}},
 	}
 	for _, tt := range tests {

@@ -48,27 +48,3 @@ func (s *Store) FinishPosterJobs(ctx context.Context, done []catalog.PosterDone)
 	})
 	return translate(err, "finish poster jobs")
 }
-
-// ResetPosterMirrors implements catalog.PosterStore.
-func (s *Store) ResetPosterMirrors(ctx context.Context, base string) error {
-	prefix := base + "/posters/"
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		for slot, col := range [...]string{"", "poster1", "poster2"} {
-			if col == "" {
-				continue
-			}
-			stale := col + `_mirror <> '' AND NOT starts_with(` + col + `_mirror, $1)`
-			if base != "" {
-				if _, err := tx.Exec(ctx, `INSERT INTO poster_jobs (movie_id, slot, url) SELECT id, $2, `+col+`_url FROM movies
-WHERE `+col+`_url <> '' AND `+stale+` ON CONFLICT (movie_id, slot) DO UPDATE SET due = 0`, prefix, slot); err != nil {
-					return err
-				}
-			}
-			if _, err := tx.Exec(ctx, `UPDATE movies SET `+col+`_mirror = '' WHERE `+stale, prefix); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	return translate(err, "reset poster mirrors")
-}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgtype"
 
 	"catalog/internal/catalog"
@@ -13,11 +14,27 @@ import (
 )
 
 // db is the store as the shared methods use it (sqlstore.DB): every
-// statement on the request pool, times as timestamptz (NULL: not set).
-type db struct{ s *Store }
+// statement on the request pool, or inside Tx in tx; times as
+// timestamptz (NULL: not set).
+type db struct {
+	s  *Store
+	tx pgx.Tx
+}
+
+// runs is where a statement runs: tx, or the pool.
+func (d db) runs() interface {
+	Query(context.Context, string, ...any) (pgx.Rows, error)
+	QueryRow(context.Context, string, ...any) pgx.Row
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+} {
+	if d.tx != nil {
+		return d.tx
+	}
+	return d.s.pool
+}
 
 func (d db) Query(ctx context.Context, what, query string, args []any, scan func(sqlstore.Scanner) error) error {
-	rows, err := d.s.pool.Query(ctx, query, args...)
+	rows, err := d.runs().Query(ctx, query, args...)
 	if err != nil {
 		return translate(err, what)
 	}
@@ -31,7 +48,7 @@ func (d db) Query(ctx context.Context, what, query string, args []any, scan func
 }
 
 func (d db) Exec(ctx context.Context, what, query string, args ...any) (int64, error) {
-	tag, err := d.s.pool.Exec(ctx, query, args...)
+	tag, err := d.runs().Exec(ctx, query, args...)
 	if err != nil {
 		return 0, translate(err, what)
 	}
@@ -40,8 +57,12 @@ func (d db) Exec(ctx context.Context, what, query string, args ...any) (int64, e
 
 func (d db) Insert(ctx context.Context, what, query string, args ...any) (int64, error) {
 	var id int64
-	err := d.s.pool.QueryRow(ctx, query, args...).Scan(&id)
+	err := d.runs().QueryRow(ctx, query, args...).Scan(&id)
 	return id, translate(err, what)
+}
+
+func (d db) Tx(ctx context.Context, what string, fn func(sqlstore.DB) error) error {
+	return translate(d.s.inTx(ctx, func(tx pgx.Tx) error { return fn(db{d.s, tx}) }), what)
 }
 
 func (db) Time(t time.Time) any { return t }

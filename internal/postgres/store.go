@@ -12,6 +12,7 @@ import (
 	"io/fs"
 	"runtime"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -61,33 +62,14 @@ type Store struct {
 var _ catalog.Store = (*Store)(nil)
 
 // IsDSN reports whether dsn names a PostgreSQL database (a postgres://
-// or postgresql:// URL) rather than a SQLite file.
+// or postgresql:// URL, in any case) rather than a SQLite file.
 func IsDSN(dsn string) bool {
 	for _, p := range []string{"postgres://", "postgresql://"} {
-		if len(dsn) >= len(p) && equalFoldASCII(dsn[:len(p)], p) {
+		if len(dsn) >= len(p) && strings.EqualFold(dsn[:len(p)], p) {
 			return true
 		}
 	}
 	return false
-}
-
-func equalFoldASCII(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		x, y := a[i], b[i]
-		if 'A' <= x && x <= 'Z' {
-			x += 'a' - 'A'
-		}
-		if 'A' <= y && y <= 'Z' {
-			y += 'a' - 'A'
-		}
-		if x != y {
-			return false
-		}
-	}
-	return true
 }
 
 // Open connects to the database named by dsn and checks that it answers.
@@ -128,7 +110,7 @@ func Open(ctx context.Context, dsn string, opts Options) (*Store, error) {
 		return nil, catalog.Reworded(fmt.Sprintf("postgres: cannot connect to %s: %s", serverName(cfg), connectReason(err, cfg.ConnConfig.ConnectTimeout)), err)
 	}
 	s := &Store{pool: pool}
-	s.Methods = sqlstore.Methods{DB: db{s}}
+	s.Methods = sqlstore.Methods{DB: db{s: s}}
 	if err := s.openStreams(ctx, cfg); err != nil {
 		pool.Close()
 		return nil, catalog.Reworded("postgres: "+connectReason(err, cfg.ConnConfig.ConnectTimeout), err)

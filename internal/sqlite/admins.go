@@ -8,54 +8,6 @@ import (
 	"catalog/internal/catalog"
 )
 
-// DeleteAdmin removes the administrator and revokes the live tokens
-// they made, in one transaction, and returns how many; the sessions go
-// with it (ON DELETE CASCADE). ENOTFOUND when there is none.
-func (s *Store) DeleteAdmin(ctx context.Context, username string) (int64, error) {
-	var revoked int64
-	err := s.writeTx(ctx, "delete admin", func(tx *sql.Tx) error {
-		var id int64
-		err := tx.QueryRowContext(ctx, `DELETE FROM admins WHERE username = ? RETURNING id`, username).Scan(&id)
-		if err == sql.ErrNoRows {
-			return notFound("administrator")
-		}
-		if err != nil {
-			return translate(err, "delete admin")
-		}
-		res, err := tx.ExecContext(ctx, `UPDATE api_tokens SET revoked_at = ? WHERE admin_id = ? AND revoked_at = 0`, now().Unix(), id)
-		if err != nil {
-			return translate(err, "delete admin")
-		}
-		revoked, err = res.RowsAffected()
-		return translate(err, "delete admin")
-	})
-	return revoked, err
-}
-
-// SetAdminPassword replaces the hash and ends the administrator's
-// sessions in one transaction; ENOTFOUND when there is none.
-func (s *Store) SetAdminPassword(ctx context.Context, username, passwordHash string) (int64, error) {
-	var ended int64
-	err := s.writeTx(ctx, "set admin password", func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE admins SET password_hash = ? WHERE username = ?`, passwordHash, username)
-		if err != nil {
-			return translate(err, "set admin password")
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return translate(err, "set admin password")
-		} else if n == 0 {
-			return notFound("administrator")
-		}
-		res, err = tx.ExecContext(ctx, `DELETE FROM sessions WHERE admin_id = (SELECT id FROM admins WHERE username = ?)`, username)
-		if err != nil {
-			return translate(err, "end sessions")
-		}
-		ended, err = res.RowsAffected()
-		return translate(err, "end sessions")
-	})
-	return ended, err
-}
-
 // DeleteExpiredSessions removes the sessions catalog.Session.Expired
 // reports at now.
 func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) error {

@@ -64,27 +64,3 @@ func (s *Store) FinishPosterJobs(ctx context.Context, done []catalog.PosterDone)
 		return nil
 	})
 }
-
-// ResetPosterMirrors implements catalog.PosterStore.
-func (s *Store) ResetPosterMirrors(ctx context.Context, base string) error {
-	const what = "reset poster mirrors"
-	prefix := base + "/posters/"
-	return s.writeTx(ctx, what, func(tx *sql.Tx) error {
-		for slot, col := range [...]string{"", "poster1", "poster2"} {
-			if col == "" {
-				continue
-			}
-			stale := col + `_mirror <> '' AND substr(` + col + `_mirror, 1, ?) <> ?`
-			if base != "" {
-				if _, err := tx.ExecContext(ctx, `INSERT INTO poster_jobs (movie_id, slot, url) SELECT id, ?, `+col+`_url FROM movies
-WHERE `+col+`_url <> '' AND `+stale+` ON CONFLICT (movie_id, slot) DO UPDATE SET due = 0`, slot, len(prefix), prefix); err != nil {
-					return translate(err, what)
-				}
-			}
-			if _, err := tx.ExecContext(ctx, `UPDATE movies SET `+col+`_mirror = '' WHERE `+stale, len(prefix), prefix); err != nil {
-				return translate(err, what)
-			}
-		}
-		return nil
-	})
-}

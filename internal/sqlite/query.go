@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
 	"time"
 
 	"catalog/internal/catalog"
@@ -11,20 +12,29 @@ import (
 // db is the store as the shared methods use it (sqlstore.DB): reads of
 // the reader pool, each in a reader slot (takeReader) with a statement
 // prepared once (Store.prepared; the shared statements are constants);
-// writes on the one writer; times in unix seconds (0: not set).
-type db struct{ s *Store }
+// writes on the one writer; times in unix seconds (0: not set). Inside
+// Tx, every statement runs in tx.
+type db struct {
+	s  *Store
+	tx *sql.Tx
+}
 
 func (d db) Query(ctx context.Context, what, query string, args []any, scan func(sqlstore.Scanner) error) error {
-	s := d.s
-	if err := s.takeReader(ctx, what); err != nil {
-		return err
+	var rows *sql.Rows
+	var err error
+	if d.tx != nil {
+		rows, err = d.tx.QueryContext(ctx, query, args...)
+	} else {
+		if err := d.s.takeReader(ctx, what); err != nil {
+			return err
+		}
+		defer d.s.readSlots.Release(1)
+		st, err := d.s.prepared(ctx, query)
+		if err != nil {
+			return err
+		}
+		rows, err = st.QueryContext(ctx, args...)
 	}
-	defer s.readSlots.Release(1)
-	st, err := s.prepared(ctx, query)
-	if err != nil {
-		return err
-	}
-	rows, err := st.QueryContext(ctx, args...)
 	if err != nil {
 		return translate(err, what)
 	}
@@ -37,8 +47,19 @@ func (d db) Query(ctx context.Context, what, query string, args []any, scan func
 	return translate(rows.Err(), what)
 }
 
+// writes is where a write runs: tx, or the writer.
+func (d db) writes() interface {
+	ExecContext(context.Context, string, ...any) (sql.Result, error)
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+} {
+	if d.tx != nil {
+		return d.tx
+	}
+	return d.s.writer
+}
+
 func (d db) Exec(ctx context.Context, what, query string, args ...any) (int64, error) {
-	res, err := d.s.writer.ExecContext(ctx, query, args...)
+	res, err := d.writes().ExecContext(ctx, query, args...)
 	if err != nil {
 		return 0, translate(err, what)
 	}
@@ -48,8 +69,12 @@ func (d db) Exec(ctx context.Context, what, query string, args ...any) (int64, e
 
 func (d db) Insert(ctx context.Context, what, query string, args ...any) (int64, error) {
 	var id int64
-	err := d.s.writer.QueryRowContext(ctx, query, args...).Scan(&id)
+	err := d.writes().QueryRowContext(ctx, query, args...).Scan(&id)
 	return id, translate(err, what)
+}
+
+func (d db) Tx(ctx context.Context, what string, fn func(sqlstore.DB) error) error {
+	return d.s.writeTx(ctx, what, func(tx *sql.Tx) error { return fn(db{d.s, tx}) })
 }
 
 func (db) Time(t time.Time) any { return t.Unix() }

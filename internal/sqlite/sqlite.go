@@ -94,7 +94,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	base := "file:" + escapePath(path) + "?" + pragmas
 	s := &Store{path: path}
-	s.Methods = sqlstore.Methods{DB: db{s}}
+	s.Methods = sqlstore.Methods{DB: db{s: s}}
 	var err error
 	// BEGIN IMMEDIATE takes the write lock up front, so a transaction
 	// never fails half-way when another process holds the lock. Its page

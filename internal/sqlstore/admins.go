@@ -40,6 +40,37 @@ func (m Methods) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
 		})
 }
 
+// DeleteAdmin removes the administrator and revokes the live tokens
+// they made, in one transaction, and returns how many; the sessions go
+// with it (ON DELETE CASCADE). ENOTFOUND when there is none.
+func (m Methods) DeleteAdmin(ctx context.Context, username string) (revoked int64, err error) {
+	err = m.DB.Tx(ctx, "delete admin", func(tx DB) error {
+		var id int64
+		if err := (Methods{tx}).one(ctx, "delete admin", "administrator", `DELETE FROM admins WHERE username = $1 RETURNING id`,
+			[]any{username}, &id); err != nil {
+			return err
+		}
+		revoked, err = tx.Exec(ctx, "delete admin", `UPDATE api_tokens SET revoked_at = $1 WHERE admin_id = $2 AND revoked_at IS `+tx.Unset(),
+			tx.Time(catalog.StoredNow()), id)
+		return err
+	})
+	return revoked, err
+}
+
+// SetAdminPassword replaces the hash and ends the administrator's
+// sessions in one transaction; ENOTFOUND when there is none.
+func (m Methods) SetAdminPassword(ctx context.Context, username, passwordHash string) (ended int64, err error) {
+	err = m.DB.Tx(ctx, "set admin password", func(tx DB) error {
+		if err := (Methods{tx}).change(ctx, "set admin password", "administrator", `UPDATE admins SET password_hash = $1 WHERE username = $2`,
+			passwordHash, username); err != nil {
+			return err
+		}
+		ended, err = tx.Exec(ctx, "end sessions", `DELETE FROM sessions WHERE admin_id = (SELECT id FROM admins WHERE username = $1)`, username)
+		return err
+	})
+	return ended, err
+}
+
 // SetAdminLanguage saves the administrator's console language;
 // ENOTFOUND when there is none.
 func (m Methods) SetAdminLanguage(ctx context.Context, adminID int64, language string) error {

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"time"
+	"unicode/utf8"
 
 	"catalog/internal/catalog"
 )
@@ -77,4 +78,28 @@ func (m Methods) PosterImage(ctx context.Context, key string) ([]byte, error) {
 		return nil, catalog.Errorf(catalog.ENOTFOUND, "no such poster")
 	}
 	return b, err
+}
+
+// ResetPosterMirrors implements catalog.PosterStore.
+func (m Methods) ResetPosterMirrors(ctx context.Context, base string) error {
+	prefix := base + "/posters/"
+	n := utf8.RuneCountInString(prefix) // substr counts characters
+	return m.DB.Tx(ctx, "reset poster mirrors", func(tx DB) error {
+		for slot, col := range [...]string{"", "poster1", "poster2"} {
+			if col == "" {
+				continue
+			}
+			stale := col + `_mirror <> '' AND substr(` + col + `_mirror, 1, $2) <> $1`
+			if base != "" {
+				if _, err := tx.Exec(ctx, "reset poster mirrors", `INSERT INTO poster_jobs (movie_id, slot, url) SELECT id, $3, `+col+`_url FROM movies
+WHERE `+col+`_url <> '' AND `+stale+` ON CONFLICT (movie_id, slot) DO UPDATE SET due = 0`, prefix, n, slot); err != nil {
+					return err
+				}
+			}
+			if _, err := tx.Exec(ctx, "reset poster mirrors", `UPDATE movies SET `+col+`_mirror = '' WHERE `+stale, prefix, n); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

@@ -29,6 +29,9 @@ type DB interface {
 	Exec(ctx context.Context, what, query string, args ...any) (int64, error)
 	// Insert runs one INSERT ... RETURNING id and returns the id.
 	Insert(ctx context.Context, what, query string, args ...any) (int64, error)
+	// Tx runs fn in one write transaction, committing when fn returns
+	// nil: the statements of tx run inside it, its reads included.
+	Tx(ctx context.Context, what string, fn func(tx DB) error) error
 	// Time is t as a parameter, in whole seconds.
 	Time(t time.Time) any
 	// TimeDest scans a stored time into t, in UTC; a time not set
