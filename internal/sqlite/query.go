@@ -29,8 +29,8 @@ func (d db) Query(ctx context.Context, what, query string, args []any, scan func
 			return err
 		}
 		defer d.s.readSlots.Release(1)
-		st, err := d.s.prepared(ctx, query)
-		if err != nil {
+		var st *sql.Stmt
+		if st, err = d.s.prepared(ctx, query); err != nil {
 			return err
 		}
 		rows, err = st.QueryContext(ctx, args...)
