@@ -8,6 +8,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 )
 
 // DeleteExpiredSessions removes sessions past their idle or absolute
@@ -17,16 +18,6 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) error 
 		now.Add(-catalog.SessionIdle), now.Add(-catalog.SessionAbsolute))
 	return translate(err, "delete expired sessions")
 }
-
-// loginCountsSQL counts the failures that bear on an attempt
-// (catalog.LoginCounts): $1 username, $2 address, $3 start of the
-// window, $4 start of the known-address period. Failure times keep
-// microseconds, as in internal/sqlite.
-const loginCountsSQL = `SELECT
-	(SELECT count(*) FROM login_failures WHERE username = $1 AND addr = $2 AND at >= $3),
-	(SELECT count(*) FROM login_failures WHERE addr = $2 AND at >= $3),
-	(SELECT count(*) FROM login_failures WHERE username = $1 AND at >= $3),
-	EXISTS (SELECT 1 FROM login_successes WHERE username = $1 AND addr = $2 AND at >= $4)`
 
 // ReserveLogin counts the attempt as failed unless a limit holds it
 // (ETOOMANY). Under READ COMMITTED a count and an insert are not one
@@ -40,19 +31,11 @@ func (s *Store) ReserveLogin(ctx context.Context, username, addr string, at time
 	}
 	since := at.Add(-catalog.LoginWindow)
 	args := []any{username, addr, since, at.Add(-catalog.LoginKnownAddress)}
-	counts := func(q interface {
-		QueryRow(context.Context, string, ...any) pgx.Row
-	}) error {
-		var c catalog.LoginCounts
-		if err := q.QueryRow(ctx, loginCountsSQL, args...).Scan(&c.Pair, &c.Address, &c.Username, &c.KnownAddress); err != nil {
-			return translate(err, "count login failures")
-		}
-		return c.Check()
-	}
 	// An attempt already over a limit is refused without the locks, so
 	// that a flood of refused guesses does not queue in front of the
-	// administrator's own attempt.
-	if err := counts(s.pool); err != nil {
+	// administrator's own attempt. Failure times keep microseconds, as
+	// in internal/sqlite.
+	if err := sqlstore.CheckLogin(ctx, db{s: s}, args); err != nil {
 		return err
 	}
 	// Old rows go in a statement of their own: SKIP LOCKED lets two
@@ -68,7 +51,7 @@ func (s *Store) ReserveLogin(ctx context.Context, username, addr string, at time
 				return err
 			}
 		}
-		if err := counts(tx); err != nil {
+		if err := sqlstore.CheckLogin(ctx, db{s, tx}, args); err != nil {
 			return err
 		}
 		_, err := tx.Exec(ctx, `INSERT INTO login_failures (username, addr, at) VALUES ($1, $2, $3)`, username, addr, at)

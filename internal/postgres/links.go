@@ -7,44 +7,20 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 )
 
 // ClaimLinkChecks implements catalog.LinkStore. SKIP LOCKED lets the
 // instances sharing the database claim at the same time without
 // waiting for each other or taking the same movies.
 func (s *Store) ClaimLinkChecks(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]catalog.LinkCheck, error) {
-	const what = "claim link checks"
-	var out []catalog.LinkCheck
-	err := s.inTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `WITH due AS (
+	return sqlstore.All(ctx, db{s: s}, "claim link checks", `WITH due AS (
     SELECT movie_id FROM link_checks WHERE due <= $1 ORDER BY due, movie_id LIMIT $2 FOR UPDATE SKIP LOCKED
 ), claimed AS (
     UPDATE link_checks c SET due = $3 FROM due WHERE c.movie_id = due.movie_id RETURNING c.movie_id
 )
 SELECT m.id, m.episodes, m.link_health FROM claimed JOIN movies m ON m.id = claimed.movie_id ORDER BY m.id`,
-			now.Unix(), limit, now.Add(lease).Unix())
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		out = out[:0]
-		for rows.Next() {
-			var c catalog.LinkCheck
-			var episodes, health string
-			if err := rows.Scan(&c.MovieID, &episodes, &health); err != nil {
-				return err
-			}
-			if c.Episodes, err = catalog.ParseEpisodes([]byte(episodes)); err != nil {
-				return err
-			}
-			if c.Health, err = catalog.ParseHealth(health); err != nil {
-				return err
-			}
-			out = append(out, c)
-		}
-		return rows.Err()
-	})
-	return out, translate(err, what)
+		[]any{now.Unix(), limit, now.Add(lease).Unix()}, sqlstore.ScanLinkCheck)
 }
 
 // SaveLinkChecks implements catalog.LinkStore.

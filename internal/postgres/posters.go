@@ -7,26 +7,16 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 )
 
 // ClaimPosterJobs implements catalog.PosterStore.
 func (s *Store) ClaimPosterJobs(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]catalog.PosterJob, error) {
-	rows, err := s.pool.Query(ctx, `WITH due AS (
+	return sqlstore.All(ctx, db{s: s}, "claim poster jobs", `WITH due AS (
     SELECT movie_id, slot FROM poster_jobs WHERE due <= $1 ORDER BY due, movie_id, slot LIMIT $2 FOR UPDATE SKIP LOCKED
 )
 UPDATE poster_jobs j SET due = $3 FROM due WHERE j.movie_id = due.movie_id AND j.slot = due.slot
-RETURNING j.movie_id, j.slot, j.url, j.tries`, now.Unix(), limit, now.Add(lease).Unix())
-	if err != nil {
-		return nil, translate(err, "claim poster jobs")
-	}
-	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (catalog.PosterJob, error) {
-		var j catalog.PosterJob
-		var slot int16
-		err := r.Scan(&j.MovieID, &slot, &j.URL, &j.Tries)
-		j.Slot = int(slot)
-		return j, err
-	})
-	return out, translate(err, "claim poster jobs")
+RETURNING j.movie_id, j.slot, j.url, j.tries`, []any{now.Unix(), limit, now.Add(lease).Unix()}, sqlstore.ScanPosterJob)
 }
 
 // FinishPosterJobs implements catalog.PosterStore.

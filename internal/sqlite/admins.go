@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 )
 
 // DeleteExpiredSessions removes the sessions catalog.Session.Expired
@@ -18,15 +19,6 @@ func (s *Store) DeleteExpiredSessions(ctx context.Context, now time.Time) error 
 
 // Login attempts are kept in microseconds, the precision PostgreSQL has.
 
-// loginCountsSQL counts the failures that bear on an attempt
-// (catalog.LoginCounts): ?1 username, ?2 address, ?3 start of the
-// window, ?4 start of the known-address period.
-const loginCountsSQL = `SELECT
-	(SELECT count(*) FROM login_failures WHERE username = ?1 AND addr = ?2 AND at >= ?3),
-	(SELECT count(*) FROM login_failures WHERE addr = ?2 AND at >= ?3),
-	(SELECT count(*) FROM login_failures WHERE username = ?1 AND at >= ?3),
-	EXISTS (SELECT 1 FROM login_successes WHERE username = ?1 AND addr = ?2 AND at >= ?4)`
-
 // ReserveLogin counts the attempt as failed unless a limit holds it
 // (ETOOMANY). The check and the insert run in one write transaction:
 // the single writer connection, and BEGIN IMMEDIATE against other
@@ -36,31 +28,17 @@ func (s *Store) ReserveLogin(ctx context.Context, username, addr string, at time
 		return err
 	}
 	args := []any{username, addr, at.Add(-catalog.LoginWindow).UnixMicro(), at.Add(-catalog.LoginKnownAddress).UnixMicro()}
-	counts := func(q interface {
-		QueryRowContext(context.Context, string, ...any) *sql.Row
-	}) error {
-		var c catalog.LoginCounts
-		if err := q.QueryRowContext(ctx, loginCountsSQL, args...).Scan(&c.Pair, &c.Address, &c.Username, &c.KnownAddress); err != nil {
-			return translate(err, "count login failures")
-		}
-		return c.Check()
-	}
 	// An attempt already over a limit is refused from a reader, so that
 	// a flood of refused guesses does not queue for the one writer that
 	// every write of the service shares.
-	if err := s.takeReader(ctx, "count login failures"); err != nil {
-		return err
-	}
-	err := counts(s.reader)
-	s.readSlots.Release(1)
-	if err != nil {
+	if err := sqlstore.CheckLogin(ctx, db{s: s}, args); err != nil {
 		return err
 	}
 	return s.writeTx(ctx, "reserve login", func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM login_failures WHERE at < ?`, args[2]); err != nil {
 			return translate(err, "delete old login failures")
 		}
-		if err := counts(tx); err != nil {
+		if err := sqlstore.CheckLogin(ctx, db{s, tx}, args); err != nil {
 			return err
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO login_failures (username, addr, at) VALUES (?, ?, ?)`, username, addr, at.UnixMicro())

@@ -6,55 +6,24 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 )
 
 // ClaimLinkChecks implements catalog.LinkStore.
-func (s *Store) ClaimLinkChecks(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]catalog.LinkCheck, error) {
+func (s *Store) ClaimLinkChecks(ctx context.Context, now time.Time, lease time.Duration, limit int) (out []catalog.LinkCheck, err error) {
 	const what = "claim link checks"
-	var out []catalog.LinkCheck
-	err := s.writeTx(ctx, what, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT c.movie_id, m.episodes, m.link_health
+	err = db{s: s}.Tx(ctx, what, func(tx sqlstore.DB) error {
+		out, err = sqlstore.All(ctx, tx, what, `SELECT c.movie_id, m.episodes, m.link_health
 FROM link_checks c JOIN movies m ON m.id = c.movie_id
-WHERE c.due <= ? ORDER BY c.due, c.movie_id LIMIT ?`, now.Unix(), limit)
-		if err != nil {
-			return translate(err, what)
-		}
-		out, err = scanLinkChecks(rows)
-		if err != nil {
-			return translate(err, what)
-		}
-		until := now.Add(lease).Unix()
+WHERE c.due <= $1 ORDER BY c.due, c.movie_id LIMIT $2`, []any{now.Unix(), limit}, sqlstore.ScanLinkCheck)
 		for _, c := range out {
-			if _, err := tx.ExecContext(ctx, `UPDATE link_checks SET due = ? WHERE movie_id = ?`, until, c.MovieID); err != nil {
-				return translate(err, what)
+			if err == nil {
+				_, err = tx.Exec(ctx, what, `UPDATE link_checks SET due = $1 WHERE movie_id = $2`, now.Add(lease).Unix(), c.MovieID)
 			}
 		}
-		return nil
+		return err
 	})
 	return out, err
-}
-
-// scanLinkChecks reads rows of id, episodes and link health and closes
-// them.
-func scanLinkChecks(rows *sql.Rows) ([]catalog.LinkCheck, error) {
-	defer rows.Close()
-	var out []catalog.LinkCheck
-	for rows.Next() {
-		var c catalog.LinkCheck
-		var episodes, health string
-		if err := rows.Scan(&c.MovieID, &episodes, &health); err != nil {
-			return nil, err
-		}
-		var err error
-		if c.Episodes, err = catalog.ParseEpisodes([]byte(episodes)); err != nil {
-			return nil, err
-		}
-		if c.Health, err = catalog.ParseHealth(health); err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
 }
 
 // SaveLinkChecks implements catalog.LinkStore.

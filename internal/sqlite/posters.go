@@ -6,37 +6,21 @@ import (
 	"time"
 
 	"catalog/internal/catalog"
+	"catalog/internal/sqlstore"
 )
 
 // ClaimPosterJobs implements catalog.PosterStore.
-func (s *Store) ClaimPosterJobs(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]catalog.PosterJob, error) {
+func (s *Store) ClaimPosterJobs(ctx context.Context, now time.Time, lease time.Duration, limit int) (out []catalog.PosterJob, err error) {
 	const what = "claim poster jobs"
-	var out []catalog.PosterJob
-	err := s.writeTx(ctx, what, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT movie_id, slot, url, tries FROM poster_jobs
-WHERE due <= ? ORDER BY due, movie_id, slot LIMIT ?`, now.Unix(), limit)
-		if err != nil {
-			return translate(err, what)
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var j catalog.PosterJob
-			if err := rows.Scan(&j.MovieID, &j.Slot, &j.URL, &j.Tries); err != nil {
-				return translate(err, what)
-			}
-			out = append(out, j)
-		}
-		if err := rows.Err(); err != nil {
-			return translate(err, what)
-		}
-		rows.Close()
+	err = db{s: s}.Tx(ctx, what, func(tx sqlstore.DB) error {
+		out, err = sqlstore.All(ctx, tx, what, `SELECT movie_id, slot, url, tries FROM poster_jobs
+WHERE due <= $1 ORDER BY due, movie_id, slot LIMIT $2`, []any{now.Unix(), limit}, sqlstore.ScanPosterJob)
 		for _, j := range out {
-			if _, err := tx.ExecContext(ctx, `UPDATE poster_jobs SET due = ? WHERE movie_id = ? AND slot = ?`,
-				now.Add(lease).Unix(), j.MovieID, j.Slot); err != nil {
-				return translate(err, what)
+			if err == nil {
+				_, err = tx.Exec(ctx, what, `UPDATE poster_jobs SET due = $1 WHERE movie_id = $2 AND slot = $3`, now.Add(lease).Unix(), j.MovieID, j.Slot)
 			}
 		}
-		return nil
+		return err
 	})
 	return out, err
 }

@@ -34,7 +34,7 @@ func (m Methods) AdminByUsername(ctx context.Context, username string) (catalog.
 
 // ListAdmins returns every administrator, oldest first, without hashes.
 func (m Methods) ListAdmins(ctx context.Context) ([]catalog.Admin, error) {
-	return all(ctx, m.DB, "list admins", `SELECT id, username, created_at FROM admins ORDER BY id`, nil,
+	return All(ctx, m.DB, "list admins", `SELECT id, username, created_at FROM admins ORDER BY id`, nil,
 		func(row Scanner, a *catalog.Admin) error {
 			return row.Scan(&a.ID, &a.Username, m.DB.TimeDest(&a.CreatedAt))
 		})
@@ -107,6 +107,24 @@ func (m Methods) DeleteSession(ctx context.Context, tokenHash string) error {
 	return err
 }
 
+// CheckLogin is ETOOMANY when a limit holds an attempt
+// (catalog.LoginCounts): args are the username, the address, the start
+// of the window and the start of the known-address period, the times
+// as the engine stores login times (to the microsecond).
+func CheckLogin(ctx context.Context, db DB, args []any) error {
+	var c catalog.LoginCounts
+	err := (Methods{db}).one(ctx, "count login failures", "", `SELECT
+	(SELECT count(*) FROM login_failures WHERE username = $1 AND addr = $2 AND at >= $3),
+	(SELECT count(*) FROM login_failures WHERE addr = $2 AND at >= $3),
+	(SELECT count(*) FROM login_failures WHERE username = $1 AND at >= $3),
+	EXISTS (SELECT 1 FROM login_successes WHERE username = $1 AND addr = $2 AND at >= $4)`, args,
+		&c.Pair, &c.Address, &c.Username, &c.KnownAddress)
+	if err != nil {
+		return err
+	}
+	return c.Check()
+}
+
 // UnlockLogin deletes every failure of username.
 func (m Methods) UnlockLogin(ctx context.Context, username string) (int64, error) {
 	return m.DB.Exec(ctx, "unlock login", `DELETE FROM login_failures WHERE username = $1`, username)
@@ -136,7 +154,7 @@ func (m Methods) scanToken(row Scanner, t *catalog.APIToken) error {
 
 // ListTokens returns every token, revoked ones included, oldest first.
 func (m Methods) ListTokens(ctx context.Context) ([]catalog.APIToken, error) {
-	return all(ctx, m.DB, "list tokens", `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`, nil, m.scanToken)
+	return All(ctx, m.DB, "list tokens", `SELECT `+tokenColumns+` FROM api_tokens ORDER BY id`, nil, m.scanToken)
 }
 
 // TokenByHash returns ENOTFOUND for unknown or revoked tokens.

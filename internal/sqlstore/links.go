@@ -8,6 +8,26 @@ import (
 	"catalog/internal/catalog"
 )
 
+// ScanLinkCheck scans a movie's id, episodes and link health, the rows
+// ClaimLinkChecks returns.
+func ScanLinkCheck(row Scanner, c *catalog.LinkCheck) error {
+	var episodes, health string
+	err := row.Scan(&c.MovieID, &episodes, &health)
+	if err == nil {
+		c.Episodes, err = catalog.ParseEpisodes([]byte(episodes))
+	}
+	if err == nil {
+		c.Health, err = catalog.ParseHealth(health)
+	}
+	return err
+}
+
+// ScanPosterJob scans a job's movie id, slot, URL and tries, the rows
+// ClaimPosterJobs returns.
+func ScanPosterJob(row Scanner, j *catalog.PosterJob) error {
+	return row.Scan(&j.MovieID, &j.Slot, &j.URL, &j.Tries)
+}
+
 // ReportLink implements catalog.LinkStore.
 func (m Methods) ReportLink(ctx context.Context, movieID int64) error {
 	n, err := m.DB.Exec(ctx, "report link", `INSERT INTO link_checks (movie_id, due) SELECT id, -1 FROM movies WHERE id = $1
@@ -20,7 +40,7 @@ ON CONFLICT (movie_id) DO UPDATE SET due = -1`, movieID)
 
 // DeadLinks implements catalog.LinkStore.
 func (m Methods) DeadLinks(ctx context.Context, limit int) ([]catalog.LinkServer, error) {
-	return all(ctx, m.DB, "list dead links", `SELECT d.movie_id, m.name, d.server, m.link_health
+	return All(ctx, m.DB, "list dead links", `SELECT d.movie_id, m.name, d.server, m.link_health
 FROM dead_links d JOIN movies m ON m.id = d.movie_id ORDER BY d.source, d.movie_id, d.server LIMIT $1`, []any{limit},
 		func(row Scanner, ls *catalog.LinkServer) error {
 			var server, health string

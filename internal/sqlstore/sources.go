@@ -53,7 +53,7 @@ func (m Methods) scanSource(row Scanner, src *catalog.Source) error {
 
 // ListSources returns every source by name.
 func (m Methods) ListSources(ctx context.Context) ([]catalog.Source, error) {
-	return all(ctx, m.DB, "list sources", sourceQuery+` ORDER BY s.name`, nil, m.scanSource)
+	return All(ctx, m.DB, "list sources", sourceQuery+` ORDER BY s.name`, nil, m.scanSource)
 }
 
 // SourceByName returns ENOTFOUND when there is none.
@@ -92,7 +92,7 @@ func (m Methods) SetSourceRules(ctx context.Context, source string, gone catalog
 
 // SourceTypes returns source's types by type_id, with their kept counts.
 func (m Methods) SourceTypes(ctx context.Context, source string) ([]catalog.SourceType, error) {
-	return all(ctx, m.DB, "source types", `SELECT t.type_id, t.name, t.category, t.skip, t.by_hand,
+	return All(ctx, m.DB, "source types", `SELECT t.type_id, t.name, t.category, t.skip, t.by_hand,
   (SELECT count(*) FROM source_kept k WHERE k.source = t.source AND k.type_id = t.type_id AND NOT k.gone)
 FROM source_types t WHERE t.source = $1 ORDER BY t.type_id`, []any{source}, func(row Scanner, t *catalog.SourceType) error {
 		return row.Scan(&t.ID, &t.Name, &t.Category, &t.Skip, &t.ByHand, &t.Kept)
@@ -101,7 +101,7 @@ FROM source_types t WHERE t.source = $1 ORDER BY t.type_id`, []any{source}, func
 
 // KeptRecords returns the records kept because typeID is not bound.
 func (m Methods) KeptRecords(ctx context.Context, source string, typeID int64) ([]catalog.CollectedMovie, error) {
-	return all(ctx, m.DB, "kept records", `SELECT vod_id, type_id, record, content_hash FROM source_kept
+	return All(ctx, m.DB, "kept records", `SELECT vod_id, type_id, record, content_hash FROM source_kept
 WHERE source = $1 AND type_id = $2 AND NOT gone ORDER BY vod_id`, []any{source, typeID}, func(row Scanner, r *catalog.CollectedMovie) error {
 		var record string
 		if err := row.Scan(&r.VodID, &r.TypeID, &record, &r.Hash); err != nil {
@@ -129,7 +129,7 @@ func (m Methods) KeptVodIDs(ctx context.Context, source string) (map[int64]bool,
 // CollectedRecords returns the records of source's runs that became or
 // joined a movie; typeID >= 0 limits them to that type.
 func (m Methods) CollectedRecords(ctx context.Context, source string, typeID int64) ([]catalog.CollectedRecord, error) {
-	return all(ctx, m.DB, "collected records", `SELECT vod_id, movie_id, joined, servers, type_id FROM source_movies
+	return All(ctx, m.DB, "collected records", `SELECT vod_id, movie_id, joined, servers, type_id FROM source_movies
 WHERE source = $1 AND (CAST($2 AS bigint) < 0 OR type_id = $2) ORDER BY vod_id`, []any{source, typeID}, func(row Scanner, r *catalog.CollectedRecord) error {
 		var names string
 		err := row.Scan(&r.VodID, &r.MovieID, &r.Joined, &names, &r.TypeID)

@@ -68,8 +68,8 @@ func (m Methods) change(ctx context.Context, what, missing, query string, args .
 	return err
 }
 
-// all reads every row of query, each scanned by scan into a new T.
-func all[T any](ctx context.Context, db DB, what, query string, args []any, scan func(Scanner, *T) error) ([]T, error) {
+// All reads every row of query, each scanned by scan into a new T.
+func All[T any](ctx context.Context, db DB, what, query string, args []any, scan func(Scanner, *T) error) ([]T, error) {
 	var out []T
 	err := db.Query(ctx, what, query, args, func(row Scanner) error {
 		var v T
@@ -80,10 +80,10 @@ func all[T any](ctx context.Context, db DB, what, query string, args []any, scan
 	return out, err
 }
 
-// first is the first row of all: ENOTFOUND naming missing when there
+// first is the first row of All: ENOTFOUND naming missing when there
 // is none.
 func first[T any](ctx context.Context, db DB, what, missing, query string, args []any, scan func(Scanner, *T) error) (T, error) {
-	rows, err := all(ctx, db, what, query, args, scan)
+	rows, err := All(ctx, db, what, query, args, scan)
 	if err == nil && len(rows) == 0 {
 		err = notFound(missing)
 	}
@@ -110,7 +110,7 @@ func (m Methods) DeleteClip(ctx context.Context, id int64) error {
 
 // VodTypes returns every type, by id.
 func (m Methods) VodTypes(ctx context.Context) ([]catalog.VodType, error) {
-	types, err := all(ctx, m.DB, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil,
+	types, err := All(ctx, m.DB, "list types", `SELECT id, name FROM movie_types ORDER BY id`, nil,
 		func(row Scanner, t *catalog.VodType) error { return row.Scan(&t.ID, &t.Name) })
 	if types == nil && err == nil {
 		types = []catalog.VodType{}
