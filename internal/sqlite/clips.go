@@ -178,15 +178,8 @@ ON CONFLICT (id) DO UPDATE SET ` + strings.Join(excluded, `, `) + `, created_at 
 	return update, head, row, replace
 }()
 
-// clipInsertRows is how many clips one bulk INSERT writes (see
-// movieInsertRows).
-const clipInsertRows = 50
-
 // clipWriter holds one import transaction's statements.
-type clipWriter struct {
-	txStmts
-	args []any // reused bulk INSERT arguments
-}
+type clipWriter struct{ txStmts }
 
 // replace upserts c, which has an ID.
 func (w *clipWriter) replace(ctx context.Context, c *catalog.Clip) error {
@@ -208,26 +201,14 @@ func (w *clipWriter) insertNew(ctx context.Context, clips []catalog.Clip) error 
 	if err != nil {
 		return err
 	}
-	for len(clips) > 0 {
-		n := min(len(clips), clipInsertRows)
-		st, err := w.stmt(ctx, insertClipHead+strings.Repeat(insertClipRow+",", n-1)+insertClipRow)
-		if err != nil {
-			return err
-		}
-		args := w.args[:0]
-		for i := range clips[:n] {
-			c := &clips[i]
-			args = appendClipValues(append(args, last+int64(i)+1), c, c.CreatedAt)
-		}
-		w.args = args
-		if _, err := st.ExecContext(ctx, args...); err != nil {
-			return translate(err, "import clips")
-		}
-		for i := range clips[:n] {
-			clips[i].ID = last + int64(i) + 1
-		}
-		last += int64(n)
-		clips = clips[n:]
+	err = w.insert(ctx, insertClipHead, insertClipRow, len(clips), last, func(args []any, i int) []any {
+		return appendClipValues(args, &clips[i], clips[i].CreatedAt)
+	})
+	if err != nil {
+		return err
+	}
+	for i := range clips {
+		clips[i].ID = last + int64(i) + 1
 	}
 	return nil
 }

@@ -218,16 +218,10 @@ WHERE id = ?1 AND NOT (` + strings.Join(same, ` AND `) + `)`
 	return head, row, head + row, update
 }()
 
-// movieInsertRows is how many movies one bulk INSERT writes: each
-// statement costs a trip through database/sql and the driver, and a
-// statement journal for the pages the row triggers touch.
-const movieInsertRows = 50
-
 // movieWriter holds one upsert transaction's statements.
 type movieWriter struct {
 	txStmts
 	stamp time.Time
-	args  []any // reused bulk INSERT arguments
 	// last is the highest id the transaction used so far, once
 	// numbered (newIDs asked the database).
 	last     int64
@@ -356,13 +350,14 @@ func (w *movieWriter) upsertByIDCode(ctx context.Context, movies []catalog.Movie
 	if err != nil {
 		return err
 	}
-	for len(fresh) > 0 {
-		n := min(len(fresh), movieInsertRows)
-		if err := w.insertMany(ctx, fresh[:n], last); err != nil {
-			return err
-		}
-		last += int64(n)
-		fresh = fresh[n:]
+	err = w.insert(ctx, insertMovieHead, insertMovieRow, len(fresh), last, func(args []any, i int) []any {
+		return appendMovieValues(args, fresh[i], w.updatedAt(fresh[i]).Unix())
+	})
+	if err != nil {
+		return err
+	}
+	for i, m := range fresh {
+		m.ID, m.UpdatedAt = last+int64(i)+1, w.updatedAt(m)
 	}
 	return nil
 }
@@ -399,27 +394,4 @@ func (w *movieWriter) storedByIDCode(ctx context.Context, movies []catalog.Movie
 		return nil, translate(err, "upsert movies")
 	}
 	return found, nil
-}
-
-// insertMany inserts movies with ids after last, in order.
-func (w *movieWriter) insertMany(ctx context.Context, movies []*catalog.Movie, last int64) error {
-	insert, err := w.stmt(ctx, insertMovieHead+strings.Repeat(insertMovieRow+",", len(movies)-1)+insertMovieRow)
-	if err != nil {
-		return err
-	}
-	args := w.args[:0]
-	updated := make([]time.Time, len(movies))
-	for i, m := range movies {
-		updated[i] = w.updatedAt(m)
-		args = append(args, last+int64(i)+1)
-		args = appendMovieValues(args, m, updated[i].Unix())
-	}
-	w.args = args
-	if _, err := insert.ExecContext(ctx, args...); err != nil {
-		return translate(err, "upsert movies")
-	}
-	for i, m := range movies {
-		m.ID, m.UpdatedAt = last+int64(i)+1, updated[i]
-	}
-	return nil
 }

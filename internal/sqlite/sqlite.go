@@ -403,6 +403,7 @@ type txStmts struct {
 	tx    *sql.Tx
 	what  string
 	stmts map[string]*sql.Stmt
+	args  []any // reused bulk INSERT arguments
 }
 
 func (t *txStmts) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
@@ -424,4 +425,30 @@ func (t *txStmts) close() {
 	for _, st := range t.stmts {
 		st.Close()
 	}
+}
+
+// insertRows is how many records one bulk INSERT writes: each statement
+// costs a trip through database/sql and the driver, and a statement
+// journal for the pages the row triggers touch.
+const insertRows = 50
+
+// insert writes n records numbered after last with multi-row INSERTs
+// of head and one row per record; values appends record i's values
+// after its id.
+func (t *txStmts) insert(ctx context.Context, head, row string, n int, last int64, values func(args []any, i int) []any) error {
+	for start := 0; start < n; start += insertRows {
+		k := min(n-start, insertRows)
+		st, err := t.stmt(ctx, head+strings.Repeat(row+",", k-1)+row)
+		if err != nil {
+			return err
+		}
+		t.args = t.args[:0]
+		for i := start; i < start+k; i++ {
+			t.args = values(append(t.args, last+int64(i)+1), i)
+		}
+		if _, err := st.ExecContext(ctx, t.args...); err != nil {
+			return translate(err, t.what)
+		}
+	}
+	return nil
 }
