@@ -61,6 +61,17 @@ func (d db) Insert(ctx context.Context, what, query string, args ...any) (int64,
 	return id, translate(err, what)
 }
 
+func (d db) Batch(ctx context.Context, what string, writes []sqlstore.Stmt) error {
+	err := d.s.inTx(ctx, func(tx pgx.Tx) error {
+		var b pgx.Batch
+		for _, w := range writes {
+			b.Queue(w.SQL, w.Args...)
+		}
+		return tx.SendBatch(ctx, &b).Close()
+	})
+	return translate(err, what)
+}
+
 func (d db) Tx(ctx context.Context, what string, fn func(sqlstore.DB) error) error {
 	return translate(d.s.inTx(ctx, func(tx pgx.Tx) error { return fn(db{d.s, tx}) }), what)
 }

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
 	"catalog/internal/catalog"
@@ -23,28 +22,4 @@ WHERE due <= $1 ORDER BY due, movie_id, slot LIMIT $2`, []any{now.Unix(), limit}
 		return err
 	})
 	return out, err
-}
-
-// FinishPosterJobs implements catalog.PosterStore.
-func (s *Store) FinishPosterJobs(ctx context.Context, done []catalog.PosterDone) error {
-	const what = "finish poster jobs"
-	if len(done) == 0 {
-		return nil
-	}
-	return s.writeTx(ctx, what, func(tx *sql.Tx) error {
-		for _, d := range done {
-			set := `UPDATE movies SET poster1_mirror = ? WHERE id = ? AND poster1_url = ? AND poster1_mirror <> ?`
-			if d.Job.Slot == 2 {
-				set = `UPDATE movies SET poster2_mirror = ? WHERE id = ? AND poster2_url = ? AND poster2_mirror <> ?`
-			}
-			if _, err := tx.ExecContext(ctx, set, d.Mirror, d.Job.MovieID, d.Job.URL, d.Mirror); err != nil {
-				return translate(err, what)
-			}
-			if _, err := tx.ExecContext(ctx, `DELETE FROM poster_jobs WHERE movie_id = ? AND slot = ? AND url = ?`,
-				d.Job.MovieID, d.Job.Slot, d.Job.URL); err != nil {
-				return translate(err, what)
-			}
-		}
-		return nil
-	})
 }

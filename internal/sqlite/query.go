@@ -73,6 +73,17 @@ func (d db) Insert(ctx context.Context, what, query string, args ...any) (int64,
 	return id, translate(err, what)
 }
 
+func (d db) Batch(ctx context.Context, what string, writes []sqlstore.Stmt) error {
+	return d.s.writeTx(ctx, what, func(tx *sql.Tx) error {
+		for _, w := range writes {
+			if _, err := tx.ExecContext(ctx, w.SQL, w.Args...); err != nil {
+				return translate(err, what)
+			}
+		}
+		return nil
+	})
+}
+
 func (d db) Tx(ctx context.Context, what string, fn func(sqlstore.DB) error) error {
 	return d.s.writeTx(ctx, what, func(tx *sql.Tx) error { return fn(db{d.s, tx}) })
 }

@@ -28,6 +28,27 @@ func ScanPosterJob(row Scanner, j *catalog.PosterJob) error {
 	return row.Scan(&j.MovieID, &j.Slot, &j.URL, &j.Tries)
 }
 
+// SaveLinkChecks implements catalog.LinkStore.
+func (m Methods) SaveLinkChecks(ctx context.Context, results []catalog.LinkResult) error {
+	if len(results) == 0 {
+		return nil
+	}
+	var writes []Stmt
+	for _, r := range results {
+		writes = append(writes,
+			Stmt{`UPDATE movies SET link_health = $1 WHERE id = $2 AND link_health IS DISTINCT FROM $1`, []any{catalog.HealthJSON(r.Health), r.MovieID}},
+			Stmt{`UPDATE link_checks SET due = $1 WHERE movie_id = $2`, []any{r.Due.Unix(), r.MovieID}},
+			Stmt{`DELETE FROM dead_links WHERE movie_id = $1`, []any{r.MovieID}})
+		for _, h := range r.Health {
+			if h.Status == catalog.LinkDead {
+				writes = append(writes, Stmt{`INSERT INTO dead_links (movie_id, server, source) SELECT id, $2, $3 FROM movies WHERE id = $1
+ON CONFLICT DO NOTHING`, []any{r.MovieID, h.Server, catalog.SourceOfServer(h.Server)}})
+			}
+		}
+	}
+	return m.DB.Batch(ctx, "save link checks", writes)
+}
+
 // ReportLink implements catalog.LinkStore.
 func (m Methods) ReportLink(ctx context.Context, movieID int64) error {
 	n, err := m.DB.Exec(ctx, "report link", `INSERT INTO link_checks (movie_id, due) SELECT id, -1 FROM movies WHERE id = $1
@@ -88,6 +109,23 @@ func (m Methods) RetryPosterJob(ctx context.Context, j catalog.PosterJob, tries 
 			tries, due.Unix(), j.MovieID, j.Slot, j.URL)
 	}
 	return err
+}
+
+// FinishPosterJobs implements catalog.PosterStore.
+func (m Methods) FinishPosterJobs(ctx context.Context, done []catalog.PosterDone) error {
+	if len(done) == 0 {
+		return nil
+	}
+	var writes []Stmt
+	for _, d := range done {
+		set := `UPDATE movies SET poster1_mirror = $1 WHERE id = $2 AND poster1_url = $3 AND poster1_mirror <> $1`
+		if d.Job.Slot == 2 {
+			set = `UPDATE movies SET poster2_mirror = $1 WHERE id = $2 AND poster2_url = $3 AND poster2_mirror <> $1`
+		}
+		writes = append(writes, Stmt{set, []any{d.Mirror, d.Job.MovieID, d.Job.URL}},
+			Stmt{`DELETE FROM poster_jobs WHERE movie_id = $1 AND slot = $2 AND url = $3`, []any{d.Job.MovieID, d.Job.Slot, d.Job.URL}})
+	}
+	return m.DB.Batch(ctx, "finish poster jobs", writes)
 }
 
 // PosterImage implements catalog.PosterStore.

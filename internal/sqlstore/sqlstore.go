@@ -29,6 +29,9 @@ type DB interface {
 	Exec(ctx context.Context, what, query string, args ...any) (int64, error)
 	// Insert runs one INSERT ... RETURNING id and returns the id.
 	Insert(ctx context.Context, what, query string, args ...any) (int64, error)
+	// Batch runs the writes in one transaction, in order (PostgreSQL
+	// sends them in one round trip).
+	Batch(ctx context.Context, what string, writes []Stmt) error
 	// Tx runs fn in one write transaction, committing when fn returns
 	// nil: the statements of tx run inside it, its reads included.
 	Tx(ctx context.Context, what string, fn func(tx DB) error) error
@@ -39,6 +42,12 @@ type DB interface {
 	TimeDest(t *time.Time) any
 	// Unset is a time not set, in SQL: "0" or "NULL".
 	Unset() string
+}
+
+// Stmt is one statement of a Batch.
+type Stmt struct {
+	SQL  string
+	Args []any
 }
 
 // Methods are the store methods both engines share.
