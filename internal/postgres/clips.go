@@ -144,10 +144,7 @@ func (s *Store) ImportClips(ctx context.Context, clips []catalog.Clip) error {
 		if _, err := tx.Exec(ctx, `CREATE TEMP TABLE IF NOT EXISTS clip_import (LIKE clips INCLUDING DEFAULTS, seq bigint) ON COMMIT DELETE ROWS`); err != nil {
 			return err
 		}
-		columns := []string{"seq", "id", "created_at"}
-		for _, c := range clipDataColumns {
-			columns = append(columns, c.Name)
-		}
+		columns := append([]string{"seq", "id", "created_at"}, strings.Split(clipDataNames, ", ")...)
 		_, err = tx.CopyFrom(ctx, pgx.Identifier{"clip_import"}, columns,
 			pgx.CopyFromSlice(len(clips), func(i int) ([]any, error) {
 				c := &clips[i]

@@ -2,6 +2,7 @@ package postgres
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -20,13 +21,7 @@ var (
 	// movieDataColumns are the columns an upsert writes besides id and
 	// updated_at; a row whose values all equal the stored ones is left
 	// alone, so re-importing a catalog does not mark it changed.
-	movieDataColumns = func() []string {
-		names := make([]string, len(movieWriteColumns))
-		for i, c := range movieWriteColumns {
-			names[i] = c.Name
-		}
-		return names
-	}()
+	movieDataColumns = strings.Split(catalog.ColumnNames(movieWriteColumns, ""), ", ")
 )
 
 func scanMovie(row pgx.Row, m *catalog.Movie) error {
