@@ -35,7 +35,9 @@ type DB interface {
 	// Tx runs fn in one write transaction, committing when fn returns
 	// nil: the statements of tx run inside it, its reads included.
 	Tx(ctx context.Context, what string, fn func(tx DB) error) error
-	// Time is t as a parameter, in whole seconds.
+	// Time is t as a parameter: SQLite's unix seconds, PostgreSQL's
+	// timestamptz (which keeps microseconds: a caller that stores whole
+	// seconds passes catalog.StoredTime).
 	Time(t time.Time) any
 	// TimeDest scans a stored time into t, in UTC; a time not set
 	// (SQLite's 0, PostgreSQL's NULL) is the zero time.
