@@ -19,7 +19,17 @@ type loginPage struct {
 
 // LoginPage answers GET /admin/login with the form.
 func (s *Service) LoginPage(w http.ResponseWriter, r *http.Request) {
-	s.render(w, r, http.StatusOK, "login", loginPage{chrome: s.chrome(r, catalog.Session{}, "")})
+	s.loginForm(w, r, http.StatusOK, "", "")
+}
+
+// loginForm shows the login form with status, the username typed and
+// the message id (with its args), "" for none.
+func (s *Service) loginForm(w http.ResponseWriter, r *http.Request, status int, username, id string, args ...any) {
+	p := loginPage{chrome: s.chrome(r, catalog.Session{}, ""), Username: username}
+	if id != "" {
+		p.Message = p.l.T(id, args...)
+	}
+	s.render(w, r, status, "login", p)
 }
 
 // refuseLogin answers an attempt that ReserveLogin refused: 429 with
@@ -31,12 +41,7 @@ func (s *Service) refuseLogin(w http.ResponseWriter, r *http.Request, username, 
 	}
 	s.Logger.Info("login throttled", "addr", addr, "reason", catalog.ErrorMessage(err))
 	w.Header().Set("Retry-After", strconv.Itoa(int(catalog.LoginWindow/time.Second)))
-	c := s.chrome(r, catalog.Session{}, "")
-	s.render(w, r, http.StatusTooManyRequests, "login", loginPage{
-		chrome:   c,
-		Username: username,
-		Message:  c.l.T("login.throttled", "Count", int(catalog.LoginWindow/time.Minute)),
-	})
+	s.loginForm(w, r, http.StatusTooManyRequests, username, "login.throttled", "Count", int(catalog.LoginWindow/time.Minute))
 }
 
 // Login answers POST /admin/login (form fields username, password).
@@ -47,8 +52,7 @@ func (s *Service) refuseLogin(w http.ResponseWriter, r *http.Request, username, 
 func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	if err := r.ParseForm(); err != nil {
-		c := s.chrome(r, catalog.Session{}, "")
-		s.render(w, r, http.StatusBadRequest, "login", loginPage{chrome: c, Message: c.l.T("login.unreadable")})
+		s.loginForm(w, r, http.StatusBadRequest, "", "login.unreadable")
 		return
 	}
 	username := strings.TrimSpace(r.PostForm.Get("username"))
@@ -56,14 +60,7 @@ func (s *Service) Login(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	now := time.Now()
 	addr := clientAddr(r)
-	wrong := func() {
-		c := s.chrome(r, catalog.Session{}, "")
-		s.render(w, r, http.StatusUnauthorized, "login", loginPage{
-			chrome:   c,
-			Username: username,
-			Message:  c.l.T("login.wrong"),
-		})
-	}
+	wrong := func() { s.loginForm(w, r, http.StatusUnauthorized, username, "login.wrong") }
 
 	// No administrator has a longer name (admin create refuses it), so
 	// the attempt fails without a password check and nothing is stored.
