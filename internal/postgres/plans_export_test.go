@@ -21,6 +21,15 @@ func PlanCacheMode(ctx context.Context, s *Store) (mode string, err error) {
 	return mode, err
 }
 
+// The statements of a search index's catch-up (SearchChanges).
+var (
+	ChangedWholeSQL = changedWhole
+	ChangedHitsSQL  = changedHits
+	HitsOfIDsSQL    = hitsOfIDs
+	ClipDocsSQL     = searchTables[catalog.SearchClips].docsOfIDs()
+	MovieDocsSQL    = searchTables[catalog.SearchMovies].docsOfIDs()
+)
+
 // The statements a collection asks before it writes a page.
 var (
 	LinksSQL     = linksSQL

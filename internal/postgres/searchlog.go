@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/jackc/pgx/v5"
 
@@ -32,14 +33,23 @@ var searchTables = map[catalog.SearchKind]searchSource{
 
 // The changes after a version: the ids logged since, each either
 // changed whole (a row with hits_only false among its rows: read with
-// every column, NULL when gone) or in its play counts alone (read with
-// those). The log's rows of one id are grouped, so an id is read once.
+// every column, missing when gone) or in its play counts alone (read
+// with those). The log's rows of one id are grouped, so an id is read
+// once. The ids are read first and the records then by key (= ANY), in
+// two statements: joined in one, the planner takes its row estimate of
+// the log after a version from statistics that still count a bulk
+// import's rows, and at 1M clips it chose a hash join over a scan of
+// the whole table, 1.3 s for 3 changed rows (TestSearchChangesReadByKey).
 const (
 	changedWhole = `SELECT id FROM search_log WHERE kind = $1 AND version > $2 GROUP BY id HAVING NOT bool_and(hits_only) LIMIT $3`
-	changedHits  = `SELECT t.id, t.hits, t.hits_day, t.hits_week, t.hits_month, t.hits_on
-FROM (SELECT id FROM search_log WHERE kind = $1 AND version > $2 GROUP BY id HAVING bool_and(hits_only)) l
-JOIN movies t ON t.id = l.id`
+	changedHits  = `SELECT id FROM search_log WHERE kind = $1 AND version > $2 GROUP BY id HAVING bool_and(hits_only)`
+	hitsOfIDs    = `SELECT t.id, t.hits, t.hits_day, t.hits_week, t.hits_month, t.hits_on FROM movies t WHERE t.id = ANY($1)`
 )
+
+// docsOfIDs reads the documents of the ids in $1.
+func (t searchSource) docsOfIDs() string {
+	return `SELECT t.id, ` + t.cols + ` FROM ` + t.table + t.join + ` WHERE t.id = ANY($1)`
+}
 
 // KindVersion reads one kind's data version.
 func (s *Store) KindVersion(ctx context.Context, kind catalog.SearchKind) (int64, error) {
@@ -106,46 +116,49 @@ func (s *Store) SearchChanges(ctx context.Context, kind catalog.SearchKind, afte
 		if after < through {
 			return catalog.ErrSearchLogGap
 		}
-		rows, err := tx.Query(ctx, `SELECT l.id, t.id, `+t.cols+`
-FROM (`+changedWhole+`) l
-LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
+		ids, err := queryIDs(ctx, tx, changedWhole, kind, after, max+1)
+		if err != nil {
+			return err
+		}
+		if len(ids) > max || slices.Contains(ids, 0) {
+			return catalog.ErrSearchLogGap
+		}
+		rows, err := tx.Query(ctx, t.docsOfIDs(), ids)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
-		var logID int64
-		var id, changed, typ, play *int64
-		var fold, group, year, score *string
-		var hits [5]*int64 // total, day, week, month, on
-		var lists [catalog.NumValueFields]*string
-		dest := []any{&logID, &id, &fold, &group, &changed, &typ, &year, &play, &score,
-			&hits[0], &hits[1], &hits[2], &hits[3], &hits[4]}
+		var d catalog.SearchDoc
+		var lists [catalog.NumValueFields]string
+		dest := []any{&d.ID, &d.Fold, &d.Group, &d.Changed, &d.Type, &d.Year, &d.Play, &d.Score,
+			&d.Hits.Total, &d.Hits.Day, &d.Hits.Week, &d.Hits.Month, &d.Hits.On}
 		for i := range lists {
 			dest = append(dest, &lists[i])
 		}
+		found := make(map[int64]bool, len(ids))
 		for rows.Next() {
 			if err := rows.Scan(dest...); err != nil {
 				return err
 			}
-			if len(u.Docs)+len(u.Gone) >= max || logID == 0 {
-				return catalog.ErrSearchLogGap
-			}
-			if id == nil {
-				u.Gone = append(u.Gone, logID)
-				continue
-			}
-			var values [catalog.NumValueFields]string
-			for i, l := range lists {
-				values[i] = *l
-			}
-			u.Docs = append(u.Docs, catalog.SearchDoc{ID: logID, Fold: *fold, Group: *group, Changed: *changed, Type: *typ, Year: *year, Play: *play,
-				Score: *score, Values: catalog.SearchValues(&values),
-				Hits: catalog.Hits{Total: *hits[0], Day: *hits[1], Week: *hits[2], Month: *hits[3], On: catalog.HitDay(*hits[4])}})
+			d.Values = catalog.SearchValues(&lists)
+			u.Docs = append(u.Docs, d)
+			found[d.ID] = true
 		}
-		if err := rows.Err(); err != nil || !t.hits {
+		if err := rows.Err(); err != nil {
 			return err
 		}
-		counts, err := tx.Query(ctx, changedHits, kind, after)
+		for _, id := range ids {
+			if !found[id] {
+				u.Gone = append(u.Gone, id)
+			}
+		}
+		if !t.hits {
+			return nil
+		}
+		if ids, err = queryIDs(ctx, tx, changedHits, kind, after); err != nil || len(ids) == 0 {
+			return err
+		}
+		counts, err := tx.Query(ctx, hitsOfIDs, ids)
 		if err != nil {
 			return err
 		}
@@ -163,6 +176,15 @@ LEFT JOIN `+t.table+` ON t.id = l.id`+t.join, kind, after, max+1)
 		return catalog.SearchUpdate{}, translate(err, "read search log")
 	}
 	return u, nil
+}
+
+// queryIDs runs a query of one id column.
+func queryIDs(ctx context.Context, tx pgx.Tx, query string, args ...any) ([]int64, error) {
+	rows, err := tx.Query(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return pgx.CollectRows(rows, pgx.RowTo[int64])
 }
 
 // PruneSearchLog deletes the log rows of kind at or below through.
