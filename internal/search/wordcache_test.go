@@ -2,6 +2,7 @@ package search
 
 import (
 	"strconv"
+	"sync"
 	"testing"
 
 	"github.com/RoaringBitmap/roaring/v2"
@@ -51,4 +52,39 @@ func TestWordCacheBoundGrowsWithTheCatalog(t *testing.T) {
 	if n := kept(80000000); n != 20 {
 		t.Errorf("the bound of ten million records kept %d of 20 sets of %d bytes", n, set.GetSizeInBytes())
 	}
+}
+
+// wordCacheIndex is BenchmarkWordCache1M's index of a million demo
+// clips and the load kit's searches of it, built once per process, so
+// that -count repeats the rows, not the build.
+var wordCacheIndex = sync.OnceValues(func() (*Index, [][]string) {
+	docs := demoDocs(benchDocs)
+	return build(docs), variedQueries(docs[len(docs)-100:])
+})
+
+// BenchmarkWordCache1M is the word cache's paths, for an A/B of the
+// cache against none or another (BENCHMARKS.md): the load kit's varied
+// searches (BenchmarkVariedSearches1M), and a title edited while the
+// cache holds the terms those searches left (every cached set is kept
+// current: note).
+func BenchmarkWordCache1M(b *testing.B) {
+	ix, queries := wordCacheIndex()
+	b.Run("search", func(b *testing.B) {
+		i := 0
+		start := cpuTime()
+		for b.Loop() {
+			ix.Find(Query{Terms: queries[i%len(queries)], Limit: 20})
+			i++
+		}
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	})
+	b.Run("edit", func(b *testing.B) {
+		i := 0
+		start := cpuTime()
+		for b.Loop() {
+			ix.Apply([]Doc{{ID: int64(1 + i%1000), Fold: "edited title " + strconv.Itoa(i) + " ตอนที่"}}, nil)
+			i++
+		}
+		b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op")
+	})
 }
