@@ -12,6 +12,7 @@ require (
 	github.com/jackc/pgx/v5 v5.12.0
 	github.com/klauspost/compress v1.20.3
 	github.com/longbridgeapp/opencc v0.3.13
+	github.com/maypok86/otter/v2 v2.4.0
 	github.com/mozillazg/go-pinyin v0.21.0
 	github.com/nicksnyder/go-i18n/v2 v2.7.0
 	github.com/oapi-codegen/runtime v1.9.0

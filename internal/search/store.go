@@ -1,12 +1,11 @@
 package search
 
 import (
-	"container/list"
 	"strings"
-	"sync"
 	"unsafe"
 
 	"github.com/RoaringBitmap/roaring/v2"
+	"github.com/maypok86/otter/v2"
 )
 
 // span is where a record's folded title lies in the arena, and its
@@ -49,80 +48,61 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 func wordCacheBytes(records int) int64 { return max(8<<20, 8*int64(records)) }
 
 // wordCache keeps the verified match sets of recent terms longer than a
-// trigram, least recently used first out. Changes to the index update
-// the cached sets in place (note, forget) instead of dropping them, so
-// a stream of writes does not turn every search back into a scan. Its
-// own lock lets searches, which hold only the index's read lock, fill it.
+// trigram, within a bound of bytes (otter's weighted cache; it replaced
+// an LRU of our own that was no faster: BENCHMARKS.md). Changes to the
+// index update the cached sets in place (note, forget) instead of
+// dropping them, so a stream of writes does not turn every search back
+// into a scan; they run under the index's write lock, so no search
+// reads a set meanwhile. Searches, which hold only the read lock, fill
+// it: otter is safe for concurrent use.
 type wordCache struct {
-	size  int64
-	order *list.List // of *wordEntry, front = most recent
-	byKey map[string]*list.Element
-	mu    sync.Mutex
-}
-
-type wordEntry struct {
-	term string
-	set  *roaring.Bitmap
-	size int64
+	c *otter.Cache[string, *roaring.Bitmap]
 }
 
 func newWordCache() *wordCache {
-	return &wordCache{order: list.New(), byKey: map[string]*list.Element{}}
+	return &wordCache{c: otter.Must(&otter.Options[string, *roaring.Bitmap]{
+		MaximumWeight: uint64(wordCacheBytes(0)),
+		Weigher:       func(term string, set *roaring.Bitmap) uint32 { return uint32(wordSize(term, set)) },
+	})}
+}
+
+// wordSize is what a cached set counts against the bound.
+func wordSize(term string, set *roaring.Bitmap) int64 {
+	return int64(set.GetSizeInBytes()) + int64(len(term)) + 64
 }
 
 func (c *wordCache) get(term string) *roaring.Bitmap {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if e, ok := c.byKey[term]; ok {
-		c.order.MoveToFront(e)
-		return e.Value.(*wordEntry).set
-	}
-	return nil
+	b, _ := c.c.GetIfPresent(term)
+	return b
 }
 
 // put keeps set as term's, within maxBytes in all: a set larger than a
 // quarter of that is not kept.
 func (c *wordCache) put(term string, set *roaring.Bitmap, maxBytes int64) {
-	size := int64(set.GetSizeInBytes()) + int64(len(term)) + 64
-	if size > maxBytes/4 {
+	if wordSize(term, set) > maxBytes/4 {
 		return
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if _, ok := c.byKey[term]; ok {
-		return
+	if c.c.GetMaximum() != uint64(maxBytes) {
+		c.c.SetMaximum(uint64(maxBytes))
 	}
-	c.byKey[term] = c.order.PushFront(&wordEntry{term: strings.Clone(term), set: set, size: size})
-	c.size += size
-	for c.size > maxBytes {
-		e := c.order.Back()
-		w := e.Value.(*wordEntry)
-		c.order.Remove(e)
-		delete(c.byKey, w.term)
-		c.size -= w.size
-	}
+	c.c.SetIfAbsent(strings.Clone(term), set)
 }
 
 // note sets or clears id in every cached set after its title became
-// fold; the index's write lock is held, so no search reads the sets.
+// fold; the index's write lock is held.
 func (c *wordCache) note(id uint32, fold string) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for e := c.order.Front(); e != nil; e = e.Next() {
-		w := e.Value.(*wordEntry)
-		if strings.Contains(fold, w.term) {
-			w.set.Add(id)
+	for term, set := range c.c.All() {
+		if strings.Contains(fold, term) {
+			set.Add(id)
 		} else {
-			w.set.Remove(id)
+			set.Remove(id)
 		}
 	}
 }
 
 // forget clears id from every cached set (the record is gone).
 func (c *wordCache) forget(id uint32) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for e := c.order.Front(); e != nil; e = e.Next() {
-		e.Value.(*wordEntry).set.Remove(id)
+	for set := range c.c.Values() {
+		set.Remove(id)
 	}
 }

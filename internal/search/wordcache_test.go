@@ -27,8 +27,8 @@ func TestWordCacheBoundGrowsWithTheCatalog(t *testing.T) {
 	}
 
 	// Twenty sets of about 1 MiB each (a term in a tenth of ten million
-	// titles): an 8 MiB bound keeps the last few, the bound of ten
-	// million records keeps them all.
+	// titles): an 8 MiB bound keeps a few, the bound of ten million
+	// records keeps them all.
 	set := roaring.New()
 	for i := uint32(0); i < 10_000_000; i += 20 {
 		set.Add(i)
@@ -38,6 +38,7 @@ func TestWordCacheBoundGrowsWithTheCatalog(t *testing.T) {
 		for i := range 20 {
 			c.put("term"+strconv.Itoa(i), set.Clone(), maxBytes)
 		}
+		c.c.CleanUp() // otter evicts in the background: settle it now
 		n := 0
 		for i := range 20 {
 			if c.get("term"+strconv.Itoa(i)) != nil {
