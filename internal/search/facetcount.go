@@ -60,12 +60,11 @@ type facetSet struct {
 // spelling order, the keys of one record's values (tally) and the
 // spelling of a key.
 type facetField struct {
-	sets   func() []facetSet
-	tally  func(id uint32, fn func(key uint32))
-	spell  func(key uint32) string
-	keys   int             // every key is below it
-	values int             // the field's values: at least len(sets())
-	order  func() []uint32 // every key, in spelling order
+	sets  func() []facetSet
+	tally func(id uint32, fn func(key uint32))
+	spell func(key uint32) string
+	keys  int             // every key is below it
+	order func() []uint32 // every key, in spelling order
 }
 
 // facetEntry is one value of a facet's answer: its key and count (a
@@ -93,7 +92,7 @@ func (ix *Index) facet(field string, q Query) (FacetPage, int64) {
 		// No filter and no term: the same answer until the index
 		// changes, computed once (facetOrders).
 		entries = ix.facetOrders.get(field, func() []facetEntry { return countSets(ff, nil) })
-	case m.len() <= tallyShare*int64(ff.values):
+	case m.len() <= tallyMax || m.len() <= tallyShare*int64(ff.keys):
 		matched, entries = m.len(), tallyValues(ff, m)
 	default:
 		var mb *roaring.Bitmap
@@ -199,23 +198,19 @@ func (c *facetOrders) reset() {
 }
 
 // A facet tallies the values of the records a filter leaves one by one
-// when they are at most tallyShare per value of the field: counting one
-// value's set against them (AndCardinality) costs about what tallying
-// that many records does. (A field of few values, such as the year,
-// is thus counted set by set under a broad filter.)
-const tallyShare = 50
+// when they are at most tallyMax, or at most tallyShare per value of the
+// field: counting one value's set against them (AndCardinality) costs
+// about what tallying that many records does.
+const (
+	tallyMax   = 200_000
+	tallyShare = 50
+)
 
 // facetField is how Facet reads field; ok is false for an unknown one.
 func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 	switch field {
 	case FacetYear:
 		f := ix.facets
-		years := 0
-		f.sets.each(func(k facetKey, _ *roaring.Bitmap) {
-			if k.kind == facetYear {
-				years++
-			}
-		})
 		return facetField{
 			sets: func() (out []facetSet) {
 				for _, k := range f.sets.keys(func(a, b facetKey) int { return cmp.Or(cmp.Compare(a.kind, b.kind), cmp.Compare(a.value, b.value)) }) {
@@ -230,9 +225,8 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 					fn(uint32(a.year))
 				}
 			},
-			spell:  func(k uint32) string { return fmt.Sprintf("%04d", k-1) },
-			keys:   10_001,
-			values: years,
+			spell: func(k uint32) string { return fmt.Sprintf("%04d", k-1) },
+			keys:  10_001,
 			order: func() []uint32 {
 				out := make([]uint32, 10_000)
 				for i := range out {
@@ -257,9 +251,8 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 					fn(uint32(sp.group))
 				}
 			},
-			spell:  func(k uint32) string { return ix.names[k-1] },
-			keys:   len(ix.names) + 1,
-			values: len(ix.names),
+			spell: func(k uint32) string { return ix.names[k-1] },
+			keys:  len(ix.names) + 1,
 			order: func() []uint32 {
 				out := make([]uint32, len(ix.names))
 				for i := range out {
@@ -293,10 +286,9 @@ func (ix *Index) facetField(field string) (ff facetField, ok bool) {
 				})
 			}
 		},
-		spell:  func(k uint32) string { return vs.list[k-1].spelling },
-		keys:   len(vs.list) + 1,
-		values: len(vs.byField[vf]),
-		order:  func() []uint32 { return vs.order(vf) },
+		spell: func(k uint32) string { return vs.list[k-1].spelling },
+		keys:  len(vs.list) + 1,
+		order: func() []uint32 { return vs.order(vf) },
 	}, true
 }
 
