@@ -268,28 +268,31 @@ func (r *Runner) start(ctx context.Context, wg *sync.WaitGroup, src catalog.Sour
 	r.running[src.Name] = &running{cur: Current{Source: src.Name, Started: time.Now()}, cancel: cancel}
 	r.mu.Unlock()
 	wg.Go(func() {
-		run, ran := r.runOne(runCtx, src)
+		run, ran, logRun := r.runOne(runCtx, src)
 		cancel(nil)
 		r.mu.Lock()
 		delete(r.running, src.Name)
 		r.poke() // a slot is free
 		r.mu.Unlock()
 		// Heard once the source may run again, so that whoever hears it
-		// can ask for the next run.
+		// can ask for the next run; and before the run's log line, so
+		// that a reader of the log finds the run counted.
 		if ran && r.cfg.Observe != nil {
 			r.cfg.Observe(run)
 		}
+		logRun()
 	})
 }
 
 // runOne runs src under its lock and deadline, publishing its progress;
-// ran is false when another instance held the lock.
-func (r *Runner) runOne(ctx context.Context, src catalog.Source) (run catalog.SourceRun, ran bool) {
+// ran is false when another instance held the lock. logRun writes the
+// run's log line.
+func (r *Runner) runOne(ctx context.Context, src catalog.Source) (run catalog.SourceRun, ran bool, logRun func()) {
 	if r.cfg.Lock != nil {
 		unlock, ok, err := r.cfg.Lock(ctx, src.Name)
 		if err != nil || !ok {
 			r.cfg.Logger.Info("collect: another instance is collecting this source; skipped", "source", src.Name, "err", err)
-			return run, false
+			return run, false, func() {}
 		}
 		defer unlock()
 	}
@@ -301,12 +304,13 @@ func (r *Runner) runOne(ctx context.Context, src catalog.Source) (run catalog.So
 	if sum.Noted > 0 {
 		log = log.With("written_with_a_change", sum.Noted, "first_change", sum.Notes[0].Message)
 	}
-	if err != nil {
-		log.Warn("collect: run stopped", "err", err)
-	} else {
-		log.Info("collect: run finished")
+	return run, true, func() {
+		if err != nil {
+			log.Warn("collect: run stopped", "err", err)
+		} else {
+			log.Info("collect: run finished")
+		}
 	}
-	return run, true
 }
 
 // options are the Options of a run of src: its own interval when it
