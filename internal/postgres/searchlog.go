@@ -36,10 +36,10 @@ var searchTables = map[catalog.SearchKind]searchSource{
 // every column, missing when gone) or in its play counts alone (read
 // with those). The log's rows of one id are grouped, so an id is read
 // once. The ids are read first and the records then by key (= ANY), in
-// two statements: joined in one, the planner takes its row estimate of
-// the log after a version from statistics that still count a bulk
-// import's rows, and at 1M clips it chose a hash join over a scan of
-// the whole table, 1.3 s for 3 changed rows (TestSearchChangesReadByKey).
+// two statements: a join of the log to the table leaves the plan to the
+// planner's estimate of the log after a version, and a bulk import's
+// rows in the statistics can make it scan the whole table for a few
+// changed rows, which every list waits for (TestSearchChangesReadByKey).
 const (
 	changedWhole = `SELECT id FROM search_log WHERE kind = $1 AND version > $2 GROUP BY id HAVING NOT bool_and(hits_only) LIMIT $3`
 	changedHits  = `SELECT id FROM search_log WHERE kind = $1 AND version > $2 GROUP BY id HAVING bool_and(hits_only)`

@@ -48,8 +48,7 @@ func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), l
 func wordCacheBytes(records int) int64 { return max(8<<20, 8*int64(records)) }
 
 // wordCache keeps the verified match sets of recent terms longer than a
-// trigram, within a bound of bytes (otter's weighted cache; it replaced
-// an LRU of our own that was no faster: BENCHMARKS.md). Changes to the
+// trigram, within a bound of bytes (otter's weighted cache). Changes to the
 // index update the cached sets in place (note, forget) instead of
 // dropping them, so a stream of writes does not turn every search back
 // into a scan; they run under the index's write lock, so no search
