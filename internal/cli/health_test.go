@@ -19,13 +19,25 @@ func TestHealthCommand(t *testing.T) {
 	clips, movies := srv.addrs.Clips.String(), srv.addrs.Movies.String()
 	_, moviesPort, _ := net.SplitHostPort(movies)
 
-	// Closed: a listener that was bound and let go.
+	// Closed: a listener that hangs up on every connection without a
+	// word. It stays bound for the whole test, so no other test's server
+	// can take its port (a listener that was bound and let go could be
+	// reused by a parallel test, which then answers).
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
 	closed := ln.Addr().String()
-	ln.Close()
 	unavailable := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, `{"status":"unavailable"}`, http.StatusServiceUnavailable)
 	}))
