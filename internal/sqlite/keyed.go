@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"sync"
 	"unsafe"
 
@@ -54,7 +55,17 @@ const maxStatements = 256
 var errStoreClosed = errors.New("sqlite: the store is closed")
 
 // keyedPragmas are pragmas' settings that matter to a reader.
-const keyedPragmas = `PRAGMA busy_timeout = 10000; PRAGMA query_only = 1; PRAGMA temp_store = MEMORY`
+//
+// mmap_size maps the database file (up to SQLite's compile-time
+// maximum, 2 GiB less 64 KiB, which this value is), so that a page not
+// in the connection's page cache is read from the mapping instead of a
+// pread into a fresh buffer. In WAL mode every commit by any connection
+// empties every reader's page cache, so under a write stream nearly
+// every page of a keyed read is such a page. Pages in the WAL are still
+// read by pread. A fault in the mapping (an I/O error, the file cut
+// short by another program) is a signal, not an error code: read turns
+// it into an error.
+const keyedPragmas = `PRAGMA busy_timeout = 10000; PRAGMA query_only = 1; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 2147418112`
 
 func newKeyedConns(path string) *keyedConns {
 	return &keyedConns{path: path, limit: maxStatements}
@@ -62,14 +73,39 @@ func newKeyedConns(path string) *keyedConns {
 
 // read runs query with args and calls row for each row, on an idle
 // connection or a new one.
-func (k *keyedConns) read(query string, args []int64, row func(*keyedRows) error) error {
+//
+// A memory fault during the read becomes an SQLITE_IOERR_READ error,
+// answered as the unreadable file it is, instead of a crash of the
+// whole service; the connection is then given up without being closed,
+// because SQLite stopped half-way through it and nothing it holds can
+// be trusted, its mutexes included.
+func (k *keyedConns) read(query string, args []int64, row func(*keyedRows) error) (err error) {
 	c, err := k.take()
 	if err != nil {
 		return err
 	}
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if fault := readFault(recover()); fault != nil {
+			k.lose()
+			err = fault
+		}
+	}()
 	err = c.read(query, args, k.limit, row)
 	k.give(c)
 	return err
+}
+
+// readFault is the error of a recovered memory fault, nil when v is
+// nil; any other panic goes on.
+func readFault(v any) error {
+	if v == nil {
+		return nil
+	}
+	if e, ok := v.(interface{ Addr() uintptr }); ok {
+		return &keyedError{code: sqlite3.SQLITE_IOERR_READ, msg: fmt.Sprintf("memory-mapped read of the database file faulted at %#x", e.Addr())}
+	}
+	panic(v)
 }
 
 func (k *keyedConns) take() (*keyedConn, error) {
@@ -105,6 +141,13 @@ func (k *keyedConns) give(c *keyedConn) {
 		return
 	}
 	k.idle = append(k.idle, c)
+	k.mu.Unlock()
+}
+
+// lose forgets a connection taken and never given back.
+func (k *keyedConns) lose() {
+	k.mu.Lock()
+	k.open--
 	k.mu.Unlock()
 }
 

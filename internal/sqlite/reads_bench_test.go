@@ -60,6 +60,19 @@ func BenchmarkSeededReads(b *testing.B) {
 		}
 		return ids
 	}
+	// spread is a page of 20 ids 5 apart from id down: a filtered deep
+	// page of a value one movie in five has (bench/run.sh's actor).
+	spread := func(id int64) []int64 {
+		ids := make([]int64, 20)
+		for i := range ids {
+			ids[i] = id - 5*int64(i)
+		}
+		return ids
+	}
+	titled, err := catalog.ParseFields("id,title,year", false)
+	if err != nil {
+		b.Fatal(err)
+	}
 	for _, bm := range []struct {
 		name string
 		n    int64 // ids are drawn from 21 to n
@@ -71,6 +84,7 @@ func BenchmarkSeededReads(b *testing.B) {
 		{"ClipsByID", clips, func(id int64) error { _, err := s.ClipsByID(ctx, page(id)); return err }},
 		{"MoviesByID/short", movies, func(id int64) error { _, err := s.MoviesByID(ctx, page(id), short); return err }},
 		{"MoviesByID/all", movies, func(id int64) error { _, err := s.MoviesByID(ctx, page(id), all); return err }},
+		{"MoviesByID/spread", movies - 80, func(id int64) error { _, err := s.MoviesByID(ctx, spread(id+80), titled); return err }},
 	} {
 		b.Run(bm.name, func(b *testing.B) {
 			b.ReportAllocs()
