@@ -61,23 +61,14 @@ const idBucket = 10
 
 // GetClip returns ENOTFOUND when no clip has the id.
 func (s *Store) GetClip(ctx context.Context, id int64) (catalog.Clip, error) {
-	if err := s.takeReader(ctx, "get clip"); err != nil {
+	got, err := byID(ctx, s, "get clip", `SELECT `+clipColumns+` FROM clips`, "id", []int64{id}, scanClip, clipID)
+	if err != nil {
 		return catalog.Clip{}, err
 	}
-	defer s.readSlots.Release(1)
-	ctx = pointRead(ctx)
-	var c catalog.Clip
-	st, err := s.prepared(ctx, `SELECT `+clipColumns+` FROM clips WHERE id = ?`)
-	if err != nil {
-		return c, err
+	if len(got) == 0 {
+		return catalog.Clip{}, notFound("clip")
 	}
-	if err := scanClip(st.QueryRowContext(ctx, id), &c); err != nil {
-		if err == sql.ErrNoRows {
-			return c, notFound("clip")
-		}
-		return c, translate(err, "get clip")
-	}
-	return c, nil
+	return got[0], nil
 }
 
 // CreateClip assigns c.ID (nextIDs) and c.CreatedAt.

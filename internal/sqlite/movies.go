@@ -71,25 +71,18 @@ func ceilUnix(t time.Time) int64 {
 	return sec
 }
 
-// GetMovie returns ENOTFOUND when no movie has the id.
+// GetMovie returns ENOTFOUND when no movie has the id. It is a keyed
+// read (byID) of one id, as a page's rows are.
 func (s *Store) GetMovie(ctx context.Context, id int64) (catalog.Movie, error) {
-	if err := s.takeReader(ctx, "get movie"); err != nil {
-		return catalog.Movie{}, err
-	}
-	defer s.readSlots.Release(1)
-	ctx = pointRead(ctx)
-	st, err := s.prepared(ctx, `SELECT `+movieColumns+` FROM movies WHERE id = ?`)
+	ms := newMovieScan()
+	got, err := byID(ctx, s, "get movie", `SELECT `+movieColumns+` FROM movies`, "id", []int64{id}, ms.into, movieID)
 	if err != nil {
 		return catalog.Movie{}, err
 	}
-	ms := newMovieScan()
-	if err := ms.scan(st.QueryRowContext(ctx, id)); err != nil {
-		if err == sql.ErrNoRows {
-			return catalog.Movie{}, notFound("movie")
-		}
-		return catalog.Movie{}, translate(err, "get movie")
+	if len(got) == 0 {
+		return catalog.Movie{}, notFound("movie")
 	}
-	return ms.m, nil
+	return got[0], nil
 }
 
 // CountMovies reads the trigger-kept count.

@@ -253,9 +253,10 @@ func (s *Store) ClipsByID(ctx context.Context, ids []int64) ([]catalog.Clip, err
 	if len(ids) == 0 {
 		return []catalog.Clip{}, nil
 	}
-	return byID(ctx, s, "list clips", `SELECT `+clipColumns+` FROM clips`, "id", ids, scanClip,
-		func(c *catalog.Clip) int64 { return c.ID })
+	return byID(ctx, s, "list clips", `SELECT `+clipColumns+` FROM clips`, "id", ids, scanClip, clipID)
 }
+
+func clipID(c *catalog.Clip) int64 { return c.ID }
 
 // MoviesByID returns the movies with the given ids, highest first, with
 // the columns fields needs (catalog.MovieFieldColumns): the page of a
