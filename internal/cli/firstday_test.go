@@ -94,17 +94,7 @@ func firstDay(t *testing.T, dsn string) {
 	wantExit(t, run(t, d.env, "correct horse battery staple\n", "admin", "create", "--username", "alice"), 0)
 	tok := run(t, d.env, "", "token", "create", "--name", "importer", "--scope", "movies:write")
 	wantExit(t, tok, 0)
-	req, _ := http.NewRequest(http.MethodPost, "http://"+d.srv.addrs.Clips.String()+"/api/import/movies", bytes.NewReader(d.newMovies("api", 1000)))
-	req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(tok.stdout))
-	req.Header.Set("Content-Type", "application/x-ndjson")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("POST /api/import/movies: %d", resp.StatusCode)
-	}
+	importMovies(t, d.srv.addrs.Clips.String(), strings.TrimSpace(tok.stdout), d.newMovies("api", 1000))
 	d.check("the import API")
 
 	// A collect run from a second instance.
