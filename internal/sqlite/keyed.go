@@ -73,27 +73,36 @@ func newKeyedConns(path string) *keyedConns {
 
 // read runs query with args and calls row for each row, on an idle
 // connection or a new one.
-//
-// A memory fault during the read becomes an SQLITE_IOERR_READ error,
-// answered as the unreadable file it is, instead of a crash of the
-// whole service; the connection is then given up without being closed,
-// because SQLite stopped half-way through it and nothing it holds can
-// be trusted, its mutexes included.
-func (k *keyedConns) read(query string, args []int64, row func(*keyedRows) error) (err error) {
-	c, err := k.take()
-	if err != nil {
-		return err
+func (k *keyedConns) read(query string, args []int64, row func(*keyedRows) error) error {
+	c, err := k.faultless(func() (*keyedConn, error) {
+		c, err := k.take()
+		if err != nil {
+			return nil, err
+		}
+		return c, c.read(query, args, k.limit, row)
+	})
+	if c != nil {
+		k.give(c)
 	}
+	return err
+}
+
+// faultless runs f, which opens or takes a connection and reads with
+// it, turning a memory fault in the mapped file into an
+// SQLITE_IOERR_READ error, answered as the unreadable file it is,
+// instead of a crash of the whole service. The connection f was opening
+// or reading is then given up without being closed, because SQLite
+// stopped half-way through it and nothing it holds can be trusted, its
+// mutexes included.
+func (k *keyedConns) faultless(f func() (*keyedConn, error)) (c *keyedConn, err error) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
 		if fault := readFault(recover()); fault != nil {
 			k.lose()
-			err = fault
+			c, err = nil, fault
 		}
 	}()
-	err = c.read(query, args, k.limit, row)
-	k.give(c)
-	return err
+	return f()
 }
 
 // readFault is the error of a recovered memory fault, nil when v is
