@@ -317,17 +317,6 @@ func (o *changeOrder) remove(k uint64) {
 	o.blocks = slices.Delete(o.blocks, bi, bi+1)
 }
 
-// at is the key of rank i from the bottom (0 <= i < len).
-func (o *changeOrder) at(i int) uint64 {
-	for _, c := range o.blocks {
-		if i < len(c.vals) {
-			return c.vals[i]
-		}
-		i -= len(c.vals)
-	}
-	panic("search: change order rank out of range")
-}
-
 // rank is the number of keys below k.
 func (o *changeOrder) rank(k uint64) int {
 	r := 0

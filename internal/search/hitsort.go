@@ -245,12 +245,12 @@ func (ix *Index) hitsPage(m matchSet, kind hitKind, q Query) Result {
 	skip, want := q.Offset, q.Limit
 	if skip < counted && want > 0 {
 		if mb == nil {
-			// The order itself, from the top, by rank.
-			n := o.order.len()
-			for i := skip; i < counted && want > 0; i++ {
-				res.IDs = append(res.IDs, int64(uint32(o.order.at(n-1-int(i)))))
+			// The order itself, walked down from the page's first key.
+			o.order.walk(o.order.len()-1-int(skip), true, func(k uint64) bool {
+				res.IDs = append(res.IDs, int64(uint32(k)))
 				want--
-			}
+				return want > 0
+			})
 		} else {
 			o.order.walk(o.order.len()-1, true, func(k uint64) bool {
 				id := uint32(k)
@@ -285,11 +285,8 @@ func (ix *Index) hitsPage(m matchSet, kind hitKind, q Query) Result {
 		return res
 	}
 	rest := roaring.AndNot(all, o.ids)
-	n := int64(rest.GetCardinality())
-	for i := skip; i < n && want > 0; i++ {
-		id, _ := rest.Select(uint32(n - 1 - i))
-		res.IDs = append(res.IDs, int64(id))
-		want--
+	if n := int64(rest.GetCardinality()); skip < n {
+		res.IDs = bitmapDown(rest, res.IDs, n-skip-min(want, n-skip), n-skip)
 	}
 	return res
 }
@@ -314,7 +311,7 @@ func newPage(ix *Index, m matchSet, q Query) Result {
 	if m == nil {
 		m = bitmapSet{ix.all}
 	}
-	return page(m.len(), q.Offset, q.Limit, m.at)
+	return page(m.len(), q.Offset, q.Limit, m.down)
 }
 
 // bytes is roughly the memory the hit orders hold.

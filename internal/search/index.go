@@ -347,18 +347,45 @@ type Result struct {
 }
 
 // page is the page at [offset, offset+limit) counted from the top of a
-// result of total ids, where at(i) is the id of rank i from the bottom.
-func page(total, offset, limit int64, at func(int64) uint32) Result {
+// result of total ids, where down appends to dst the ids of the ranks
+// [lo, hi) counted from the bottom, highest first (matchSet.down).
+func page(total, offset, limit int64, down func(dst []int64, lo, hi int64) []int64) Result {
 	res := Result{Total: total, IDs: []int64{}}
 	if offset >= total || limit <= 0 {
 		return res
 	}
 	end := min(offset+limit, total)
-	res.IDs = make([]int64, 0, end-offset)
-	for i := offset; i < end; i++ {
-		res.IDs = append(res.IDs, int64(at(total-1-i)))
-	}
+	res.IDs = down(make([]int64, 0, end-offset), total-end, total-offset)
 	return res
+}
+
+// bitmapDown appends to dst the ids of b's ranks [lo, hi) (within b's
+// size), highest first: one Select, for the lowest, then a walk up,
+// reversed. A Select scans a bitmap container's words one by one, so a
+// page costs one, not one an id.
+func bitmapDown(b *roaring.Bitmap, dst []int64, lo, hi int64) []int64 {
+	if lo >= hi {
+		return dst
+	}
+	first, _ := b.Select(uint32(lo))
+	var it roaring.IntIterator
+	it.Initialize(b)
+	it.AdvanceIfNeeded(first)
+	start := len(dst)
+	for range hi - lo {
+		dst = append(dst, int64(it.Next()))
+	}
+	slices.Reverse(dst[start:])
+	return dst
+}
+
+// sliceDown appends to dst the ids of s (ids, or change-order keys
+// whose low 32 bits are the id) from its last to its first.
+func sliceDown[T uint32 | uint64](dst []int64, s []T) []int64 {
+	for _, v := range slices.Backward(s) {
+		dst = append(dst, int64(uint32(v)))
+	}
+	return dst
 }
 
 // match returns the records containing term. The result must not be

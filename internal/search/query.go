@@ -204,7 +204,9 @@ func (ix *Index) present(ids []int64) *roaring.Bitmap {
 // matchSet is a query's result before paging, ids ascending.
 type matchSet interface {
 	len() int64
-	at(i int64) uint32 // the id of rank i from the bottom
+	// down appends to dst the ids of the ranks [lo, hi) counted from
+	// the bottom (0 <= lo <= hi <= len), highest first: a page.
+	down(dst []int64, lo, hi int64) []int64
 	has(id uint32) bool
 	each(fn func(id uint32))
 	dense(bits []uint64) // sets the bits of the ids below 64*len(bits)
@@ -214,12 +216,8 @@ type bitmapSet struct{ b *roaring.Bitmap }
 
 func (s bitmapSet) len() int64 { return int64(s.b.GetCardinality()) }
 
-// at is Select: a handful of container steps, however deep the rank.
-func (s bitmapSet) at(i int64) uint32 {
-	id, _ := s.b.Select(uint32(i))
-	return id
-}
-func (s bitmapSet) has(id uint32) bool { return s.b.Contains(id) }
+func (s bitmapSet) down(dst []int64, lo, hi int64) []int64 { return bitmapDown(s.b, dst, lo, hi) }
+func (s bitmapSet) has(id uint32) bool                     { return s.b.Contains(id) }
 func (s bitmapSet) each(fn func(uint32)) {
 	s.b.Iterate(func(id uint32) bool { fn(id); return true })
 }
@@ -242,13 +240,14 @@ func (s bitmapSet) dense(bits []uint64) {
 type sliceSet []uint32
 
 func (s sliceSet) len() int64         { return int64(len(s)) }
-func (s sliceSet) at(i int64) uint32  { return s[i] }
 func (s sliceSet) has(id uint32) bool { _, ok := slices.BinarySearch(s, id); return ok }
 func (s sliceSet) each(fn func(uint32)) {
 	for _, id := range s {
 		fn(id)
 	}
 }
+
+func (s sliceSet) down(dst []int64, lo, hi int64) []int64 { return sliceDown(dst, s[lo:hi]) }
 
 func (s sliceSet) dense(bits []uint64) {
 	for _, id := range s {
@@ -275,12 +274,20 @@ func (f *facets) changePage(m matchSet, q Query) Result {
 		lo = f.order.rank(orderKey(uint32(q.Since), 0))
 	}
 	if m == nil {
-		// The order itself, by rank.
-		return page(int64(n-lo), q.Offset, q.Limit, func(i int64) uint32 {
+		// The order itself: ranks lo and up, walked from the page's
+		// first key.
+		return page(int64(n-lo), q.Offset, q.Limit, func(dst []int64, a, b int64) []int64 {
+			from, down := lo+int(b)-1, true
 			if q.Ascending {
-				i = int64(n-lo) - 1 - i // page counts from the top
+				from, down = n-int(b), false // page counts from the top
 			}
-			return uint32(f.order.at(lo + int(i)))
+			left := b - a
+			f.order.walk(from, down, func(k uint64) bool {
+				dst = append(dst, int64(uint32(k)))
+				left--
+				return left > 0
+			})
+			return dst
 		})
 	}
 	if m.len()*narrowShare <= int64(n) {
@@ -291,11 +298,11 @@ func (f *facets) changePage(m matchSet, q Query) Result {
 			}
 		})
 		slices.Sort(keys)
-		return page(int64(len(keys)), q.Offset, q.Limit, func(i int64) uint32 {
-			if q.Ascending {
-				i = int64(len(keys)) - 1 - i
-			}
-			return uint32(keys[i])
+		if q.Ascending {
+			slices.Reverse(keys) // page counts from the top
+		}
+		return page(int64(len(keys)), q.Offset, q.Limit, func(dst []int64, a, b int64) []int64 {
+			return sliceDown(dst, keys[a:b])
 		})
 	}
 	return f.walkPage(m, q, lo)

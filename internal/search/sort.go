@@ -41,11 +41,9 @@ func (ix *Index) bucketPage(m matchSet, kind facetKind, q Query) Result {
 			skip -= n
 			return
 		}
-		for i := skip; i < n && want > 0; i++ {
-			id, _ := b.Select(uint32(n - 1 - i))
-			res.IDs = append(res.IDs, int64(id))
-			want--
-		}
+		k := min(want, n-skip)
+		res.IDs = bitmapDown(b, res.IDs, n-skip-k, n-skip)
+		want -= k
 		skip = 0
 	}
 	within := func(b *roaring.Bitmap) *roaring.Bitmap {
