@@ -184,10 +184,8 @@ func (f *facets) settle() {
 	for k := range f.hits {
 		f.hits[k].order.settle()
 	}
-	f.timed.RunOptimize()
-	for _, b := range f.sets.top {
-		b.RunOptimize()
-	}
+	f.timed = settled(f.timed)
+	f.sets.settle()
 }
 
 // set is the facet's ids, or nil when no record has it.

@@ -122,6 +122,14 @@ func (m *setMap[K]) keys(cmp func(a, b K) int) []K {
 	return ks
 }
 
+// settle makes every set on top settled (index.go): a build's sets
+// are all on top.
+func (m *setMap[K]) settle() {
+	for k, b := range m.top {
+		m.top[k] = settled(b)
+	}
+}
+
 // size is at least the number of keys (a key in both layers counts
 // twice while frozen).
 func (m *setMap[K]) size() int { return len(m.top) + len(m.below) }

@@ -206,17 +206,24 @@ func (ix *Index) Build(next func() (Doc, bool)) {
 	for _, p := range lists {
 		p.b.AddMany(p.ids)
 	}
-	for _, p := range lists {
-		p.b.RunOptimize()
-	}
+	ix.grams.lists.settle()
 	ix.vocab.settle()
 	ix.facets.settle()
 	ix.settleTitles()
-	ix.values.sets.each(func(_ uint32, b *roaring.Bitmap) { b.RunOptimize() })
-	ix.all.RunOptimize()
+	ix.values.sets.settle()
+	ix.all = settled(ix.all)
 	// An exact-size copy: append left up to a quarter of the arena
 	// spare, held for the life of the index.
 	ix.arena.tail = slices.Clone(ix.arena.tail)
+}
+
+// settled is b run-compressed and copied to its exact size, for a set
+// a bulk build made: the build's appends leave its array containers
+// with room to spare (a tenth of the heap of a million demo movies'
+// index, BenchmarkBuildDemo1M), which nothing would give back.
+func settled(b *roaring.Bitmap) *roaring.Bitmap {
+	b.RunOptimize()
+	return b.Clone()
 }
 
 // Apply brings the index up to date with changes: a Doc replaces the

@@ -106,10 +106,9 @@ func (v *vocabulary) settle() {
 	for w, b := range v.words.top {
 		if b.GetCardinality() < minWordTitles {
 			delete(v.words.top, w)
-			continue
 		}
-		b.RunOptimize()
 	}
+	v.words.settle()
 }
 
 // containing returns a new set of the ids whose titles hold a known word
