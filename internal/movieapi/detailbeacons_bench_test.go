@@ -3,10 +3,6 @@ package movieapi_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"strconv"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,7 +10,6 @@ import (
 	"catalog/internal/cli"
 	"catalog/internal/hits"
 	"catalog/internal/search/searchtest"
-	"catalog/internal/testenv"
 )
 
 // BenchmarkDetailUnderBeacons serves movie details, as BenchmarkHotPaths'
@@ -51,12 +46,7 @@ func BenchmarkDetailUnderBeacons(b *testing.B) {
 							return
 						case <-tick.C:
 						}
-						r := httptest.NewRequest(http.MethodPost, "/api/movies/"+strconv.FormatInt(1+(i*31)%movies, 10)+"/hit", nil)
-						r.RemoteAddr = "10." + strconv.FormatInt(i>>16&255, 10) + "." + strconv.FormatInt(i>>8&255, 10) + "." + strconv.FormatInt(i&255, 10) + ":1"
-						w := httptest.NewRecorder()
-						h.ServeHTTP(w, r)
-						if w.Code != http.StatusNoContent {
-							b.Errorf("beacon: %d %s", w.Code, w.Body)
+						if !sendBeacon(b, h, 1+(i*31)%movies, i) {
 							return
 						}
 					}
@@ -68,25 +58,7 @@ func BenchmarkDetailUnderBeacons(b *testing.B) {
 					<-d
 				}
 			}()
-			b.ReportAllocs()
-			b.SetParallelism(4)
-			cpu := testenv.CPUTime()
-			var next atomic.Int64
-			next.Store(time.Now().UnixNano() % 1_000_000)
-			b.RunParallel(func(pb *testing.PB) {
-				for pb.Next() {
-					target := fmt.Sprintf("/api/movies/%d", 1+(next.Add(1)*7919)%movies)
-					r := httptest.NewRequest(http.MethodGet, target, nil)
-					r.Header.Set("Accept-Encoding", "gzip")
-					w := httptest.NewRecorder()
-					h.ServeHTTP(w, r)
-					if w.Code != http.StatusOK {
-						b.Errorf("%s: %d %s", target, w.Code, w.Body)
-						return
-					}
-				}
-			})
-			b.ReportMetric(float64(testenv.CPUTime()-cpu)/float64(b.N), "cpu-ns/op")
+			serveParallel(b, h, func(i int64) string { return fmt.Sprintf("/api/movies/%d", 1+(i*7919)%movies) })
 		})
 	}
 }
